@@ -1,0 +1,80 @@
+package org.smartssd.device;
+
+import java.io.IOException;
+
+/**
+ * Errors a device reports that have no standard Java exception of their own. Statuses with a
+ * standard exception (not found, already exists, ...) are raised as that exception; see
+ * {@code org.smartssd.device.protocol.Status}.
+ */
+public class DeviceException extends IOException {
+  private static final long serialVersionUID = 1L;
+
+  public DeviceException(String message) {
+    super(message);
+  }
+
+  public DeviceException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  /** The path names a directory where a file was needed. */
+  public static final class IsDirectory extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public IsDirectory(String message) { super(message); }
+  }
+
+  /** The request was malformed or its arguments invalid. */
+  public static final class BadRequest extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public BadRequest(String message) { super(message); }
+  }
+
+  /** The device has no free space left for the write. */
+  public static final class OutOfSpace extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public OutOfSpace(String message) { super(message); }
+  }
+
+  /** The device cannot take the request now; it may later. */
+  public static final class Busy extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public Busy(String message) { super(message); }
+  }
+
+  /** The device failed for a reason of its own. */
+  public static final class Internal extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public Internal(String message) { super(message); }
+  }
+
+  /** No protocol version is spoken by both sides. */
+  public static final class UnsupportedVersion extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public UnsupportedVersion(String message) { super(message); }
+  }
+
+  /** The device does not know the request's opcode. */
+  public static final class UnknownOpcode extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public UnknownOpcode(String message) { super(message); }
+  }
+
+  /** The frame was larger than the device accepts. */
+  public static final class FrameTooLarge extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public FrameTooLarge(String message) { super(message); }
+  }
+
+  /** The file already has a writer. */
+  public static final class LeaseConflict extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public LeaseConflict(String message) { super(message); }
+  }
+
+  /** The write handle is closed or unknown. */
+  public static final class BadHandle extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public BadHandle(String message) { super(message); }
+  }
+}

@@ -1,0 +1,39 @@
+package org.smartssd.device;
+
+import java.util.List;
+
+/**
+ * Counters of a device since it started. Times named "busy" and the horizon are modelled (on the
+ * device's modelled clock), never measured; uptime is wall-clock time.
+ *
+ * @param uptimeNanos wall-clock time since the device started
+ * @param commands host commands answered
+ * @param hostBytesIn bytes that crossed the host link towards the device (frames included)
+ * @param hostBytesOut bytes that crossed the host link towards the host (frames included)
+ * @param linkBusyNanos modelled time the host link was busy
+ * @param modelledHorizonNanos the latest modelled completion so far on the device's modelled clock
+ * @param gcPagesMoved pages relocated by garbage collection
+ * @param channels per-channel counters, indexed by channel number
+ */
+public record DeviceStatistics(
+    long uptimeNanos,
+    long commands,
+    long hostBytesIn,
+    long hostBytesOut,
+    long linkBusyNanos,
+    long modelledHorizonNanos,
+    long gcPagesMoved,
+    List<ChannelStatistics> channels) {
+
+  public DeviceStatistics {
+    channels = List.copyOf(channels);
+  }
+
+  public long totalPagesRead() {
+    return channels.stream().mapToLong(ChannelStatistics::pagesRead).sum();
+  }
+
+  public long totalPagesProgrammed() {
+    return channels.stream().mapToLong(ChannelStatistics::pagesProgrammed).sum();
+  }
+}
