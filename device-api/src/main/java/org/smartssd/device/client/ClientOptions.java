@@ -1,0 +1,53 @@
+package org.smartssd.device.client;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of a device client.
+ *
+ * @param connectTimeout how long to wait for the connection and the version handshake
+ * @param requestTimeout how long to wait for each reply, from when the request is submitted
+ * @param maxFrameBytes the largest payload accepted in a reply, and the largest sent in a request:
+ *     writes and reads larger than this are split. Keep it at most the device's
+ *     {@code smartssd.device.host.max-frame-bytes}.
+ */
+public record ClientOptions(Duration connectTimeout, Duration requestTimeout, int maxFrameBytes) {
+  public static final Duration CONNECT_TIMEOUT_DEFAULT = Duration.ofSeconds(5);
+  public static final Duration REQUEST_TIMEOUT_DEFAULT = Duration.ofSeconds(60);
+  public static final int MAX_FRAME_BYTES_DEFAULT = 64 << 20;
+  /** Room for the fixed fields around the data of a WRITE or READ, and then some. */
+  public static final int MAX_FRAME_BYTES_MIN = 1024;
+
+  public ClientOptions {
+    positive("connectTimeout", connectTimeout);
+    positive("requestTimeout", requestTimeout);
+    if (maxFrameBytes < MAX_FRAME_BYTES_MIN) {
+      throw new IllegalArgumentException(
+          "maxFrameBytes must be at least " + MAX_FRAME_BYTES_MIN + ", was " + maxFrameBytes);
+    }
+  }
+
+  private static void positive(String name, Duration value) {
+    Objects.requireNonNull(value, name);
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, was " + value);
+    }
+  }
+
+  public static ClientOptions defaults() {
+    return new ClientOptions(CONNECT_TIMEOUT_DEFAULT, REQUEST_TIMEOUT_DEFAULT, MAX_FRAME_BYTES_DEFAULT);
+  }
+
+  public ClientOptions withConnectTimeout(Duration value) {
+    return new ClientOptions(value, requestTimeout, maxFrameBytes);
+  }
+
+  public ClientOptions withRequestTimeout(Duration value) {
+    return new ClientOptions(connectTimeout, value, maxFrameBytes);
+  }
+
+  public ClientOptions withMaxFrameBytes(int value) {
+    return new ClientOptions(connectTimeout, requestTimeout, value);
+  }
+}

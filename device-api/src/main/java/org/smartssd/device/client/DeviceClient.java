@@ -1,0 +1,101 @@
+package org.smartssd.device.client;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.smartssd.device.DeviceInfo;
+import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.protocol.Request;
+import org.smartssd.device.protocol.Response;
+
+/**
+ * A connection to one device, whatever carries it (TCP here, the C library through JNI later).
+ * Thread-safe: any number of threads may call at once, and their requests are pipelined.
+ *
+ * <p>Errors: a status other than OK raises the exception PROTOCOL.md lists for it (for example
+ * {@link java.io.FileNotFoundException} for {@code NOT_FOUND}), with the message
+ * {@code "<device>: <status message>"}. A request that gets no reply within the request timeout
+ * raises {@link java.net.SocketTimeoutException}; the connection stays usable. A lost connection
+ * fails every pending and later request with an {@link IOException} naming the device. An
+ * interrupted wait restores the interrupt flag and raises {@link java.io.InterruptedIOException}.
+ */
+public interface DeviceClient extends Closeable {
+
+  /** A reply with status OK and the command's modelled duration. */
+  record Reply(Response response, long modelledNanos) {}
+
+  DeviceAddress address();
+
+  /** The protocol version negotiated with the device. */
+  int protocolVersion();
+
+  /**
+   * Sends a request and returns its reply. The future completes exceptionally with the status'
+   * exception on a non-OK status, or with the I/O failure. A request's buffers must not be changed
+   * until its future completes. Callbacks attached without an executor may run on the transport's
+   * reader thread: they must not block.
+   */
+  CompletableFuture<Reply> submit(Request request);
+
+  /** Creates the directory and its missing parents; an existing directory is fine. */
+  void mkdirs(String path) throws IOException;
+
+  Response.Opened create(String path, boolean overwrite, boolean createParents) throws IOException;
+
+  Response.Opened append(String path) throws IOException;
+
+  /**
+   * Appends the buffer's remaining bytes (its position is not changed), in several WRITE requests
+   * one after the other when they do not fit one frame.
+   *
+   * @return the object's length after the write
+   */
+  long write(long handle, ByteBuffer data) throws IOException;
+
+  long write(long handle, byte[] b, int off, int len) throws IOException;
+
+  /** @return the length now visible to readers */
+  long flush(long handle) throws IOException;
+
+  /** @return the length now durable */
+  long sync(long handle) throws IOException;
+
+  /** Closes a write handle (not this client: that is {@link #close()}). @return the final length */
+  long closeHandle(long handle) throws IOException;
+
+  ObjectStatus open(String path) throws IOException;
+
+  /**
+   * Reads up to {@code dst.remaining()} bytes from {@code offset} into {@code dst} (fewer when the
+   * object ends first, or when the request would not fit one frame).
+   *
+   * @return bytes read, or -1 when {@code offset} is the object's length
+   * @throws java.io.EOFException when {@code offset} is past the end
+   */
+  int read(long objectId, long offset, ByteBuffer dst) throws IOException;
+
+  ObjectStatus status(String path) throws IOException;
+
+  /** One page of a directory listing ({@code startAfter} "" for the first page). */
+  Response.Listing list(String path, String startAfter, int limit) throws IOException;
+
+  /** The whole listing, following pages. */
+  List<ObjectStatus> listAll(String path) throws IOException;
+
+  void rename(String source, String destination) throws IOException;
+
+  void delete(String path, boolean recursive) throws IOException;
+
+  DeviceInfo info() throws IOException;
+
+  DeviceStatistics statistics() throws IOException;
+
+  /** Asks the device to stop; it answers, then closes its connections and exits. */
+  void shutdown() throws IOException;
+
+  /** The sum of the modelled durations of all replies received on this client. */
+  long modelledNanosTotal();
+}

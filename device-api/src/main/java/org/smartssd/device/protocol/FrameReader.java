@@ -1,0 +1,57 @@
+package org.smartssd.device.protocol;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * Reads whole frames from a blocking stream. Not thread-safe: one reader per stream, used by one
+ * thread. It does no buffering of its own; wrap a socket's stream in a
+ * {@link java.io.BufferedInputStream}.
+ */
+public final class FrameReader {
+  private final InputStream in;
+  private final byte[] headerBytes = new byte[ProtocolConstants.HEADER_BYTES];
+
+  public FrameReader(InputStream in) {
+    this.in = Objects.requireNonNull(in, "in");
+  }
+
+  /**
+   * Reads the next frame.
+   *
+   * @param maxPayloadBytes the largest payload accepted
+   * @return the frame, or {@code null} when the stream ends cleanly at a frame boundary
+   * @throws FramingException when the stream ends inside a frame ("truncated frame after N of M
+   *     bytes") or the magic is wrong; the connection must be closed
+   * @throws FrameTooLargeException when the payload length is above {@code maxPayloadBytes}; its
+   *     payload is not read, so the connection must be closed (after answering, on a device)
+   * @throws IOException when the stream fails
+   */
+  public Frame read(int maxPayloadBytes) throws IOException {
+    int got = in.readNBytes(headerBytes, 0, headerBytes.length);
+    if (got == 0) {
+      return null;
+    }
+    if (got < headerBytes.length) {
+      throw truncated(got, headerBytes.length + " header");
+    }
+    FrameHeader header = FrameHeader.readFrom(ByteBuffer.wrap(headerBytes));
+    int length = header.payloadLength();
+    if (length < 0 || length > maxPayloadBytes) {
+      throw new FrameTooLargeException(header, maxPayloadBytes);
+    }
+    byte[] payload = new byte[length];
+    int read = in.readNBytes(payload, 0, length);
+    if (read < length) {
+      throw truncated(ProtocolConstants.HEADER_BYTES + read,
+          Integer.toString(ProtocolConstants.HEADER_BYTES + length));
+    }
+    return new Frame(header, ByteBuffer.wrap(payload));
+  }
+
+  private static FramingException truncated(int got, String of) {
+    return new FramingException("truncated frame after " + got + " of " + of + " bytes: the stream ended");
+  }
+}

@@ -1,0 +1,100 @@
+package org.smartssd.device.protocol;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Encoding and decoding of whole messages and frames. Encoding never moves the position of a
+ * buffer held by a message; decoding reads a duplicate of the payload and returns records whose
+ * buffers ({@code WRITE} data, {@code READ} data) are views of it, not copies.
+ */
+public final class Messages {
+  private Messages() {}
+
+  public static void encodeRequest(Request request, PayloadWriter writer) {
+    RequestCodec.encode(request, writer);
+  }
+
+  /**
+   * @throws ProtocolException when the payload does not hold exactly this opcode's fields
+   */
+  public static Request decodeRequest(Opcode opcode, ByteBuffer payload) throws ProtocolException {
+    return RequestCodec.decode(opcode, payload);
+  }
+
+  public static void encodeResponse(Response response, PayloadWriter writer) {
+    ResponseCodec.encode(response, writer);
+  }
+
+  /**
+   * Decodes the payload of a response to {@code opcode}: a non-OK status always gives
+   * {@link Response.Error}, OK gives {@code opcode.responseType()}.
+   *
+   * @throws ProtocolException when the payload does not hold exactly the expected fields
+   */
+  public static Response decodeResponse(Opcode opcode, Status status, ByteBuffer payload)
+      throws ProtocolException {
+    return ResponseCodec.decode(opcode, status, payload);
+  }
+
+  /**
+   * Checks that the response may answer the opcode ({@code Error} answers any).
+   *
+   * @throws IllegalArgumentException otherwise
+   */
+  public static void checkAnswers(Opcode opcode, Response response) {
+    if (!(response instanceof Response.Error) && !opcode.responseType().isInstance(response)) {
+      throw new IllegalArgumentException("a " + response.getClass().getSimpleName()
+          + " response does not answer " + opcode + " (expected " + opcode.responseType().getSimpleName() + ")");
+    }
+  }
+
+  /** A whole request frame in one buffer (position 0). */
+  public static ByteBuffer requestFrame(int version, long requestId, Request request) {
+    return concat(requestFrameSegments(version, requestId, request));
+  }
+
+  /**
+   * A whole request frame as buffers to write in order: the header, then the payload's segments
+   * (large data is not copied; see {@link PayloadWriter}).
+   */
+  public static List<ByteBuffer> requestFrameSegments(int version, long requestId, Request request) {
+    PayloadWriter payload = new PayloadWriter();
+    encodeRequest(request, payload);
+    return frame(FrameHeader.request(version, request.opcode(), payload.size(), requestId), payload);
+  }
+
+  /** A whole response frame in one buffer (position 0); the status is the Error's, else OK. */
+  public static ByteBuffer responseFrame(
+      int version, long requestId, Opcode opcode, Response response, long modelledNanos) {
+    return concat(responseFrameSegments(version, requestId, opcode, response, modelledNanos));
+  }
+
+  /** A whole response frame as buffers to write in order (see {@link #requestFrameSegments}). */
+  public static List<ByteBuffer> responseFrameSegments(
+      int version, long requestId, Opcode opcode, Response response, long modelledNanos) {
+    checkAnswers(opcode, response);
+    Status status = response instanceof Response.Error e ? e.status() : Status.OK;
+    PayloadWriter payload = new PayloadWriter();
+    encodeResponse(response, payload);
+    return frame(
+        FrameHeader.response(version, opcode, status, payload.size(), requestId, modelledNanos), payload);
+  }
+
+  private static List<ByteBuffer> frame(FrameHeader header, PayloadWriter payload) {
+    ByteBuffer head = ByteBuffer.allocate(ProtocolConstants.HEADER_BYTES);
+    header.writeTo(head);
+    List<ByteBuffer> segments = new ArrayList<>();
+    segments.add(head.flip());
+    segments.addAll(payload.segments());
+    return segments;
+  }
+
+  private static ByteBuffer concat(List<ByteBuffer> segments) {
+    int size = segments.stream().mapToInt(ByteBuffer::remaining).sum();
+    ByteBuffer all = ByteBuffer.allocate(size);
+    segments.forEach(all::put);
+    return all.flip();
+  }
+}

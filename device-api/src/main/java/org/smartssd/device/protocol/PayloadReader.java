@@ -1,0 +1,163 @@
+package org.smartssd.device.protocol;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.ObjectStatus;
+
+/**
+ * Reads a payload in the protocol's types. Every read names its field, so that a malformed payload
+ * gives a {@link ProtocolException} saying which message and field were wrong. Reads a duplicate:
+ * the caller's buffer position is not changed.
+ */
+public final class PayloadReader {
+  /** Bytes of the smallest ObjectStatus: an empty path, kind, length, time, id. */
+  static final int MIN_OBJECT_STATUS_BYTES = 2 + 1 + 8 + 8 + 8;
+
+  private final ByteBuffer buffer;
+  private final String context;
+  private CharsetDecoder decoder;
+
+  /**
+   * @param payload the bytes from its position to its limit
+   * @param context what is being read, for messages (e.g. "CREATE request")
+   */
+  public PayloadReader(ByteBuffer payload, String context) {
+    this.buffer = payload.duplicate().order(ByteOrder.BIG_ENDIAN);
+    this.context = context;
+  }
+
+  public int remaining() {
+    return buffer.remaining();
+  }
+
+  public int u8(String field) throws ProtocolException {
+    need(field, 1);
+    return Byte.toUnsignedInt(buffer.get());
+  }
+
+  public boolean bool(String field) throws ProtocolException {
+    int value = u8(field);
+    if (value > 1) {
+      throw error(field, "bool must be 0 or 1, was " + value);
+    }
+    return value == 1;
+  }
+
+  public int u16(String field) throws ProtocolException {
+    need(field, 2);
+    return Short.toUnsignedInt(buffer.getShort());
+  }
+
+  /** A u32 as Java's int of the same bits (values of 2^31 and more are negative). */
+  public int u32(String field) throws ProtocolException {
+    need(field, 4);
+    return buffer.getInt();
+  }
+
+  /** A u32 that is a length or limit: 2^31 and more (negative as an int) is rejected. */
+  public int length(String field) throws ProtocolException {
+    int value = u32(field);
+    if (value < 0) {
+      throw error(field, "negative length " + value + " (u32 " + Integer.toUnsignedString(value) + ")");
+    }
+    return value;
+  }
+
+  /**
+   * A u32 count of elements that follow, each at least {@code minBytesEach} long: rejected before
+   * anything is allocated when the rest of the payload cannot hold that many.
+   */
+  public int count(String field, int minBytesEach) throws ProtocolException {
+    int n = length(field);
+    if ((long) n * minBytesEach > buffer.remaining()) {
+      throw error(field, "count " + n + " needs at least " + (long) n * minBytesEach + " bytes, "
+          + buffer.remaining() + " remain");
+    }
+    return n;
+  }
+
+  /** A u64 as Java's long of the same bits. */
+  public long u64(String field) throws ProtocolException {
+    need(field, 8);
+    return buffer.getLong();
+  }
+
+  /** A u16 length and that many bytes of valid UTF-8. */
+  public String string(String field) throws ProtocolException {
+    int n = u16(field + " length");
+    need(field, n);
+    ByteBuffer utf8 = buffer.slice(buffer.position(), n);
+    buffer.position(buffer.position() + n);
+    if (decoder == null) {
+      decoder = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT);
+    }
+    try {
+      return decoder.reset().decode(utf8).toString();
+    } catch (CharacterCodingException e) {
+      throw error(field, "not valid UTF-8 (" + e.getMessage() + ")");
+    }
+  }
+
+  /** A u32 length and that many bytes, as a view of the payload (not a copy). */
+  public ByteBuffer bytes(String field) throws ProtocolException {
+    int n = length(field + " length");
+    need(field, n);
+    ByteBuffer data = buffer.slice(buffer.position(), n);
+    buffer.position(buffer.position() + n);
+    return data;
+  }
+
+  public ObjectStatus objectStatus(String field) throws ProtocolException {
+    String path = string(field + ".path");
+    int kind = u8(field + ".kind");
+    if (kind > 1) {
+      throw error(field + ".kind", "must be 0 (file) or 1 (directory), was " + kind);
+    }
+    long length = u64(field + ".length");
+    if (length < 0) {
+      throw error(field + ".length", "negative length " + length);
+    }
+    long modificationTime = u64(field + ".modificationTime");
+    long objectId = u64(field + ".objectId");
+    return new ObjectStatus(path, kind == 1, length, modificationTime, objectId);
+  }
+
+  public DeviceGeometry geometry(String field) throws ProtocolException {
+    int channels = u32(field + ".channels");
+    int ways = u32(field + ".waysPerChannel");
+    int blocks = u32(field + ".blocksPerWay");
+    int pages = u32(field + ".pagesPerBlock");
+    int pageSize = u32(field + ".pageSizeBytes");
+    int stripeUnit = u32(field + ".stripeUnitPages");
+    try {
+      return new DeviceGeometry(channels, ways, blocks, pages, pageSize, stripeUnit);
+    } catch (IllegalArgumentException e) {
+      throw error(field, e.getMessage());
+    }
+  }
+
+  /** Rejects bytes left over after the last field. */
+  public void expectEnd() throws ProtocolException {
+    if (buffer.hasRemaining()) {
+      throw new ProtocolException(context + ": " + buffer.remaining() + " trailing bytes after the last field");
+    }
+  }
+
+  /** An error about a field, with this reader's context. */
+  public ProtocolException error(String field, String problem) {
+    return new ProtocolException(context + ": field '" + field + "': " + problem);
+  }
+
+  private void need(String field, int n) throws ProtocolException {
+    if (buffer.remaining() < n) {
+      throw error(field, "truncated: needs " + n + " bytes, " + buffer.remaining() + " remain");
+    }
+  }
+}

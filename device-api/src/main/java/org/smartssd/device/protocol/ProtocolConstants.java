@@ -1,0 +1,21 @@
+package org.smartssd.device.protocol;
+
+/** Fixed numbers of the frame format (PROTOCOL.md, "Frames"). */
+public final class ProtocolConstants {
+  /** {@code SSDP} in ASCII: the first four bytes of every frame. */
+  public static final int MAGIC = 0x53534450;
+  public static final int HEADER_BYTES = 32;
+
+  /** The version this code writes when it has not negotiated one. */
+  public static final int CURRENT_VERSION = 1;
+  public static final int MIN_VERSION = 1;
+  public static final int MAX_VERSION = 1;
+
+  /** Bit 0 of the flags: the frame is a response. */
+  public static final int FLAG_RESPONSE = 1;
+
+  /** Largest value of a {@code u16} field, and so the longest {@code string} in bytes. */
+  public static final int MAX_U16 = 0xFFFF;
+
+  private ProtocolConstants() {}
+}

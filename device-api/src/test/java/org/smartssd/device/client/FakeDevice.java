@@ -1,0 +1,156 @@
+package org.smartssd.device.client;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.smartssd.device.protocol.Frame;
+import org.smartssd.device.protocol.FrameReader;
+import org.smartssd.device.protocol.Messages;
+import org.smartssd.device.protocol.Opcode;
+import org.smartssd.device.protocol.ProtocolException;
+import org.smartssd.device.protocol.Request;
+import org.smartssd.device.protocol.Response;
+
+/**
+ * A device for client tests: a loopback server socket that answers API_VERSIONS with a given range
+ * and hands every other request frame to the test's handler, on the connection's own thread.
+ */
+final class FakeDevice implements Closeable {
+  /** Handles one request frame; may reply at once, later, or never. */
+  interface Handler {
+    void handle(Connection connection, Frame request) throws IOException;
+  }
+
+  private final ServerSocket server;
+  private final Handler handler;
+  private final Response.Versions versions;
+  /** Connections accepted, in order. */
+  final BlockingQueue<Connection> connections = new LinkedBlockingQueue<>();
+
+  FakeDevice(Handler handler) throws IOException {
+    this(new Response.Versions(1, 1), handler);
+  }
+
+  FakeDevice(Response.Versions versions, Handler handler) throws IOException {
+    this.versions = versions;
+    this.handler = handler;
+    this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    Thread acceptor = new Thread(this::acceptLoop, "fake-device-accept");
+    acceptor.setDaemon(true);
+    acceptor.start();
+  }
+
+  DeviceAddress address() {
+    return new DeviceAddress("127.0.0.1", server.getLocalPort());
+  }
+
+  /** A handler answering every request with what {@code answer} gives for it. */
+  static Handler answering(java.util.function.Function<Request, Response> answer) {
+    return (connection, frame) -> connection.reply(frame, answer.apply(request(frame)), 0);
+  }
+
+  static Request request(Frame frame) throws ProtocolException {
+    return Messages.decodeRequest(opcode(frame), frame.payload());
+  }
+
+  static Opcode opcode(Frame frame) {
+    return Opcode.fromCode(frame.header().opcode()).orElseThrow();
+  }
+
+  private void acceptLoop() {
+    while (!server.isClosed()) {
+      try {
+        Connection c = new Connection(server.accept());
+        connections.add(c);
+        Thread t = new Thread(c::serve, "fake-device-conn");
+        t.setDaemon(true);
+        t.start();
+      } catch (IOException e) {
+        return; // closed
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    server.close();
+    for (Connection c : connections) {
+      c.close();
+    }
+  }
+
+  final class Connection {
+    private final Socket socket;
+    private final OutputStream out;
+    /** Counted down when the client closed the connection (or it failed). */
+    final CountDownLatch ended = new CountDownLatch(1);
+    /** Versions of the request frames, in order of arrival. */
+    final BlockingQueue<Integer> versionsSeen = new LinkedBlockingQueue<>();
+
+    Connection(Socket socket) throws IOException {
+      this.socket = socket;
+      // Without it, a small frame written after another waits for the client's delayed ACK (~40 ms).
+      socket.setTcpNoDelay(true);
+      this.out = new BufferedOutputStream(socket.getOutputStream());
+    }
+
+    private void serve() {
+      try {
+        FrameReader reader = new FrameReader(new BufferedInputStream(socket.getInputStream()));
+        Frame frame;
+        while ((frame = reader.read(1 << 24)) != null) {
+          versionsSeen.add(frame.header().version());
+          if (opcode(frame) == Opcode.API_VERSIONS) {
+            reply(frame, versions, 0);
+          } else {
+            handler.handle(this, frame);
+          }
+        }
+      } catch (IOException e) {
+        // the client went away, or the test closed the socket
+      } finally {
+        close();
+        ended.countDown();
+      }
+    }
+
+    synchronized void reply(Frame request, Response response, long modelledNanos) throws IOException {
+      List<ByteBuffer> segments = Messages.responseFrameSegments(
+          request.header().version(), request.header().requestId(), opcode(request), response, modelledNanos);
+      for (ByteBuffer b : segments) {
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        out.write(bytes);
+      }
+      out.flush();
+    }
+
+    synchronized void writeRaw(byte[] bytes) {
+      try {
+        out.write(bytes);
+        out.flush();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    void close() {
+      try {
+        socket.close();
+      } catch (IOException e) {
+        // already closed
+      }
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package org.smartssd.device.protocol;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.smartssd.device.ChannelStatistics;
+import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.DeviceInfo;
+import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.ObjectStatus;
+
+/**
+ * The messages behind the files in {@code src/test/resources/frames/}: one per request type, one per
+ * response type, and a few errors. Values are picked to catch codec mistakes: u64s with the top bit
+ * set, non-ASCII paths, an empty and a two-entry listing. Changing one changes the bytes the C codec
+ * is held to; regenerate the files and say so.
+ */
+final class FrameVectors {
+  /** A frame file and the message it holds. */
+  record Vector(String file, Opcode opcode, long requestId, Object message, long modelledNanos) {
+    boolean isRequest() {
+      return message instanceof Request;
+    }
+
+    ByteBuffer encode() {
+      return isRequest()
+          ? Messages.requestFrame(ProtocolConstants.CURRENT_VERSION, requestId, (Request) message)
+          : Messages.responseFrame(ProtocolConstants.CURRENT_VERSION, requestId, opcode, (Response) message,
+              modelledNanos);
+    }
+  }
+
+  static final long HANDLE = 0x8000_0000_0000_0001L;
+  static final long OBJECT_ID = 0xFEDC_BA98_7654_3210L;
+  static final String NON_ASCII_PATH = "/données/wc98/ログ-1.log";
+
+  static final DeviceInfo INFO = new DeviceInfo(
+      "node-07.example.org",
+      "smart-ssd-2013",
+      new DeviceGeometry(8, 4, 1024, 128, 8192, 4),
+      0x0000_0100_0000_0000L,
+      0x0000_00F0_1234_5678L,
+      true,
+      Map.of(
+          "smartssd.device.host.max-frame-bytes", "67108864",
+          "smartssd.device.profile", "smart-ssd-2013",
+          "smartssd.device.timing.cell-read-ns", "50000"));
+
+  static final DeviceStatistics STATISTICS = new DeviceStatistics(
+      3_600_000_000_000L, 123_456, 0x1_0000_0001L, 987_654_321, 55_000_000, 0x7FFF_FFFF_FFFF_FFFFL, 42,
+      List.of(
+          new ChannelStatistics(100, 200, 3, 5_000_000),
+          new ChannelStatistics(0x7FFF_FFFF_FFFF_FFFFL, 1, 0, 9)));
+
+  static final List<Vector> ALL = List.of(
+      request("request-api-versions.bin", 1, new Request.ApiVersions()),
+      request("request-device-info.bin", 2, new Request.Info()),
+      request("request-statistics.bin", 3, new Request.Statistics()),
+      request("request-shutdown.bin", 4, new Request.Shutdown()),
+      request("request-mkdirs.bin", 0x10, new Request.Mkdirs("/data/wc98")),
+      request("request-create.bin", 0x0102_0304_0506_0708L, new Request.Create(NON_ASCII_PATH, true, false)),
+      request("request-append.bin", 0x12, new Request.Append("/data/wc98/day-01.log")),
+      request("request-write.bin", 0xFFFF_FFFF_FFFF_FFFEL, new Request.Write(HANDLE, sequence(16))),
+      request("request-flush.bin", 0x14, new Request.Flush(HANDLE)),
+      request("request-sync.bin", 0x15, new Request.Sync(HANDLE)),
+      request("request-close.bin", 0x16, new Request.Close(HANDLE)),
+      request("request-open.bin", 0x17, new Request.Open("/data/wc98/day-01.log")),
+      request("request-read.bin", 0x18, new Request.Read(OBJECT_ID, 0x1_0000_0005L, 65536)),
+      request("request-status.bin", 0x19, new Request.GetStatus("/data")),
+      request("request-list.bin", 0x1A, new Request.ListDir("/data/wc98", "day-01.log", 100)),
+      request("request-rename.bin", 0x1B, new Request.Rename("/tmp/part-00000", "/out/part-00000")),
+      request("request-delete.bin", 0x1C, new Request.Delete("/tmp", true)),
+
+      response("response-versions.bin", Opcode.API_VERSIONS, 1, new Response.Versions(1, 1), 0),
+      response("response-info.bin", Opcode.DEVICE_INFO, 2, new Response.Info(INFO), 1_000),
+      response("response-statistics.bin", Opcode.STATISTICS, 3, new Response.Statistics(STATISTICS), 1_000),
+      response("response-empty.bin", Opcode.MKDIRS, 0x10, new Response.Empty(), 25_000),
+      response("response-opened.bin", Opcode.CREATE, 0x0102_0304_0506_0708L,
+          new Response.Opened(HANDLE, OBJECT_ID, 0), 30_000),
+      response("response-length.bin", Opcode.SYNC, 0x15, new Response.Length(0x1_0000_0011L), 0x1_0000_0000L),
+      response("response-stat.bin", Opcode.STATUS, 0x19,
+          new Response.Stat(new ObjectStatus("/data", true, 0, 1_700_000_000_000L, 2)), 5_000),
+      response("response-data.bin", Opcode.READ, 0x18, new Response.Data(
+          ByteBuffer.wrap("Smart SSD\n\u0000\u00ff".getBytes(StandardCharsets.ISO_8859_1))), 123_456_789),
+      response("response-listing-empty.bin", Opcode.LIST, 0x1A, new Response.Listing(List.of(), false), 7_000),
+      response("response-listing.bin", Opcode.LIST, 0x1A, new Response.Listing(List.of(
+          new ObjectStatus(NON_ASCII_PATH, false, 0x1_0000_0000L, 1_700_000_123_456L, OBJECT_ID),
+          new ObjectStatus("/données/wc98/sub", true, 0, -1L, 7)), true), 8_000),
+      response("response-error-not-found.bin", Opcode.OPEN, 0x17,
+          new Response.Error(Status.NOT_FOUND, "/data/missing.log: no such file or directory"), 2_000),
+      response("response-error-lease-conflict.bin", Opcode.APPEND, 0x12,
+          new Response.Error(Status.LEASE_CONFLICT, "/data/wc98/day-01.log is open for writing"), 2_000),
+      response("response-error-frame-too-large.bin", Opcode.WRITE, 0xFFFF_FFFF_FFFF_FFFEL,
+          new Response.Error(Status.FRAME_TOO_LARGE, "payload of 134217728 bytes exceeds the limit of 67108864"), 0),
+      response("response-error-unsupported-version.bin", Opcode.STATUS, 0x19,
+          new Response.Error(Status.UNSUPPORTED_VERSION, "version 2 is not spoken here; versions 1..1 are"), 0),
+      response("response-error-bad-handle.bin", Opcode.CLOSE, 0x16,
+          new Response.Error(Status.BAD_HANDLE, "handle 9223372036854775809 is closed or unknown"), 1_000));
+
+  private FrameVectors() {}
+
+  private static Vector request(String file, long requestId, Request request) {
+    return new Vector(file, request.opcode(), requestId, request, 0);
+  }
+
+  private static Vector response(String file, Opcode opcode, long requestId, Response response, long nanos) {
+    return new Vector(file, opcode, requestId, response, nanos);
+  }
+
+  /** Bytes 0, 1, 2, ... n-1. */
+  static ByteBuffer sequence(int n) {
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) i;
+    }
+    return ByteBuffer.wrap(b);
+  }
+}

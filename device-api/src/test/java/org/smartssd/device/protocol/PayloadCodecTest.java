@@ -1,0 +1,175 @@
+package org.smartssd.device.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.ObjectStatus;
+
+/** PayloadWriter and PayloadReader: the types of PROTOCOL.md's "Payload types". */
+class PayloadCodecTest {
+
+  @Test
+  void everyTypeRoundTrips() throws ProtocolException {
+    ObjectStatus status = new ObjectStatus("/é/ß", true, 0, -5, Long.MIN_VALUE);
+    DeviceGeometry geometry = new DeviceGeometry(2, 3, 4, 5, 4096, 1);
+    ByteBuffer payload = new PayloadWriter(1)
+        .u8(255).bool(true).bool(false).u16(65535).u32(-1).u64(Long.MIN_VALUE)
+        .string("").string("ログ").bytes(ByteBuffer.wrap(new byte[] {1, 2, 3}))
+        .objectStatus(status).geometry(geometry)
+        .toByteBuffer();
+    PayloadReader r = new PayloadReader(payload, "test");
+    assertEquals(255, r.u8("a"));
+    assertTrue(r.bool("b"));
+    assertFalse(r.bool("c"));
+    assertEquals(65535, r.u16("d"));
+    assertEquals(-1, r.u32("e"));
+    assertEquals(Long.MIN_VALUE, r.u64("f"));
+    assertEquals("", r.string("g"));
+    assertEquals("ログ", r.string("h"));
+    assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3}), r.bytes("i"));
+    assertEquals(status, r.objectStatus("j"));
+    assertEquals(geometry, r.geometry("k"));
+    r.expectEnd();
+    assertEquals(0, payload.position(), "the reader must not move the caller's position");
+  }
+
+  @Test
+  void writerRejectsOutOfRangeValues() {
+    PayloadWriter w = new PayloadWriter();
+    assertThrows(IllegalArgumentException.class, () -> w.u8(256));
+    assertThrows(IllegalArgumentException.class, () -> w.u8(-1));
+    assertThrows(IllegalArgumentException.class, () -> w.u16(65536));
+    assertEquals(0, w.size(), "a rejected value writes nothing");
+  }
+
+  @Test
+  void stringOverU16BytesIsRejectedOnWrite() {
+    String fits = "a".repeat(65535);
+    assertEquals(2 + 65535, new PayloadWriter().string(fits).size());
+    String tooLong = "é".repeat(32768); // 65536 bytes of UTF-8 in 32768 chars
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> new PayloadWriter().string(tooLong));
+    assertTrue(e.getMessage().contains("65536 bytes"), e.getMessage());
+  }
+
+  @Test
+  void unpairedSurrogateIsRejectedOnWrite() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> new PayloadWriter().string("/a\uD800b"));
+    assertTrue(e.getMessage().contains("UTF-8"), e.getMessage());
+  }
+
+  @Test
+  void truncatedFieldNamesTheFieldAndTheContext() {
+    PayloadReader r = new PayloadReader(ByteBuffer.wrap(new byte[] {0, 0, 0}), "WRITE request");
+    ProtocolException e = assertThrows(ProtocolException.class, () -> r.u64("handle"));
+    assertEquals("WRITE request: field 'handle': truncated: needs 8 bytes, 3 remain", e.getMessage());
+    assertFalse(e.mustClose());
+  }
+
+  @Test
+  void boolOtherThanZeroOrOneIsRejected() {
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> new PayloadReader(ByteBuffer.wrap(new byte[] {2}), "CREATE request").bool("overwrite"));
+    assertTrue(e.getMessage().contains("'overwrite'") && e.getMessage().contains("was 2"), e.getMessage());
+  }
+
+  @Test
+  void invalidUtf8IsRejected() {
+    byte[] payload = {0, 3, '/', (byte) 0xC3, 0x28}; // 0xC3 must be followed by a continuation byte
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> new PayloadReader(ByteBuffer.wrap(payload), "OPEN request").string("path"));
+    assertTrue(e.getMessage().contains("'path'") && e.getMessage().contains("UTF-8"), e.getMessage());
+  }
+
+  @Test
+  void overlongUtf8EncodingIsRejected() {
+    byte[] payload = {0, 2, (byte) 0xC0, (byte) 0xAF}; // "/" encoded in two bytes
+    assertThrows(ProtocolException.class, () -> new PayloadReader(ByteBuffer.wrap(payload), "x").string("path"));
+  }
+
+  @Test
+  void stringLongerThanThePayloadIsTruncated() {
+    byte[] payload = {0, 10, 'a', 'b'};
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> new PayloadReader(ByteBuffer.wrap(payload), "x").string("path"));
+    assertTrue(e.getMessage().contains("needs 10 bytes, 2 remain"), e.getMessage());
+  }
+
+  @Test
+  void negativeU32LengthIsRejected() {
+    byte[] payload = {(byte) 0x80, 0, 0, 0, 1, 2};
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> new PayloadReader(ByteBuffer.wrap(payload), "WRITE request").bytes("data"));
+    assertTrue(e.getMessage().contains("negative length") && e.getMessage().contains("2147483648"), e.getMessage());
+    assertThrows(ProtocolException.class,
+        () -> new PayloadReader(ByteBuffer.wrap(payload), "READ request").length("length"));
+  }
+
+  @Test
+  void countLargerThanTheRestCanHoldIsRejectedBeforeAllocating() {
+    byte[] payload = {0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0};
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> new PayloadReader(ByteBuffer.wrap(payload), "LIST response").count("entries", 27));
+    assertTrue(e.getMessage().contains("count 2147483647"), e.getMessage());
+  }
+
+  @Test
+  void objectKindOtherThanFileOrDirectoryIsRejected() {
+    ByteBuffer payload = new PayloadWriter().string("/a").u8(2).u64(0).u64(0).u64(0).toByteBuffer();
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> new PayloadReader(payload, "STATUS response").objectStatus("status"));
+    assertTrue(e.getMessage().contains("status.kind"), e.getMessage());
+  }
+
+  @Test
+  void invalidGeometryIsAProtocolError() {
+    ByteBuffer payload = new PayloadWriter().u32(0).u32(1).u32(1).u32(1).u32(1).u32(1).toByteBuffer();
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> new PayloadReader(payload, "DEVICE_INFO response").geometry("geometry"));
+    assertTrue(e.getMessage().contains("channels must be positive"), e.getMessage());
+  }
+
+  @Test
+  void trailingBytesAreRejected() throws ProtocolException {
+    PayloadReader r = new PayloadReader(ByteBuffer.wrap(new byte[] {1, 2}), "FLUSH request");
+    r.u8("x");
+    ProtocolException e = assertThrows(ProtocolException.class, r::expectEnd);
+    assertEquals("FLUSH request: 1 trailing bytes after the last field", e.getMessage());
+  }
+
+  @Test
+  void largeBytesAreAttachedNotCopiedAndGiveTheSameBytes() {
+    ByteBuffer big = FrameVectors.sequence(PayloadWriter.ATTACH_THRESHOLD + 1);
+    big.position(1); // exactly ATTACH_THRESHOLD bytes remain
+    PayloadWriter w = new PayloadWriter().u8(7).bytes(big).u8(9);
+    List<ByteBuffer> segments = w.segments();
+    assertEquals(3, segments.size(), "prefix, the caller's data, suffix");
+    assertSame(big.array(), segments.get(1).array(), "the data segment must share the caller's array");
+    assertEquals(1, big.position(), "the caller's position must not move");
+
+    ByteBuffer whole = w.toByteBuffer();
+    assertEquals(1 + 4 + PayloadWriter.ATTACH_THRESHOLD + 1, whole.remaining());
+    byte[] expected = new byte[whole.remaining()];
+    ByteBuffer e = ByteBuffer.wrap(expected).put((byte) 7).putInt(PayloadWriter.ATTACH_THRESHOLD);
+    e.put(big.duplicate()).put((byte) 9);
+    byte[] actual = new byte[whole.remaining()];
+    whole.get(actual);
+    assertArrayEquals(expected, actual);
+  }
+
+  @Test
+  void directBuffersAreEncodedLikeHeapBuffers() {
+    ByteBuffer heap = FrameVectors.sequence(10_000);
+    ByteBuffer direct = ByteBuffer.allocateDirect(10_000).put(heap.duplicate()).flip();
+    assertEquals(new PayloadWriter().bytes(heap).toByteBuffer(), new PayloadWriter().bytes(direct).toByteBuffer());
+  }
+}

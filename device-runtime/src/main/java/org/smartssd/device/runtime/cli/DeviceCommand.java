@@ -1,0 +1,192 @@
+package org.smartssd.device.runtime.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.smartssd.device.ChannelStatistics;
+import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.DeviceInfo;
+import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.client.ClientOptions;
+import org.smartssd.device.client.DeviceAddress;
+import org.smartssd.device.client.SocketDeviceClient;
+import org.smartssd.device.runtime.SimulatedDevice;
+import org.smartssd.device.runtime.config.DeviceConfig;
+import org.smartssd.device.runtime.config.DeviceConfigKeys;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code smartssd device start|info|stats}. */
+@Command(
+    name = "device",
+    mixinStandardHelpOptions = true,
+    description = "Run a simulated Smart SSD, or ask one what it is and what it did.",
+    subcommands = {DeviceCommand.Start.class, DeviceCommand.Info.class, DeviceCommand.Stats.class})
+public final class DeviceCommand implements Runnable {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: start, info or stats");
+  }
+
+  @Command(name = "start", mixinStandardHelpOptions = true,
+      description = "Start a device and serve it until it is shut down (SHUTDOWN command, Ctrl-C or SIGTERM).")
+  static final class Start implements java.util.concurrent.Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--profile", paramLabel = "P",
+        description = "Named parameter set: msst13-sata, issd-current, issd-future, xsd, nvme-gen4 (default: msst13-sata).")
+    String profile;
+
+    @Option(names = "--data-dir", paramLabel = "D", description = "Where the flash and metadata files live (default: ./smartssd-data).")
+    Path dataDir;
+
+    @Option(names = "--port", paramLabel = "N", description = "TCP port; 0 picks a free one (default: 7070).")
+    Integer port;
+
+    @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default: 127.0.0.1).")
+    String bind;
+
+    @Option(names = "--pace", description = "Hold each answer until its modelled completion.")
+    boolean pace;
+
+    @Option(names = "-D", paramLabel = "key=value", description = "Any configuration key (see the README).")
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      Map<String, String> overrides = new LinkedHashMap<>(properties);
+      putIfSet(overrides, DeviceConfigKeys.PROFILE, profile);
+      putIfSet(overrides, DeviceConfigKeys.DATA_DIR, dataDir == null ? null : dataDir.toString());
+      putIfSet(overrides, DeviceConfigKeys.HOST_PORT, port == null ? null : port.toString());
+      putIfSet(overrides, DeviceConfigKeys.HOST_BIND_ADDRESS, bind);
+      if (pace) {
+        overrides.put(DeviceConfigKeys.PACE, "true");
+      }
+      DeviceConfig config = DeviceConfig.load(overrides);
+      SimulatedDevice device = SimulatedDevice.start(config);
+      Thread hook = new Thread(() -> {
+        try {
+          device.close();
+        } catch (IOException e) {
+          System.err.println("smartssd: stopping the device failed: " + e.getMessage());
+        }
+      }, "smartssd-shutdown-hook");
+      Runtime.getRuntime().addShutdownHook(hook);
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf("smartssd device %s listening on %s (profile %s%s), data in %s%n", config.deviceName(),
+          device.address(), config.profile(), config.paced() ? ", paced" : "", config.dataDir().toAbsolutePath());
+      out.flush();
+      device.awaitStop();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // The JVM is already shutting down: the hook is what stopped the device.
+      }
+      return 0;
+    }
+
+    private static void putIfSet(Map<String, String> map, String key, String value) {
+      if (value != null) {
+        map.put(key, value);
+      }
+    }
+  }
+
+  /** Options of the commands that talk to a running device. */
+  static class DeviceOption {
+    @Option(names = "--device", paramLabel = "HOST:PORT", required = true, description = "The device to ask.")
+    String device;
+
+    SocketDeviceClient connect() throws IOException {
+      return SocketDeviceClient.connect(DeviceAddress.parse(device), ClientOptions.defaults());
+    }
+  }
+
+  @Command(name = "info", mixinStandardHelpOptions = true, description = "Print a device's profile, geometry, space and parameters.")
+  static final class Info implements java.util.concurrent.Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    DeviceOption target = new DeviceOption();
+
+    @Override
+    public Integer call() throws IOException {
+      DeviceInfo info;
+      try (SocketDeviceClient client = target.connect()) {
+        info = client.info();
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      DeviceGeometry g = info.geometry();
+      out.printf("device      %s%n", info.deviceName());
+      out.printf("profile     %s%n", info.profile());
+      out.printf("geometry    %d channels x %d ways x %d blocks x %d pages x %d bytes, stripe unit %d page(s)%n",
+          g.channels(), g.waysPerChannel(), g.blocksPerWay(), g.pagesPerBlock(), g.pageSizeBytes(), g.stripeUnitPages());
+      out.printf("capacity    %s%n", bytes(info.capacityBytes()));
+      out.printf("free        %s%n", bytes(info.freeBytes()));
+      out.printf("paced       %s%n", info.paced());
+      out.println("parameters");
+      info.parameters().forEach((k, v) -> out.printf("  %s = %s%n", k, v));
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "stats", mixinStandardHelpOptions = true,
+      description = "Print a device's counters: commands, host-link bytes, flash pages per channel; times marked (modelled) come from the timing model.")
+  static final class Stats implements java.util.concurrent.Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    DeviceOption target = new DeviceOption();
+
+    @Override
+    public Integer call() throws IOException {
+      DeviceStatistics s;
+      try (SocketDeviceClient client = target.connect()) {
+        s = client.statistics();
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf("uptime                %.3f s (wall)%n", s.uptimeNanos() / 1e9);
+      out.printf("commands              %d%n", s.commands());
+      out.printf("host bytes in         %s%n", bytes(s.hostBytesIn()));
+      out.printf("host bytes out        %s%n", bytes(s.hostBytesOut()));
+      out.printf("link busy             %.3f ms (modelled)%n", s.linkBusyNanos() / 1e6);
+      out.printf("modelled horizon      %.3f ms (modelled)%n", s.modelledHorizonNanos() / 1e6);
+      out.printf("gc pages moved        %d%n", s.gcPagesMoved());
+      out.printf("%-8s %12s %16s %13s %22s%n", "channel", "pages read", "pages programmed", "blocks erased",
+          "busy ms (modelled)");
+      List<ChannelStatistics> channels = s.channels();
+      for (int c = 0; c < channels.size(); c++) {
+        ChannelStatistics ch = channels.get(c);
+        out.printf("%-8d %12d %16d %13d %22.3f%n", c, ch.pagesRead(), ch.pagesProgrammed(), ch.blocksErased(),
+            ch.busyNanos() / 1e6);
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  static String bytes(long n) {
+    if (n < 1024) {
+      return n + " bytes";
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    double v = n;
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format("%d bytes (%.1f %s)", n, v, units[u]);
+  }
+}

@@ -1,0 +1,242 @@
+package org.smartssd.device.runtime.config;
+
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.*;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.smartssd.device.DeviceGeometry;
+
+/**
+ * The device's configuration, read and validated in one place. Precedence: key defaults, then the
+ * profile's values, then the overrides. Immutable; every value was checked when it was loaded.
+ */
+public final class DeviceConfig {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeviceConfig.class);
+  private static final double BYTES_PER_MB = 1_000_000.0;
+
+  private final String profile;
+  private final String deviceName;
+  private final Path dataDir;
+  private final String bindAddress;
+  private final int port;
+  private final int maxFrameBytes;
+  private final int workerThreads;
+  private final boolean paced;
+  private final DeviceGeometry geometry;
+  private final int overprovisioningPercent;
+  private final TimingParameters timing;
+  private final long checkpointLogBytes;
+  private final int gcMinFreeBlocksPerWay;
+  private final SortedMap<String, String> effective;
+
+  /**
+   * Loads the configuration. Keys of this module ({@value DeviceConfigKeys#PREFIX}*) must be known;
+   * other keys are left to their modules and ignored.
+   *
+   * @throws ConfigException naming the key, the bad value and what is expected
+   */
+  public static DeviceConfig load(Map<String, String> overrides) {
+    Objects.requireNonNull(overrides, "overrides");
+    Map<String, String> own = new TreeMap<>();
+    overrides.forEach((key, value) -> {
+      if (key == null || !key.startsWith(PREFIX)) {
+        return;
+      }
+      if (DeviceConfigKeys.find(key) == null) {
+        throw unknownKey(key);
+      }
+      if (value == null) {
+        throw new ConfigException(key, "has no value");
+      }
+      own.put(key, value.trim());
+    });
+    String profile = own.getOrDefault(PROFILE, PROFILE_DEFAULT);
+    if (!Profiles.names().contains(profile)) {
+      throw ValueParser.bad(PROFILE, profile, "is not a known profile; expected one of: "
+          + String.join(", ", Profiles.names()));
+    }
+    Map<String, String> merged = new TreeMap<>();
+    DeviceConfigKeys.all().forEach(key -> merged.put(key.name(), key.defaultValue()));
+    merged.putAll(Profiles.parameters(profile));
+    merged.putAll(own);
+    DeviceConfig config = new DeviceConfig(merged);
+    LOG.debug("device configuration: {}", config.effective);
+    return config;
+  }
+
+  /** The configuration with no overrides: the default profile and every default. */
+  public static DeviceConfig defaults() {
+    return load(Map.of());
+  }
+
+  private DeviceConfig(Map<String, String> merged) {
+    ValueParser values = new ValueParser(merged);
+    profile = values.text(PROFILE);
+    deviceName = merged.get(DEVICE_NAME).isBlank() ? localHostName() : merged.get(DEVICE_NAME);
+    dataDir = values.path(DATA_DIR);
+    bindAddress = values.nonBlank(HOST_BIND_ADDRESS);
+    port = values.wholeNumber(HOST_PORT, 0, 65535);
+    maxFrameBytes = values.wholeNumber(HOST_MAX_FRAME_BYTES, 1, Integer.MAX_VALUE);
+    workerThreads = values.wholeNumber(HOST_WORKER_THREADS, 1, Integer.MAX_VALUE);
+    paced = values.bool(PACE);
+    geometry = geometry(values);
+    overprovisioningPercent = values.wholeNumber(FLASH_OVERPROVISIONING_PERCENT, 0, 50);
+    timing = new TimingParameters(
+        values.wholeNumber(FLASH_CELL_READ_NS, 1L, Long.MAX_VALUE),
+        values.wholeNumber(FLASH_CELL_PROGRAM_NS, 1L, Long.MAX_VALUE),
+        values.wholeNumber(FLASH_BLOCK_ERASE_NS, 1L, Long.MAX_VALUE),
+        values.positiveDecimal(FLASH_CHANNEL_MB_PER_S) * BYTES_PER_MB,
+        values.positiveDecimal(LINK_MB_PER_S) * BYTES_PER_MB,
+        values.wholeNumber(LINK_COMMAND_NS, 0L, Long.MAX_VALUE));
+    checkpointLogBytes = values.wholeNumber(META_CHECKPOINT_LOG_BYTES, 1L, Long.MAX_VALUE);
+    gcMinFreeBlocksPerWay = values.wholeNumber(GC_MIN_FREE_BLOCKS_PER_WAY, 1, Integer.MAX_VALUE);
+    if (gcMinFreeBlocksPerWay >= geometry.blocksPerWay()) {
+      // Garbage collection needs blocks holding data to reclaim, besides the free ones it keeps.
+      throw ValueParser.bad(GC_MIN_FREE_BLOCKS_PER_WAY, merged.get(GC_MIN_FREE_BLOCKS_PER_WAY),
+          "must be less than " + FLASH_BLOCKS_PER_WAY + " (" + geometry.blocksPerWay() + ")");
+    }
+    TreeMap<String, String> shown = new TreeMap<>(merged);
+    shown.put(DEVICE_NAME, deviceName);
+    effective = Collections.unmodifiableSortedMap(shown);
+  }
+
+  private static DeviceGeometry geometry(ValueParser values) {
+    int channels = values.wholeNumber(FLASH_CHANNELS, 1, Integer.MAX_VALUE);
+    int ways = values.wholeNumber(FLASH_WAYS_PER_CHANNEL, 1, Integer.MAX_VALUE);
+    int blocks = values.wholeNumber(FLASH_BLOCKS_PER_WAY, 1, Integer.MAX_VALUE);
+    int pages = values.wholeNumber(FLASH_PAGES_PER_BLOCK, 1, Integer.MAX_VALUE);
+    int pageSize = values.wholeNumber(FLASH_PAGE_SIZE_BYTES, 1, Integer.MAX_VALUE);
+    int stripeUnit = values.wholeNumber(FLASH_STRIPE_UNIT_PAGES, 1, Integer.MAX_VALUE);
+    // Physical page addresses are ints, so the array may hold at most Integer.MAX_VALUE pages.
+    long totalPages;
+    try {
+      totalPages = Math.multiplyExact(Math.multiplyExact((long) channels * ways, (long) blocks), (long) pages);
+    } catch (ArithmeticException e) {
+      totalPages = Long.MAX_VALUE;
+    }
+    if (totalPages > Integer.MAX_VALUE) {
+      throw ValueParser.bad(FLASH_BLOCKS_PER_WAY, Integer.toString(blocks), "makes the geometry too large: "
+          + channels + " channels x " + ways + " ways x " + blocks + " blocks x " + pages + " pages is more than the "
+          + Integer.MAX_VALUE + " addressable pages; lower it, or " + FLASH_CHANNELS + ", "
+          + FLASH_WAYS_PER_CHANNEL + " or " + FLASH_PAGES_PER_BLOCK);
+    }
+    return new DeviceGeometry(channels, ways, blocks, pages, pageSize, stripeUnit);
+  }
+
+  private static ConfigException unknownKey(String key) {
+    String suggestion = null;
+    int best = Integer.MAX_VALUE;
+    for (ConfigKey known : DeviceConfigKeys.all()) {
+      int distance = editDistance(key, known.name());
+      if (distance < best) {
+        best = distance;
+        suggestion = known.name();
+      }
+    }
+    // Only suggest a key that is plausibly a misspelling, not merely the nearest of many.
+    boolean close = best <= Math.max(3, key.length() / 5);
+    return new ConfigException(key, "unknown configuration key"
+        + (close ? "; did you mean " + suggestion + "?" : "; see the README for the keys of " + PREFIX + "*"));
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+
+  private static String localHostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException | SecurityException e) {
+      LOG.debug("cannot find the local host name, using localhost", e);
+      return "localhost";
+    }
+  }
+
+  public String profile() {
+    return profile;
+  }
+
+  public String deviceName() {
+    return deviceName;
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  public String bindAddress() {
+    return bindAddress;
+  }
+
+  /** TCP port of the host interface; 0 means any free port. */
+  public int port() {
+    return port;
+  }
+
+  public int maxFrameBytes() {
+    return maxFrameBytes;
+  }
+
+  public int workerThreads() {
+    return workerThreads;
+  }
+
+  /** Whether each answer is held until its modelled completion. */
+  public boolean paced() {
+    return paced;
+  }
+
+  public DeviceGeometry geometry() {
+    return geometry;
+  }
+
+  public int overprovisioningPercent() {
+    return overprovisioningPercent;
+  }
+
+  public TimingParameters timing() {
+    return timing;
+  }
+
+  public long checkpointLogBytes() {
+    return checkpointLogBytes;
+  }
+
+  public int gcMinFreeBlocksPerWay() {
+    return gcMinFreeBlocksPerWay;
+  }
+
+  /** Every key of the registry with its effective value (the device name resolved). */
+  public SortedMap<String, String> effective() {
+    return effective;
+  }
+
+  @Override
+  public String toString() {
+    return "DeviceConfig[profile=" + profile + ", name=" + deviceName + ", geometry=" + geometry + "]";
+  }
+}

@@ -1,0 +1,393 @@
+package org.smartssd.device.runtime.ftl;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.BitSet;
+import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.runtime.flash.FlashArray;
+import org.smartssd.device.runtime.flash.PageAddressing;
+import org.smartssd.device.runtime.timing.Command;
+
+/**
+ * A page-mapped flash translation layer: logical block numbers (one flash page each) map to
+ * physical pages; a rewrite goes out of place and invalidates the old page; greedy garbage
+ * collection relocates the valid pages of the emptiest block and erases it.
+ *
+ * <p>Durability: every mapping change is journalled ({@link #RECORD_MAP}); {@link #syncDurably()}
+ * forces the flash backing files before the journal, so a durable mapping never points at data that
+ * is not durable. A block is erased only after the journal records that emptied it are durable, so
+ * a recovered mapping never points at a page that was reused.
+ *
+ * <p>Not thread-safe: the object store calls it under its lock (reads under the shared lock only:
+ * {@link #read} changes nothing).
+ */
+public final class FlashTranslationLayer {
+  /** Journal record: {@code u32 lbn, u32 ppa}. */
+  public static final int RECORD_MAP = 1;
+  private static final int UNMAPPED = -1;
+
+  private final DeviceGeometry geometry;
+  private final PageAddressing addressing;
+  private final FlashArray flash;
+  private MetadataLog log;
+  private final int minFreeBlocksPerWay;
+  private final int logicalPages;
+
+  private final int[] lbnToPpa;
+  private final int[] ppaToLbn;
+  private final BitSet lbnInUse;
+  private int lbnSearchFrom;
+  private final int[] blockValidPages;
+  private final int[] blockWritePointer;
+  /** Per way (index channel × ways + way): erased blocks, and the block being filled (or -1). */
+  private final ArrayDeque<Integer>[] freeBlocks;
+  private final int[] openBlock;
+  private final int[] nextWay;
+  private boolean unforcedPrograms;
+  private long gcPagesMoved;
+  private final ByteBuffer gcBuffer;
+
+  @SuppressWarnings("unchecked")
+  public FlashTranslationLayer(DeviceGeometry geometry, int overprovisioningPercent, int minFreeBlocksPerWay,
+      FlashArray flash) {
+    if (overprovisioningPercent < 0 || overprovisioningPercent >= 100) {
+      throw new IllegalArgumentException("over-provisioning must be 0..99 percent, was " + overprovisioningPercent);
+    }
+    this.geometry = geometry;
+    this.addressing = new PageAddressing(geometry);
+    this.flash = flash;
+    this.minFreeBlocksPerWay = Math.max(1, minFreeBlocksPerWay);
+    int total = geometry.totalPages();
+    this.logicalPages = (int) ((long) total * (100 - overprovisioningPercent) / 100);
+    this.lbnToPpa = new int[logicalPages];
+    this.ppaToLbn = new int[total];
+    Arrays.fill(lbnToPpa, UNMAPPED);
+    Arrays.fill(ppaToLbn, UNMAPPED);
+    this.lbnInUse = new BitSet(logicalPages);
+    this.blockValidPages = new int[geometry.totalBlocks()];
+    this.blockWritePointer = new int[geometry.totalBlocks()];
+    int ways = geometry.channels() * geometry.waysPerChannel();
+    this.freeBlocks = new ArrayDeque[ways];
+    this.openBlock = new int[ways];
+    this.nextWay = new int[geometry.channels()];
+    this.gcBuffer = ByteBuffer.allocate(geometry.pageSizeBytes());
+    rebuildBlockState();
+  }
+
+  /** Journals mapping changes from now on; recovery replays into this layer before it is attached. */
+  public void attachLog(MetadataLog metadataLog) {
+    this.log = metadataLog;
+  }
+
+  public int logicalPages() {
+    return logicalPages;
+  }
+
+  public int freeLogicalPages() {
+    return logicalPages - lbnInUse.cardinality();
+  }
+
+  public long gcPagesMoved() {
+    return gcPagesMoved;
+  }
+
+  /** A command for work the device does on its own (closing abandoned writers, shutdown), so it is counted too. */
+  public Command beginInternalCommand() {
+    return flash.timing().begin();
+  }
+
+  public int pageSize() {
+    return geometry.pageSizeBytes();
+  }
+
+  // ---- logical block numbers ----
+
+  /** Reserves the lowest free logical block number. */
+  public int allocateLbn() throws OutOfSpaceException {
+    int lbn = lbnInUse.nextClearBit(lbnSearchFrom);
+    if (lbn >= logicalPages) {
+      throw new OutOfSpaceException("all " + logicalPages + " logical pages of "
+          + geometry.pageSizeBytes() + " bytes are in use");
+    }
+    lbnInUse.set(lbn);
+    lbnSearchFrom = lbn + 1;
+    return lbn;
+  }
+
+  /** Frees a logical block number and the physical page it maps to. */
+  public void releaseLbn(int lbn) {
+    checkLbn(lbn);
+    unmap(lbn);
+    lbnInUse.clear(lbn);
+    lbnSearchFrom = Math.min(lbnSearchFrom, lbn);
+  }
+
+  public boolean isMapped(int lbn) {
+    checkLbn(lbn);
+    return lbnToPpa[lbn] != UNMAPPED;
+  }
+
+  // ---- data ----
+
+  /**
+   * Programs {@code data} (at most a page) as the new content of {@code lbn}, on
+   * {@code preferredChannel} when it has room.
+   */
+  public void write(int lbn, int preferredChannel, ByteBuffer data, Command cmd) throws IOException {
+    checkLbn(lbn);
+    if (!lbnInUse.get(lbn)) {
+      throw new IllegalStateException("logical page " + lbn + " is written but was never allocated");
+    }
+    int ppa = allocatePage(preferredChannel, cmd);
+    flash.programPage(ppa, data, cmd);
+    unforcedPrograms = true;
+    map(lbn, ppa);
+  }
+
+  /** Reads the whole page of {@code lbn} into {@code dst}. */
+  public void read(int lbn, ByteBuffer dst, Command cmd) throws IOException {
+    checkLbn(lbn);
+    int ppa = lbnToPpa[lbn];
+    if (ppa == UNMAPPED) {
+      throw new IOException("logical page " + lbn + " is not mapped to flash");
+    }
+    flash.readPage(ppa, dst, cmd);
+  }
+
+  /** Makes all programmed data and every journalled record durable: data first, then the journal. */
+  public void syncDurably() throws IOException {
+    if (unforcedPrograms) {
+      flash.force();
+      unforcedPrograms = false;
+    }
+    log.sync();
+  }
+
+  private void map(int lbn, int ppa) {
+    unmap(lbn);
+    lbnToPpa[lbn] = ppa;
+    ppaToLbn[ppa] = lbn;
+    blockValidPages[addressing.blockId(ppa)]++;
+    log.append(RECORD_MAP, mapRecord(lbn, ppa));
+  }
+
+  private void unmap(int lbn) {
+    int old = lbnToPpa[lbn];
+    if (old != UNMAPPED) {
+      ppaToLbn[old] = UNMAPPED;
+      blockValidPages[addressing.blockId(old)]--;
+      lbnToPpa[lbn] = UNMAPPED;
+    }
+  }
+
+  private static byte[] mapRecord(int lbn, int ppa) {
+    return ByteBuffer.allocate(8).putInt(lbn).putInt(ppa).array();
+  }
+
+  private void checkLbn(int lbn) {
+    if (lbn < 0 || lbn >= logicalPages) {
+      throw new IllegalArgumentException("logical page " + lbn + " is outside 0.." + (logicalPages - 1));
+    }
+  }
+
+  // ---- physical allocation and garbage collection ----
+
+  private int allocatePage(int preferredChannel, Command cmd) throws IOException {
+    int channels = geometry.channels();
+    int ways = geometry.waysPerChannel();
+    // Keep the stripe on its channel while that channel has room; fall back to the others rather
+    // than fail a write while any channel has space.
+    for (int i = 0; i < channels; i++) {
+      int channel = Math.floorMod(preferredChannel + i, channels);
+      for (int j = 0; j < ways; j++) {
+        int way = (nextWay[channel] + j) % ways;
+        int w = wayIndex(channel, way);
+        if (freeBlocks[w].size() < minFreeBlocksPerWay) {
+          collect(channel, way, cmd);
+        }
+        int ppa = takePage(w, false);
+        if (ppa >= 0) {
+          nextWay[channel] = (way + 1) % ways;
+          return ppa;
+        }
+      }
+    }
+    throw new OutOfSpaceException("no erased flash page left on any of " + channels + " channels");
+  }
+
+  /** The next page of the way's open block; a host write leaves the last erased block to GC. */
+  private int takePage(int w, boolean forGc) {
+    int block = openBlock[w];
+    if (block < 0 || blockWritePointer[block] == geometry.pagesPerBlock()) {
+      int reserve = forGc ? 0 : 1;
+      if (freeBlocks[w].size() <= reserve) {
+        return -1;
+      }
+      block = freeBlocks[w].poll();
+      openBlock[w] = block;
+    }
+    int page = blockWritePointer[block]++;
+    return addressing.firstPpa(block) + page;
+  }
+
+  /** Greedy GC on one way: erase the blocks with the fewest valid pages until enough are free. */
+  private void collect(int channel, int way, Command cmd) throws IOException {
+    int w = wayIndex(channel, way);
+    int pagesPerBlock = geometry.pagesPerBlock();
+    for (int round = 0; round < geometry.blocksPerWay() && freeBlocks[w].size() < minFreeBlocksPerWay; round++) {
+      int victim = pickVictim(channel, way, w);
+      if (victim < 0 || blockValidPages[victim] > erasedPagesAvailable(w)) {
+        return;
+      }
+      int first = addressing.firstPpa(victim);
+      for (int page = 0; page < pagesPerBlock; page++) {
+        int lbn = ppaToLbn[first + page];
+        if (lbn == UNMAPPED) {
+          continue;
+        }
+        gcBuffer.clear();
+        flash.readPage(first + page, gcBuffer, cmd);
+        gcBuffer.flip();
+        int target = takePage(w, true);
+        flash.programPage(target, gcBuffer, cmd);
+        unforcedPrograms = true;
+        map(lbn, target);
+        gcPagesMoved++;
+      }
+      // The records that emptied the victim must be durable before its pages can be reused.
+      syncDurably();
+      flash.eraseBlock(victim, cmd);
+      blockWritePointer[victim] = 0;
+      freeBlocks[w].add(victim);
+    }
+  }
+
+  private int pickVictim(int channel, int way, int w) {
+    int best = -1;
+    int bestValid = geometry.pagesPerBlock();
+    int firstBlock = addressing.blockId(addressing.ppa(channel, way, 0, 0));
+    for (int b = firstBlock; b < firstBlock + geometry.blocksPerWay(); b++) {
+      boolean full = blockWritePointer[b] == geometry.pagesPerBlock();
+      if (full && b != openBlock[w] && blockValidPages[b] < bestValid) {
+        best = b;
+        bestValid = blockValidPages[b];
+      }
+    }
+    return best;
+  }
+
+  private int erasedPagesAvailable(int w) {
+    int open = openBlock[w];
+    int inOpen = open < 0 ? 0 : geometry.pagesPerBlock() - blockWritePointer[open];
+    return freeBlocks[w].size() * geometry.pagesPerBlock() + inOpen;
+  }
+
+  private int wayIndex(int channel, int way) {
+    return channel * geometry.waysPerChannel() + way;
+  }
+
+  // ---- persistence and recovery ----
+
+  /** Applies one of this layer's journal records during recovery. */
+  public void replay(int type, DataInputStream in) throws IOException {
+    if (type != RECORD_MAP) {
+      throw new IOException("unknown flash translation record type " + type);
+    }
+    int lbn = in.readInt();
+    int ppa = in.readInt();
+    if (lbn < 0 || lbn >= logicalPages || ppa < 0 || ppa >= geometry.totalPages()) {
+      throw new IOException("journal maps logical page " + lbn + " to physical page " + ppa
+          + ", outside this geometry");
+    }
+    lbnToPpa[lbn] = ppa;
+  }
+
+  /** Writes the mapping (only mapped entries). */
+  public void writeSnapshot(DataOutputStream out) throws IOException {
+    out.writeInt(logicalPages);
+    out.writeInt(geometry.totalPages());
+    int mapped = 0;
+    for (int ppa : lbnToPpa) {
+      if (ppa != UNMAPPED) {
+        mapped++;
+      }
+    }
+    out.writeInt(mapped);
+    for (int lbn = 0; lbn < logicalPages; lbn++) {
+      if (lbnToPpa[lbn] != UNMAPPED) {
+        out.writeInt(lbn);
+        out.writeInt(lbnToPpa[lbn]);
+      }
+    }
+  }
+
+  public void readSnapshot(DataInputStream in) throws IOException {
+    int storedLogical = in.readInt();
+    int storedPhysical = in.readInt();
+    if (storedLogical != logicalPages || storedPhysical != geometry.totalPages()) {
+      throw new IOException("the metadata was written for " + storedLogical + " logical and "
+          + storedPhysical + " physical pages, but this configuration has " + logicalPages + " and "
+          + geometry.totalPages() + ": the flash geometry or over-provisioning changed");
+    }
+    int mapped = in.readInt();
+    for (int i = 0; i < mapped; i++) {
+      replay(RECORD_MAP, in);
+    }
+  }
+
+  /**
+   * Ends recovery: logical pages that no object owns (written but never committed) are dropped,
+   * and the physical state is rebuilt from the mapping. A block holding any valid page is treated
+   * as full; a block holding none is erased.
+   */
+  public void finishRecovery(BitSet ownedLbns) throws IOException {
+    lbnInUse.clear();
+    for (int lbn = 0; lbn < logicalPages; lbn++) {
+      if (ownedLbns.get(lbn)) {
+        if (lbnToPpa[lbn] == UNMAPPED) {
+          throw new IOException("metadata corrupt: logical page " + lbn + " is owned but not mapped");
+        }
+        lbnInUse.set(lbn);
+      } else {
+        lbnToPpa[lbn] = UNMAPPED;
+      }
+    }
+    lbnSearchFrom = 0;
+    rebuildBlockState();
+  }
+
+  private void rebuildBlockState() {
+    Arrays.fill(ppaToLbn, UNMAPPED);
+    Arrays.fill(blockValidPages, 0);
+    for (int lbn = 0; lbn < logicalPages; lbn++) {
+      int ppa = lbnToPpa[lbn];
+      if (ppa == UNMAPPED) {
+        continue;
+      }
+      if (ppaToLbn[ppa] != UNMAPPED) {
+        throw new java.io.UncheckedIOException(new IOException("metadata corrupt: physical page " + ppa + " is mapped by logical pages "
+            + ppaToLbn[ppa] + " and " + lbn));
+      }
+      ppaToLbn[ppa] = lbn;
+      blockValidPages[addressing.blockId(ppa)]++;
+    }
+    for (int w = 0; w < freeBlocks.length; w++) {
+      freeBlocks[w] = new ArrayDeque<>();
+      openBlock[w] = -1;
+    }
+    for (int b = 0; b < blockValidPages.length; b++) {
+      int w = addressing.channelOfBlock(b) * geometry.waysPerChannel() + addressing.wayOfBlock(b);
+      if (blockValidPages[b] > 0) {
+        blockWritePointer[b] = geometry.pagesPerBlock();
+      } else {
+        blockWritePointer[b] = 0;
+        freeBlocks[w].add(b);
+      }
+    }
+    Arrays.fill(nextWay, 0);
+  }
+}

@@ -1,0 +1,94 @@
+package org.smartssd.device.runtime.host;
+
+import java.io.IOException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.smartssd.device.DeviceInfo;
+import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.protocol.ProtocolConstants;
+import org.smartssd.device.protocol.Request;
+import org.smartssd.device.protocol.Response;
+import org.smartssd.device.protocol.Status;
+import org.smartssd.device.runtime.ftl.OutOfSpaceException;
+import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.runtime.objects.StoreException;
+import org.smartssd.device.runtime.timing.Command;
+
+/** Carries out one decoded command against the object store and answers it; never throws. */
+public final class CommandHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(CommandHandler.class);
+
+  private final ObjectStore store;
+  private final Supplier<DeviceInfo> info;
+  private final Supplier<DeviceStatistics> statistics;
+
+  public CommandHandler(ObjectStore store, Supplier<DeviceInfo> info, Supplier<DeviceStatistics> statistics) {
+    this.store = store;
+    this.info = info;
+    this.statistics = statistics;
+  }
+
+  /** Answers {@code request} from connection {@code owner}, accounting its flash work on {@code cmd}. */
+  Response handle(Request request, Object owner, Command cmd) {
+    try {
+      return dispatch(request, owner, cmd);
+    } catch (StoreException e) {
+      return new Response.Error(e.status(), e.getMessage());
+    } catch (OutOfSpaceException e) {
+      return new Response.Error(Status.OUT_OF_SPACE, e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      LOG.error("{} failed", request.opcode(), e);
+      return new Response.Error(Status.INTERNAL, request.opcode() + " failed: " + e);
+    }
+  }
+
+  // Java 17 has no pattern matching for switch yet: a chain of instanceof, most frequent first.
+  private Response dispatch(Request request, Object owner, Command cmd) throws StoreException, IOException {
+    if (request instanceof Request.Read r) {
+      return new Response.Data(store.read(r.objectId(), r.offset(), r.length(), cmd));
+    } else if (request instanceof Request.Write r) {
+      return new Response.Length(store.write(r.handle(), r.data(), owner, cmd));
+    } else if (request instanceof Request.GetStatus r) {
+      return new Response.Stat(store.status(r.path()));
+    } else if (request instanceof Request.Open r) {
+      return new Response.Stat(store.openForRead(r.path()));
+    } else if (request instanceof Request.ListDir r) {
+      ObjectStore.Listing listing = store.list(r.path(), r.startAfter(), r.limit());
+      return new Response.Listing(listing.entries(), listing.more());
+    } else if (request instanceof Request.Create r) {
+      return opened(store.create(r.path(), r.overwrite(), r.createParents(), owner));
+    } else if (request instanceof Request.Append r) {
+      return opened(store.append(r.path(), owner, cmd));
+    } else if (request instanceof Request.Flush r) {
+      return new Response.Length(store.flush(r.handle(), owner));
+    } else if (request instanceof Request.Sync r) {
+      return new Response.Length(store.sync(r.handle(), owner, cmd));
+    } else if (request instanceof Request.Close r) {
+      return new Response.Length(store.close(r.handle(), owner, cmd));
+    } else if (request instanceof Request.Mkdirs r) {
+      store.mkdirs(r.path());
+      return new Response.Empty();
+    } else if (request instanceof Request.Rename r) {
+      store.rename(r.source(), r.destination());
+      return new Response.Empty();
+    } else if (request instanceof Request.Delete r) {
+      store.delete(r.path(), r.recursive());
+      return new Response.Empty();
+    } else if (request instanceof Request.ApiVersions) {
+      return new Response.Versions(ProtocolConstants.MIN_VERSION, ProtocolConstants.MAX_VERSION);
+    } else if (request instanceof Request.Info) {
+      return new Response.Info(info.get());
+    } else if (request instanceof Request.Statistics) {
+      return new Response.Statistics(statistics.get());
+    } else if (request instanceof Request.Shutdown) {
+      // The connection stops the device once this answer is on its way.
+      return new Response.Empty();
+    }
+    throw new IllegalArgumentException("no handler for " + request.opcode());
+  }
+
+  private static Response opened(ObjectStore.Opened o) {
+    return new Response.Opened(o.handle(), o.objectId(), o.length());
+  }
+}

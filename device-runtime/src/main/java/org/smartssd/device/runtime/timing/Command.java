@@ -1,0 +1,110 @@
+package org.smartssd.device.runtime.timing;
+
+/**
+ * The modelled time of one host command, from its arrival to its completion. Used by one thread at a
+ * time; every operation accounts into its {@link TimingModel} under the model's lock, so commands on
+ * several threads share the device's resources.
+ */
+public final class Command {
+
+  private final TimingModel model;
+  private final long arrivalNanos;
+  private final long readyNanos;
+  private long dataReadyNanos;
+  private long flashDoneNanos;
+  private long transfersEndNanos;
+  private long programsAwaitedNanos;
+  private long completionNanos = -1;
+
+  Command(TimingModel model, long arrivalNanos, long readyNanos) {
+    this.model = model;
+    this.arrivalNanos = arrivalNanos;
+    this.readyNanos = readyNanos;
+    this.dataReadyNanos = readyNanos;
+  }
+
+  /** The model this command accounts into. */
+  public TimingModel model() {
+    return model;
+  }
+
+  /** Host to device data over the link; programs of this command start after it. */
+  public void transferIn(long bytes) {
+    checkOpen();
+    long end = model.transferIn(readyNanos, bytes);
+    dataReadyNanos = Math.max(dataReadyNanos, end);
+    transfersEndNanos = Math.max(transfersEndNanos, end);
+  }
+
+  /** Reads a page on this die: cell read, then the channel bus; the command waits for it. */
+  public void readPage(int channel, int way) {
+    checkOpen();
+    flashDoneNanos = Math.max(flashDoneNanos, model.readPage(readyNanos, channel, way));
+  }
+
+  /** Programs a page on this die; the command does not wait for the cells (write-back buffer). */
+  public void programPage(int channel, int way) {
+    checkOpen();
+    model.programPage(dataReadyNanos, channel, way);
+  }
+
+  /** Erases a block on this die; the command waits for it (garbage collection delays its write). */
+  public void eraseBlock(int channel, int way) {
+    checkOpen();
+    flashDoneNanos = Math.max(flashDoneNanos, model.eraseBlock(readyNanos, channel, way));
+  }
+
+  /** Device to host data over the link, streamed behind this command's page reads. */
+  public void transferOut(long bytes) {
+    checkOpen();
+    transfersEndNanos = Math.max(transfersEndNanos, model.transferOut(readyNanos, flashDoneNanos, bytes));
+  }
+
+  /** The command completes no earlier than every outstanding program on every die (a sync). */
+  public void awaitPrograms() {
+    checkOpen();
+    programsAwaitedNanos = Math.max(programsAwaitedNanos, model.allWaysIdleAt());
+  }
+
+  /** Records the command as answered and returns its completion on the modelled clock. */
+  public long complete() {
+    checkOpen();
+    completionNanos = Math.max(Math.max(readyNanos, flashDoneNanos),
+        Math.max(transfersEndNanos, programsAwaitedNanos));
+    model.complete(completionNanos);
+    return completionNanos;
+  }
+
+  /** Arrival on the modelled clock. */
+  public long arrival() {
+    return arrivalNanos;
+  }
+
+  public boolean isComplete() {
+    return completionNanos >= 0;
+  }
+
+  /** Completion on the modelled clock; only after {@link #complete()}. */
+  public long completionNanos() {
+    checkComplete();
+    return completionNanos;
+  }
+
+  /** Completion minus arrival; only after {@link #complete()}. */
+  public long durationNanos() {
+    checkComplete();
+    return completionNanos - arrivalNanos;
+  }
+
+  private void checkOpen() {
+    if (isComplete()) {
+      throw new IllegalStateException("command already completed");
+    }
+  }
+
+  private void checkComplete() {
+    if (!isComplete()) {
+      throw new IllegalStateException("command not completed yet");
+    }
+  }
+}

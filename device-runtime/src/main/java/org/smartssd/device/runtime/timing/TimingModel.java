@@ -1,0 +1,216 @@
+package org.smartssd.device.runtime.timing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.smartssd.device.ChannelStatistics;
+import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.runtime.config.TimingParameters;
+
+/**
+ * The device's modelled time, FEMU's way: every resource (the host link, each channel bus, each way
+ * of each channel) has a busy-until time, and an operation starts at the later of its ready time and
+ * that busy-until. The modelled clock counts nanoseconds since construction. One lock guards it all:
+ * the bookkeeping is a few additions per page, far cheaper than the page I/O it accounts.
+ */
+public final class TimingModel {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TimingModel.class);
+  private static final double NANOS_PER_SECOND = 1e9;
+
+  private final DeviceGeometry geometry;
+  private final TimingParameters parameters;
+  private final NanoClock clock;
+  private final long startNanos;
+  private final long pageBusNanos;
+  private final Object lock = new Object();
+
+  // Resources: busy-until times on the modelled clock.
+  private long linkBusyUntil;
+  private final long[] channelBusyUntil;
+  private final long[] wayBusyUntil; // index channel * waysPerChannel + way
+
+  // Counters since construction.
+  private long commands;
+  private long hostBytesIn;
+  private long hostBytesOut;
+  private long linkBusyNanos;
+  private long horizonNanos;
+  private final long[] pagesRead;
+  private final long[] pagesProgrammed;
+  private final long[] blocksErased;
+  private final long[] channelBusyNanos;
+
+  public TimingModel(DeviceGeometry geometry, TimingParameters parameters, NanoClock clock) {
+    this.geometry = Objects.requireNonNull(geometry, "geometry");
+    this.parameters = Objects.requireNonNull(parameters, "parameters");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.startNanos = clock.nanoTime();
+    this.pageBusNanos = nanosFor(geometry.pageSizeBytes(), parameters.channelBytesPerSecond());
+    int channels = geometry.channels();
+    channelBusyUntil = new long[channels];
+    wayBusyUntil = new long[channels * geometry.waysPerChannel()];
+    pagesRead = new long[channels];
+    pagesProgrammed = new long[channels];
+    blocksErased = new long[channels];
+    channelBusyNanos = new long[channels];
+    LOG.debug("timing model: {}, {}, page bus transfer {} ns", geometry, parameters, pageBusNanos);
+  }
+
+  public DeviceGeometry geometry() {
+    return geometry;
+  }
+
+  public TimingParameters parameters() {
+    return parameters;
+  }
+
+  /** Modelled nanoseconds since the model was built (the wall clock's elapsed time). */
+  public long now() {
+    return clock.nanoTime() - startNanos;
+  }
+
+  /** Starts the timing of a command arriving now. */
+  public Command begin() {
+    long arrival = now();
+    return new Command(this, arrival, arrival + parameters.linkCommandNanos());
+  }
+
+  /** The clock's {@link NanoClock#nanoTime()} at which a modelled time is reached (for pacing). */
+  public long wallNanosAt(long modelledNanos) {
+    return startNanos + modelledNanos;
+  }
+
+  /** Time to move one page over a channel bus. */
+  public long pageBusNanos() {
+    return pageBusNanos;
+  }
+
+  /** Time to move these bytes over the host link. */
+  public long linkNanos(long bytes) {
+    return nanosFor(bytes, parameters.linkBytesPerSecond());
+  }
+
+  /** The latest modelled completion of any command so far. */
+  public long horizonNanos() {
+    synchronized (lock) {
+      return horizonNanos;
+    }
+  }
+
+  /** A snapshot of the counters; garbage collection's page moves are counted by the FTL. */
+  public DeviceStatistics statistics(long gcPagesMoved) {
+    long uptime = now();
+    synchronized (lock) {
+      List<ChannelStatistics> channels = new ArrayList<>(geometry.channels());
+      for (int c = 0; c < geometry.channels(); c++) {
+        channels.add(new ChannelStatistics(pagesRead[c], pagesProgrammed[c], blocksErased[c], channelBusyNanos[c]));
+      }
+      return new DeviceStatistics(uptime, commands, hostBytesIn, hostBytesOut, linkBusyNanos, horizonNanos,
+          gcPagesMoved, channels);
+    }
+  }
+
+  // The operations below are called by Command; each returns the end time it computed.
+
+  long transferIn(long readyAt, long bytes) {
+    long duration = linkNanos(bytes);
+    synchronized (lock) {
+      long start = Math.max(readyAt, linkBusyUntil);
+      linkBusyUntil = start + duration;
+      linkBusyNanos += duration;
+      hostBytesIn += bytes;
+      return linkBusyUntil;
+    }
+  }
+
+  /** Device to host, streamed behind the command's page reads: the last page leaves after flashDone. */
+  long transferOut(long readyAt, long flashDoneAt, long bytes) {
+    long duration = linkNanos(bytes);
+    long tail = linkNanos(Math.min(bytes, geometry.pageSizeBytes()));
+    synchronized (lock) {
+      long start = Math.max(readyAt, linkBusyUntil);
+      linkBusyUntil = Math.max(start + duration, flashDoneAt + tail);
+      linkBusyNanos += duration;
+      hostBytesOut += bytes;
+      return linkBusyUntil;
+    }
+  }
+
+  long readPage(long readyAt, int channel, int way) {
+    int die = die(channel, way);
+    synchronized (lock) {
+      long cellEnd = Math.max(readyAt, wayBusyUntil[die]) + parameters.cellReadNanos();
+      long busEnd = Math.max(cellEnd, channelBusyUntil[channel]) + pageBusNanos;
+      // The die's register holds the page until the bus has carried it out.
+      wayBusyUntil[die] = busEnd;
+      channelBusyUntil[channel] = busEnd;
+      pagesRead[channel]++;
+      channelBusyNanos[channel] += pageBusNanos;
+      return busEnd;
+    }
+  }
+
+  /** Returns the end of the program; the caller need not wait for it (write-back buffer). */
+  long programPage(long dataReadyAt, int channel, int way) {
+    int die = die(channel, way);
+    synchronized (lock) {
+      long busEnd = Math.max(dataReadyAt, channelBusyUntil[channel]) + pageBusNanos;
+      long programEnd = Math.max(busEnd, wayBusyUntil[die]) + parameters.cellProgramNanos();
+      channelBusyUntil[channel] = busEnd;
+      wayBusyUntil[die] = programEnd;
+      pagesProgrammed[channel]++;
+      channelBusyNanos[channel] += pageBusNanos;
+      return programEnd;
+    }
+  }
+
+  long eraseBlock(long readyAt, int channel, int way) {
+    int die = die(channel, way);
+    synchronized (lock) {
+      long end = Math.max(readyAt, wayBusyUntil[die]) + parameters.blockEraseNanos();
+      wayBusyUntil[die] = end;
+      blocksErased[channel]++;
+      return end;
+    }
+  }
+
+  /** The time every die is done with what it was given so far: what a sync waits for. */
+  long allWaysIdleAt() {
+    synchronized (lock) {
+      long latest = 0;
+      for (long busyUntil : wayBusyUntil) {
+        latest = Math.max(latest, busyUntil);
+      }
+      return latest;
+    }
+  }
+
+  void complete(long completion) {
+    synchronized (lock) {
+      commands++;
+      horizonNanos = Math.max(horizonNanos, completion);
+    }
+  }
+
+  private int die(int channel, int way) {
+    if (channel < 0 || channel >= geometry.channels()) {
+      throw new IllegalArgumentException("channel " + channel + " out of range 0.." + (geometry.channels() - 1));
+    }
+    if (way < 0 || way >= geometry.waysPerChannel()) {
+      throw new IllegalArgumentException("way " + way + " out of range 0.." + (geometry.waysPerChannel() - 1));
+    }
+    return channel * geometry.waysPerChannel() + way;
+  }
+
+  /** Rounded up, so that no operation is free and the result is the same on every run. */
+  private static long nanosFor(long bytes, double bytesPerSecond) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("bytes must not be negative, was " + bytes);
+    }
+    return (long) Math.ceil(bytes * NANOS_PER_SECOND / bytesPerSecond);
+  }
+}

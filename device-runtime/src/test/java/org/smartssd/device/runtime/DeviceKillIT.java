@@ -1,0 +1,201 @@
+package org.smartssd.device.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.client.ClientOptions;
+import org.smartssd.device.client.DeviceAddress;
+import org.smartssd.device.client.SocketDeviceClient;
+
+/** A device process killed with SIGKILL keeps everything it acknowledged as durable. */
+class DeviceKillIT {
+  @TempDir Path dir;
+
+  private static SocketDeviceClient connect(DeviceProcess p) throws IOException {
+    return SocketDeviceClient.connect(DeviceAddress.parse(p.address()), ClientOptions.defaults());
+  }
+
+  /** The bytes a writer sends to file {@code seed}: the same stream every time. */
+  private static byte[] stream(long seed, int length) {
+    byte[] b = new byte[length];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static byte[] readAll(SocketDeviceClient c, String path) throws IOException {
+    ObjectStatus st = c.open(path);
+    ByteBuffer buf = ByteBuffer.allocate((int) st.length());
+    long offset = 0;
+    while (buf.hasRemaining()) {
+      int n = c.read(st.objectId(), offset, buf);
+      if (n < 0) {
+        break;
+      }
+      offset += n;
+    }
+    return buf.array();
+  }
+
+  @Test
+  void syncedBytesSurviveAKillRightAfterTheSync() throws Exception {
+    Map<String, String> config = TestDevices.small(dir);
+    byte[] data = stream(1, 700_000);
+    long synced;
+    DeviceProcess device = DeviceProcess.start(dir, config);
+    try (SocketDeviceClient c = connect(device)) {
+      c.mkdirs("/wc98");
+      long h = c.create("/wc98/day1", false, false).handle();
+      c.write(h, data, 0, 500_003);
+      synced = c.sync(h);
+      c.write(h, data, 500_003, 100_000); // acknowledged, never synced
+      device.kill();
+    }
+    DeviceProcess again = DeviceProcess.start(dir, config);
+    try (SocketDeviceClient c = connect(again)) {
+      byte[] back = readAll(c, "/wc98/day1");
+      assertEquals(500_003, synced);
+      assertTrue(back.length >= synced && back.length <= 600_003, "recovered length " + back.length);
+      assertArrayEquals(Arrays.copyOf(data, back.length), back);
+    } finally {
+      again.close();
+    }
+  }
+
+  @Test
+  void aKillInTheMiddleOfWritesLosesNothingAcknowledgedAndLeavesAConsistentNamespace() throws Exception {
+    Map<String, String> config = TestDevices.small(dir);
+    config.put("smartssd.device.meta.checkpoint-log-bytes", "32768"); // checkpoints happen during the run
+    int writers = 3;
+    int streamBytes = 4 << 20;
+    long[] acknowledgedDurable = new long[writers];
+    Set<String> acknowledgedDirs = ConcurrentHashMap.newKeySet();
+    Set<String> acknowledgedDeleted = ConcurrentHashMap.newKeySet();
+    AtomicBoolean killed = new AtomicBoolean();
+    AtomicLong bytesAcknowledged = new AtomicLong();
+    CountDownLatch started = new CountDownLatch(writers + 1);
+
+    DeviceProcess device = DeviceProcess.start(dir, config);
+    List<Thread> threads = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int id = w;
+      threads.add(new Thread(() -> {
+        byte[] data = stream(100 + id, streamBytes);
+        Random r = new Random(id);
+        try (SocketDeviceClient c = connect(device)) {
+          long h = c.create("/w/f" + id, false, true).handle();
+          started.countDown();
+          int off = 0;
+          while (off < data.length) {
+            int n = Math.min(1 + r.nextInt(40_000), data.length - off);
+            c.write(h, data, off, n);
+            off += n;
+            bytesAcknowledged.addAndGet(n);
+            if (r.nextInt(4) == 0) {
+              acknowledgedDurable[id] = c.sync(h);
+            }
+          }
+          acknowledgedDurable[id] = c.closeHandle(h);
+        } catch (IOException e) {
+          if (!killed.get()) {
+            throw new AssertionError("writer " + id + " failed before the kill", e);
+          }
+        }
+      }));
+    }
+    threads.add(new Thread(() -> {
+      try (SocketDeviceClient c = connect(device)) {
+        started.countDown();
+        for (int i = 0; ; i++) {
+          String d = "/ns/d" + i;
+          c.mkdirs(d + "/sub");
+          acknowledgedDirs.add(d);
+          if (i % 3 == 2) {
+            String victim = "/ns/d" + (i - 2);
+            c.delete(victim, true);
+            acknowledgedDeleted.add(victim);
+          }
+        }
+      } catch (IOException e) {
+        if (!killed.get()) {
+          throw new AssertionError("namespace thread failed before the kill", e);
+        }
+      }
+    }));
+    List<Throwable> failures = new ArrayList<>();
+    threads.forEach(t -> t.setUncaughtExceptionHandler((th, e) -> {
+      synchronized (failures) {
+        failures.add(e);
+      }
+    }));
+    threads.forEach(Thread::start);
+    assertTrue(started.await(60, TimeUnit.SECONDS));
+    // Kill once a good part of the data is in, while everyone is still busy.
+    while (bytesAcknowledged.get() < streamBytes && threads.stream().anyMatch(Thread::isAlive)) {
+      TimeUnit.MILLISECONDS.sleep(5);
+    }
+    long[] durableAtKill = acknowledgedDurable.clone();
+    Set<String> dirsAtKill = Set.copyOf(acknowledgedDirs);
+    Set<String> deletedAtKill = Set.copyOf(acknowledgedDeleted);
+    killed.set(true);
+    device.kill();
+    for (Thread t : threads) {
+      t.join(60_000);
+    }
+    assertTrue(failures.isEmpty(), "failures before the kill: " + failures);
+
+    DeviceProcess again = DeviceProcess.start(dir, config);
+    try (SocketDeviceClient c = connect(again)) {
+      for (int w = 0; w < writers; w++) {
+        byte[] back = readAll(c, "/w/f" + w);
+        assertTrue(back.length >= durableAtKill[w],
+            "file " + w + ": recovered " + back.length + " bytes, " + durableAtKill[w] + " were acknowledged durable");
+        assertArrayEquals(Arrays.copyOf(stream(100 + w, streamBytes), back.length), back, "file " + w);
+      }
+      for (String d : dirsAtKill) {
+        if (!deletedAtKill.contains(d)) {
+          assertTrue(c.status(d + "/sub").directory(), d);
+        }
+      }
+      for (String d : deletedAtKill) {
+        org.junit.jupiter.api.Assertions.assertThrows(FileNotFoundException.class, () -> c.status(d), d);
+      }
+      // Everything the namespace lists can be read in full.
+      walk(c, "/");
+      // And the device takes new work.
+      long h = c.create("/after", false, false).handle();
+      c.write(h, new byte[10_000], 0, 10_000);
+      assertEquals(10_000, c.closeHandle(h));
+    } finally {
+      again.close();
+    }
+  }
+
+  private static void walk(SocketDeviceClient c, String path) throws IOException {
+    for (ObjectStatus s : c.listAll(path)) {
+      if (s.directory()) {
+        walk(c, s.path());
+      } else {
+        assertEquals(s.length(), readAll(c, s.path()).length, s.path());
+      }
+    }
+  }
+}

@@ -1,0 +1,183 @@
+package org.smartssd.device.runtime.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.*;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.smartssd.device.DeviceGeometry;
+
+class DeviceConfigTest {
+
+  @Test
+  void defaults() {
+    DeviceConfig config = DeviceConfig.defaults();
+    assertEquals("msst13-sata", config.profile());
+    assertFalse(config.deviceName().isBlank());
+    assertEquals(Path.of("./smartssd-data"), config.dataDir());
+    assertEquals("127.0.0.1", config.bindAddress());
+    assertEquals(7070, config.port());
+    assertEquals(64 << 20, config.maxFrameBytes());
+    assertEquals(8, config.workerThreads());
+    assertFalse(config.paced());
+    assertEquals(new DeviceGeometry(8, 4, 1024, 128, 8192, 1), config.geometry());
+    assertEquals(7, config.overprovisioningPercent());
+    assertEquals(new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000), config.timing());
+    assertEquals(64L << 20, config.checkpointLogBytes());
+    assertEquals(2, config.gcMinFreeBlocksPerWay());
+  }
+
+  @Test
+  void profileSelectsTheParameters() {
+    DeviceConfig config = DeviceConfig.load(Map.of(PROFILE, "issd-future"));
+    assertEquals(256, config.geometry().channels());
+    assertEquals(8, config.geometry().waysPerChannel());
+    assertEquals(400e6, config.timing().channelBytesPerSecond());
+    assertEquals(7070, config.port(), "keys the profile does not set keep their defaults");
+  }
+
+  @Test
+  void overridesBeatTheProfileWhichBeatsTheDefaults() {
+    DeviceConfig config = DeviceConfig.load(Map.of(
+        PROFILE, "issd-current",
+        FLASH_CHANNELS, "16",
+        FLASH_CHANNEL_MB_PER_S, "12.5",
+        FLASH_STRIPE_UNIT_PAGES, "4",
+        HOST_PORT, "0",
+        PACE, "TRUE"));
+    assertEquals(16, config.geometry().channels());
+    assertEquals(8, config.geometry().waysPerChannel(), "from the profile");
+    assertEquals(4, config.geometry().stripeUnitPages());
+    assertEquals(12.5e6, config.timing().channelBytesPerSecond());
+    assertEquals(0, config.port());
+    assertTrue(config.paced());
+    assertEquals("16", config.effective().get(FLASH_CHANNELS));
+  }
+
+  @Test
+  void valuesAreTrimmed() {
+    DeviceConfig config = DeviceConfig.load(Map.of(HOST_PORT, " 9000 ", DEVICE_NAME, " ssd0 "));
+    assertEquals(9000, config.port());
+    assertEquals("ssd0", config.deviceName());
+    assertEquals("ssd0", config.effective().get(DEVICE_NAME));
+  }
+
+  @Test
+  void effectiveHoldsEveryKeyWithItsValue() {
+    DeviceConfig config = DeviceConfig.load(Map.of(HOST_WORKER_THREADS, "3"));
+    for (ConfigKey key : DeviceConfigKeys.all()) {
+      assertTrue(config.effective().containsKey(key.name()), key.name());
+    }
+    assertEquals(DeviceConfigKeys.all().size(), config.effective().size());
+    assertEquals("3", config.effective().get(HOST_WORKER_THREADS));
+    assertEquals(config.deviceName(), config.effective().get(DEVICE_NAME), "the resolved name, not the empty default");
+    assertThrows(UnsupportedOperationException.class, () -> config.effective().put(HOST_PORT, "1"));
+  }
+
+  @Test
+  void keysOfOtherModulesAreIgnored() {
+    DeviceConfig config = DeviceConfig.load(Map.of("fs.objfs.buffer-bytes", "whatever", "smartssd.mapper.x", "y"));
+    assertEquals(7070, config.port());
+  }
+
+  @Test
+  void unknownKeyIsNamedWithASuggestion() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> DeviceConfig.load(Map.of("smartssd.device.flash.chanels", "4")));
+    assertEquals("smartssd.device.flash.chanels", e.key());
+    assertTrue(e.getMessage().contains("did you mean smartssd.device.flash.channels?"), e.getMessage());
+
+    ConfigException far = assertThrows(ConfigException.class,
+        () -> DeviceConfig.load(Map.of("smartssd.device.turbo", "on")));
+    assertTrue(far.getMessage().startsWith("smartssd.device.turbo: unknown configuration key"), far.getMessage());
+    assertFalse(far.getMessage().contains("did you mean"), far.getMessage());
+  }
+
+  @Test
+  void nullValueIsNamed() {
+    Map<String, String> overrides = new HashMap<>();
+    overrides.put(HOST_PORT, null);
+    ConfigException e = assertThrows(ConfigException.class, () -> DeviceConfig.load(overrides));
+    assertEquals(HOST_PORT, e.key());
+  }
+
+  @ParameterizedTest(name = "{0} = ''{1}''")
+  @CsvSource(delimiter = '|', value = {
+      "smartssd.device.profile                        | sata-9000 | is not a known profile; expected one of: msst13-sata, issd-current",
+      "smartssd.device.host.port                      | 65536     | must be between 0 and 65535",
+      "smartssd.device.host.port                      | -1        | must be between 0 and 65535",
+      "smartssd.device.host.port                      | http      | is not a whole number",
+      "smartssd.device.host.max-frame-bytes           | 0         | must be at least 1",
+      "smartssd.device.host.max-frame-bytes           | 3000000000 | must be at most 2147483647",
+      "smartssd.device.host.worker-threads            | 0         | must be at least 1",
+      "smartssd.device.pace                           | yes       | must be true or false",
+      "smartssd.device.flash.channels                 | abc       | is not a whole number",
+      "smartssd.device.flash.channels                 | 0         | must be at least 1",
+      "smartssd.device.flash.channels                 | 2.5       | is not a whole number",
+      "smartssd.device.flash.ways-per-channel         | -4        | must be at least 1",
+      "smartssd.device.flash.blocks-per-way           | 0         | must be at least 1",
+      "smartssd.device.flash.blocks-per-way           | 99999999999999999999 | must be at most 2147483647",
+      "smartssd.device.flash.blocks-per-way           | 1000000   | makes the geometry too large",
+      "smartssd.device.flash.pages-per-block          | 0         | must be at least 1",
+      "smartssd.device.flash.page-size-bytes          | 0         | must be at least 1",
+      "smartssd.device.flash.stripe-unit-pages        | 0         | must be at least 1",
+      "smartssd.device.flash.overprovisioning-percent | 51        | must be between 0 and 50",
+      "smartssd.device.flash.overprovisioning-percent | -1        | must be between 0 and 50",
+      "smartssd.device.flash.cell-read-ns             | 0         | must be at least 1",
+      "smartssd.device.flash.cell-program-ns          | x         | is not a whole number",
+      "smartssd.device.flash.block-erase-ns           | 0         | must be at least 1",
+      "smartssd.device.flash.channel-mb-per-s         | fast      | is not a number",
+      "smartssd.device.flash.channel-mb-per-s         | 0         | must be a positive number",
+      "smartssd.device.flash.channel-mb-per-s         | NaN       | must be a positive number",
+      "smartssd.device.link.mb-per-s                  | -250      | must be a positive number",
+      "smartssd.device.link.mb-per-s                  | Infinity  | must be a positive number",
+      "smartssd.device.link.command-ns                | -1        | must be at least 0",
+      "smartssd.device.meta.checkpoint-log-bytes      | 0         | must be at least 1",
+      "smartssd.device.gc.min-free-blocks-per-way     | 0         | must be at least 1",
+      "smartssd.device.gc.min-free-blocks-per-way     | 1024      | must be less than smartssd.device.flash.blocks-per-way (1024)",
+  })
+  void everyBadValueIsNamedWithWhatIsExpected(String key, String value, String expected) {
+    ConfigException e = assertThrows(ConfigException.class, () -> DeviceConfig.load(Map.of(key, value)));
+    assertEquals(key, e.key());
+    assertTrue(e.getMessage().startsWith(key + ": '" + value + "' "), e.getMessage());
+    assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @CsvSource({"smartssd.device.host.bind-address", "smartssd.device.data-dir"})
+  void emptyValuesAreNamed(String key) {
+    ConfigException e = assertThrows(ConfigException.class, () -> DeviceConfig.load(Map.of(key, "  ")));
+    assertEquals(key + ": must not be empty", e.getMessage());
+  }
+
+  @Test
+  void invalidPathIsNamed() {
+    ConfigException e = assertThrows(ConfigException.class, () -> DeviceConfig.load(Map.of(DATA_DIR, "a\0b")));
+    assertEquals(DATA_DIR, e.key());
+    assertTrue(e.getMessage().contains("is not a valid path"), e.getMessage());
+  }
+
+  @Test
+  void geometryAtTheAddressableLimitLoads() {
+    // 4 x 4 x 4096 x 32767 = 2,147,418,112 pages, just under Integer.MAX_VALUE.
+    DeviceConfig config = DeviceConfig.load(Map.of(FLASH_CHANNELS, "4", FLASH_WAYS_PER_CHANNEL, "4",
+        FLASH_BLOCKS_PER_WAY, "4096", FLASH_PAGES_PER_BLOCK, "32767"));
+    assertEquals(2_147_418_112, config.geometry().totalPages());
+  }
+
+  @Test
+  void twoConfigurationsAreIndependent() {
+    DeviceConfig a = DeviceConfig.load(Map.of(HOST_PORT, "7001"));
+    DeviceConfig b = DeviceConfig.load(Map.of(HOST_PORT, "7002", PROFILE, "xsd"));
+    assertEquals(7001, a.port());
+    assertEquals("msst13-sata", a.profile());
+    assertEquals(7002, b.port());
+  }
+}
