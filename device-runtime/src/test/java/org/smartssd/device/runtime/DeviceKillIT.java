@@ -1,12 +1,12 @@
 package org.smartssd.device.runtime;
 
+import static org.smartssd.device.runtime.TestDevices.readAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,8 +22,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.ObjectStatus;
-import org.smartssd.device.client.ClientOptions;
-import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.SocketDeviceClient;
 
 /** A device process killed with SIGKILL keeps everything it acknowledged as durable. */
@@ -31,7 +29,7 @@ class DeviceKillIT {
   @TempDir Path dir;
 
   private static SocketDeviceClient connect(DeviceProcess p) throws IOException {
-    return SocketDeviceClient.connect(DeviceAddress.parse(p.address()), ClientOptions.defaults());
+    return TestDevices.connect(p.address());
   }
 
   /** The bytes a writer sends to file {@code seed}: the same stream every time. */
@@ -41,19 +39,6 @@ class DeviceKillIT {
     return b;
   }
 
-  private static byte[] readAll(SocketDeviceClient c, String path) throws IOException {
-    ObjectStatus st = c.open(path);
-    ByteBuffer buf = ByteBuffer.allocate((int) st.length());
-    long offset = 0;
-    while (buf.hasRemaining()) {
-      int n = c.read(st.objectId(), offset, buf);
-      if (n < 0) {
-        break;
-      }
-      offset += n;
-    }
-    return buf.array();
-  }
 
   @Test
   void syncedBytesSurviveAKillRightAfterTheSync() throws Exception {

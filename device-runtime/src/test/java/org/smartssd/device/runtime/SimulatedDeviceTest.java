@@ -1,5 +1,7 @@
 package org.smartssd.device.runtime;
 
+import static org.smartssd.device.runtime.TestDevices.bytes;
+import static org.smartssd.device.runtime.TestDevices.readAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -32,25 +34,7 @@ import org.smartssd.device.protocol.Response;
 class SimulatedDeviceTest {
   @TempDir Path dir;
 
-  private static byte[] bytes(int n, long seed) {
-    byte[] b = new byte[n];
-    new Random(seed).nextBytes(b);
-    return b;
-  }
 
-  private static byte[] readAll(SocketDeviceClient c, String path) throws IOException {
-    ObjectStatus st = c.open(path);
-    ByteBuffer buf = ByteBuffer.allocate((int) st.length());
-    long offset = 0;
-    while (buf.hasRemaining()) {
-      int n = c.read(st.objectId(), offset, buf);
-      if (n < 0) {
-        break;
-      }
-      offset += n;
-    }
-    return buf.array();
-  }
 
   @Test
   void everyDataPlaneCommandWorksOverTheSocket() throws Exception {

@@ -1,11 +1,15 @@
 package org.smartssd.device.runtime;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Random;
+import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
+import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.SocketDeviceClient;
 import org.smartssd.device.runtime.config.DeviceConfig;
 
@@ -31,6 +35,32 @@ public final class TestDevices {
   }
 
   public static SocketDeviceClient connect(SimulatedDevice device) throws IOException {
-    return SocketDeviceClient.connect(DeviceAddress.parse(device.address()), ClientOptions.defaults());
+    return connect(device.address());
+  }
+
+  public static SocketDeviceClient connect(String address) throws IOException {
+    return SocketDeviceClient.connect(DeviceAddress.parse(address), ClientOptions.defaults());
+  }
+
+  /** {@code n} pseudo-random bytes, the same for the same seed. */
+  public static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  /** The whole content of a file, read through OPEN and READ. */
+  public static byte[] readAll(DeviceClient c, String path) throws IOException {
+    ObjectStatus st = c.open(path);
+    ByteBuffer buf = ByteBuffer.allocate((int) st.length());
+    long offset = 0;
+    while (buf.hasRemaining()) {
+      int n = c.read(st.objectId(), offset, buf);
+      if (n < 0) {
+        break;
+      }
+      offset += n;
+    }
+    return buf.array();
   }
 }
