@@ -1,0 +1,44 @@
+package org.smartssd.device.tasklet;
+
+/** How the engine presents the input to a tasklet. */
+public record RecordFormat(Kind kind, int recordLength, byte delimiter) {
+
+  public enum Kind {
+    /** Bytes as read, each byte once, with its offset. */
+    RAW,
+    /** Records of {@code recordLength} bytes, counted from the start of the object. */
+    FIXED_LENGTH,
+    /**
+     * Records ended by {@code delimiter}, as Hadoop's {@code TextInputFormat} cuts lines: a record
+     * starts at the object's start or after a delimiter, and includes its delimiter (the object's
+     * last record may have none).
+     */
+    DELIMITED
+  }
+
+  public RecordFormat {
+    if (kind == null) {
+      throw new IllegalArgumentException("record format kind is missing");
+    }
+    if (kind == Kind.FIXED_LENGTH && recordLength <= 0) {
+      throw new IllegalArgumentException("fixed-length records need a positive length, not " + recordLength);
+    }
+  }
+
+  public static RecordFormat raw() {
+    return new RecordFormat(Kind.RAW, 0, (byte) 0);
+  }
+
+  public static RecordFormat fixedLength(int recordLength) {
+    return new RecordFormat(Kind.FIXED_LENGTH, recordLength, (byte) 0);
+  }
+
+  public static RecordFormat delimited(byte delimiter) {
+    return new RecordFormat(Kind.DELIMITED, 0, delimiter);
+  }
+
+  /** Lines ended by '\n'. */
+  public static RecordFormat lines() {
+    return delimited((byte) '\n');
+  }
+}

@@ -1,0 +1,19 @@
+package org.smartssd.device.tasklet;
+
+import java.util.Map;
+
+/** What a tasklet instance knows when it is installed. */
+public interface TaskletContext {
+
+  /** The parameters given at {@code create_object}. */
+  Map<String, String> parameters();
+
+  /** The class name it was installed under. */
+  String taskletName();
+
+  /** This instance's lane (device core), 0 to {@code lanes() - 1}; -1 for the merging instance. */
+  int lane();
+
+  /** How many lanes the device runs. */
+  int lanes();
+}
