@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +17,7 @@ import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.protocol.ProtocolException;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
+import org.smartssd.device.tasklet.InputRange;
 
 /**
  * The blocking typed methods of {@link DeviceClient}, built on {@link #submit}, so that every
@@ -29,6 +31,11 @@ public abstract class AbstractDeviceClient implements DeviceClient {
   private static final int WRITE_OVERHEAD = 8 + 4;
   /** Bytes of a READ response payload besides the data: its length. */
   private static final int READ_OVERHEAD = 4;
+  /**
+   * Bytes of a READ_OBJECT response payload besides its results: state, an empty message,
+   * statistics, count, finished. (A reply with a message carries no results: PROTOCOL.md.)
+   */
+  static final int READ_OBJECT_OVERHEAD = 1 + 2 + (4 + 14 * 8) + 4 + 1;
 
   /** The largest payload the transport sends or accepts. */
   protected abstract int maxPayloadBytes();
@@ -162,6 +169,37 @@ public abstract class AbstractDeviceClient implements DeviceClient {
   @Override
   public void shutdown() throws IOException {
     call(new Request.Shutdown(), Response.Empty.class);
+  }
+
+  @Override
+  public long createObject(ByteBuffer code, String className, Map<String, String> parameters) throws IOException {
+    return call(new Request.CreateObject(code, className, parameters), Response.TaskletCreated.class).taskletId();
+  }
+
+  @Override
+  public long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options)
+      throws IOException {
+    return call(new Request.ExecuteObject(taskletId, inputs, options), Response.ExecutionStarted.class)
+        .executionId();
+  }
+
+  @Override
+  public Response.ExecutionProgress readObject(long executionId, int maxBytes) throws IOException {
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException("negative maxBytes " + maxBytes);
+    }
+    int asked = Math.max(0, Math.min(maxBytes, maxPayloadBytes() - READ_OBJECT_OVERHEAD));
+    return call(new Request.ReadObject(executionId, asked), Response.ExecutionProgress.class);
+  }
+
+  @Override
+  public void cancel(long executionId) throws IOException {
+    call(new Request.Cancel(executionId), Response.Empty.class);
+  }
+
+  @Override
+  public void removeObject(long taskletId) throws IOException {
+    call(new Request.RemoveObject(taskletId), Response.Empty.class);
   }
 
   /** Submits and waits for a reply of the expected type. */

@@ -4,12 +4,14 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
+import org.smartssd.device.tasklet.InputRange;
 
 /**
  * A connection to one device, whatever carries it (TCP here, the C library through JNI later).
@@ -95,6 +97,52 @@ public interface DeviceClient extends Closeable {
 
   /** Asks the device to stop; it answers, then closes its connections and exits. */
   void shutdown() throws IOException;
+
+  /**
+   * Installs a tasklet (CREATE_OBJECT).
+   *
+   * @param code a jar's bytes (the buffer's remaining bytes; its position is not changed), or none
+   *     for a tasklet built into the device
+   * @param className the class implementing {@link org.smartssd.device.tasklet.Tasklet}
+   * @param parameters what the tasklet's {@code onCreate} sees
+   * @return the tasklet id
+   * @throws org.smartssd.device.DeviceException.BadRequest when the device refuses the tasklet (class
+   *     missing, not a tasklet, forbidden API, constructor failed); the message says why
+   */
+  long createObject(ByteBuffer code, String className, Map<String, String> parameters) throws IOException;
+
+  /**
+   * Starts an execution of an installed tasklet (EXECUTE_OBJECT).
+   *
+   * @return the execution id, for {@link #readObject} and {@link #cancel}
+   * @throws java.io.FileNotFoundException for an unknown tasklet id, or a missing input object
+   * @throws org.smartssd.device.DeviceException.Busy when the device runs as many executions as it can
+   */
+  long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options) throws IOException;
+
+  /**
+   * Polls an execution (READ_OBJECT): its state, statistics and the result records ready so far,
+   * about {@code maxBytes} of them (capped so that the reply fits this client's frame limit). A
+   * failed execution is not an exception: its state is {@code FAILED} with the device's message.
+   * See {@link ExecutionPoller} to poll until the execution is finished.
+   *
+   * @throws java.io.FileNotFoundException for an unknown execution id
+   */
+  Response.ExecutionProgress readObject(long executionId, int maxBytes) throws IOException;
+
+  /**
+   * Stops an execution (CANCEL); nothing changes when it has already ended.
+   *
+   * @throws java.io.FileNotFoundException for an unknown execution id
+   */
+  void cancel(long executionId) throws IOException;
+
+  /**
+   * Uninstalls a tasklet (REMOVE_OBJECT); its executions already running go on.
+   *
+   * @throws java.io.FileNotFoundException for an unknown tasklet id
+   */
+  void removeObject(long taskletId) throws IOException;
 
   /** The sum of the modelled durations of all replies received on this client. */
   long modelledNanosTotal();

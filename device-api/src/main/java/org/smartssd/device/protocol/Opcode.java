@@ -26,7 +26,12 @@ public enum Opcode {
   STATUS(0x0019, Request.GetStatus.class, Response.Stat.class),
   LIST(0x001A, Request.ListDir.class, Response.Listing.class),
   RENAME(0x001B, Request.Rename.class, Response.Empty.class),
-  DELETE(0x001C, Request.Delete.class, Response.Empty.class);
+  DELETE(0x001C, Request.Delete.class, Response.Empty.class),
+  CREATE_OBJECT(0x0020, Request.CreateObject.class, Response.TaskletCreated.class),
+  EXECUTE_OBJECT(0x0021, Request.ExecuteObject.class, Response.ExecutionStarted.class),
+  READ_OBJECT(0x0022, Request.ReadObject.class, Response.ExecutionProgress.class),
+  CANCEL(0x0023, Request.Cancel.class, Response.Empty.class),
+  REMOVE_OBJECT(0x0024, Request.RemoveObject.class, Response.Empty.class);
 
   private static final Map<Integer, Opcode> BY_CODE = new HashMap<>();
 

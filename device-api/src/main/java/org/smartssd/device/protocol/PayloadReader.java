@@ -6,8 +6,14 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.TaskletResult;
 
 /**
  * Reads a payload in the protocol's types. Every read names its field, so that a malformed payload
@@ -17,6 +23,12 @@ import org.smartssd.device.ObjectStatus;
 public final class PayloadReader {
   /** Bytes of the smallest ObjectStatus: an empty path, kind, length, time, id. */
   static final int MIN_OBJECT_STATUS_BYTES = 2 + 1 + 8 + 8 + 8;
+  /** Bytes of the smallest map entry: two empty strings. */
+  static final int MIN_MAP_ENTRY_BYTES = 2 + 2;
+  /** Bytes of the smallest InputRange: an empty path, offset, length. */
+  static final int MIN_INPUT_RANGE_BYTES = 2 + 8 + 8;
+  /** Bytes of the smallest tasklet result: lane and an empty data field. */
+  static final int MIN_TASKLET_RESULT_BYTES = 2 + 4;
 
   private final ByteBuffer buffer;
   private final String context;
@@ -141,6 +153,68 @@ public final class PayloadReader {
     } catch (IllegalArgumentException e) {
       throw error(field, e.getMessage());
     }
+  }
+
+  /**
+   * A {@code u32} count and that many {@code string} key, {@code string} value entries, as an
+   * unmodifiable map sorted by key. Entries may come in any order; a key given twice is rejected.
+   */
+  public Map<String, String> stringMap(String field) throws ProtocolException {
+    int n = count(field, MIN_MAP_ENTRY_BYTES);
+    TreeMap<String, String> map = new TreeMap<>();
+    for (int i = 0; i < n; i++) {
+      String key = string(field + "[" + i + "].key");
+      String value = string(field + "[" + i + "].value");
+      if (map.put(key, value) != null) {
+        throw error(field + "[" + i + "].key", "duplicate key " + key);
+      }
+    }
+    return Collections.unmodifiableMap(map);
+  }
+
+  /** An InputRange: offsets and lengths of 2^63 and more are rejected, but for all ones (to the end). */
+  public InputRange inputRange(String field) throws ProtocolException {
+    String path = string(field + ".path");
+    long offset = u64(field + ".offset");
+    if (offset < 0) {
+      throw error(field + ".offset", "offset " + Long.toUnsignedString(offset) + " is 2^63 or more");
+    }
+    long length = u64(field + ".length");
+    if (length < 0 && length != InputRange.TO_END) {
+      throw error(field + ".length", "length " + Long.toUnsignedString(length)
+          + " is 2^63 or more (only all ones, to the end, is)");
+    }
+    return new InputRange(path, offset, length);
+  }
+
+  /** ExecutionStatistics: {@code u32} lanes (2^31 and more rejected), 14 {@code u64} counters. */
+  public ExecutionStatistics executionStatistics(String field) throws ProtocolException {
+    int lanes = u32(field + ".lanes");
+    if (lanes < 0) {
+      throw error(field + ".lanes", "lane count " + Integer.toUnsignedString(lanes) + " is 2^31 or more");
+    }
+    return new ExecutionStatistics(
+        lanes,
+        u64(field + ".bytesScanned"),
+        u64(field + ".pagesRead"),
+        u64(field + ".records"),
+        u64(field + ".resultRecords"),
+        u64(field + ".resultBytes"),
+        u64(field + ".wallNanos"),
+        u64(field + ".laneCpuNanos"),
+        u64(field + ".modelledNanos"),
+        u64(field + ".modelledReadNanos"),
+        u64(field + ".modelledComputeNanos"),
+        u64(field + ".modelledMergeNanos"),
+        u64(field + ".modelledTransferNanos"),
+        u64(field + ".modelledDeviceMicrojoules"),
+        u64(field + ".modelledHostMicrojoules"));
+  }
+
+  /** A tasklet result: {@code u16} lane + 1 (0: lane -1, the merge), then {@code bytes} data (a view). */
+  public TaskletResult taskletResult(String field) throws ProtocolException {
+    int lane = u16(field + ".lane") - 1;
+    return new TaskletResult(lane, bytes(field + ".data"));
   }
 
   /** Rejects bytes left over after the last field. */

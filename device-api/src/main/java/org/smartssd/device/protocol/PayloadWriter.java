@@ -9,8 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.TaskletResult;
 
 /**
  * Builds a payload in the protocol's types, big-endian, in a growable array.
@@ -144,6 +148,62 @@ public final class PayloadWriter {
         .u32(geometry.pagesPerBlock())
         .u32(geometry.pageSizeBytes())
         .u32(geometry.stripeUnitPages());
+  }
+
+  /**
+   * A {@code u32} count, then each entry as {@code string} key, {@code string} value, in key order
+   * ({@link String#compareTo}) whatever the map's own order.
+   */
+  public PayloadWriter stringMap(Map<String, String> map) {
+    Map<String, String> sorted = StringMaps.sortedCopy(map, "map");
+    u32(sorted.size());
+    sorted.forEach((key, value) -> string(key).string(value));
+    return this;
+  }
+
+  /** {@code string} path, {@code u64} offset, {@code u64} length ({@link InputRange#TO_END}: all ones). */
+  public PayloadWriter inputRange(InputRange range) {
+    return string(range.path()).u64(range.offset()).u64(range.length());
+  }
+
+  /**
+   * {@code u32} lanes, then the 14 counters as {@code u64} in the record's order.
+   *
+   * @throws IllegalArgumentException for a negative lane count
+   */
+  public PayloadWriter executionStatistics(ExecutionStatistics s) {
+    if (s.lanes() < 0) {
+      throw new IllegalArgumentException("negative lane count " + s.lanes());
+    }
+    return u32(s.lanes())
+        .u64(s.bytesScanned())
+        .u64(s.pagesRead())
+        .u64(s.records())
+        .u64(s.resultRecords())
+        .u64(s.resultBytes())
+        .u64(s.wallNanos())
+        .u64(s.laneCpuNanos())
+        .u64(s.modelledNanos())
+        .u64(s.modelledReadNanos())
+        .u64(s.modelledComputeNanos())
+        .u64(s.modelledMergeNanos())
+        .u64(s.modelledTransferNanos())
+        .u64(s.modelledDeviceMicrojoules())
+        .u64(s.modelledHostMicrojoules());
+  }
+
+  /**
+   * {@code u16} lane + 1 (0 for the controller core's merge, lane -1), then {@code bytes} data.
+   *
+   * @throws IllegalArgumentException for a lane below -1 or above {@link ProtocolConstants#MAX_LANE}
+   */
+  public PayloadWriter taskletResult(TaskletResult result) {
+    int lane = result.lane();
+    if (lane < ProtocolConstants.MERGE_LANE || lane > ProtocolConstants.MAX_LANE) {
+      throw new IllegalArgumentException("lane " + lane + " out of range " + ProtocolConstants.MERGE_LANE
+          + ".." + ProtocolConstants.MAX_LANE);
+    }
+    return u16(lane + 1).bytes(result.data());
   }
 
   /**

@@ -17,5 +17,10 @@ public final class ProtocolConstants {
   /** Largest value of a {@code u16} field, and so the longest {@code string} in bytes. */
   public static final int MAX_U16 = 0xFFFF;
 
+  /** The lane of results merged on the controller core (sent as 0: lanes travel as lane + 1). */
+  public static final int MERGE_LANE = -1;
+  /** The highest lane a result can name: {@code MAX_U16 - 1}, sent as {@code MAX_U16}. */
+  public static final int MAX_LANE = MAX_U16 - 1;
+
   private ProtocolConstants() {}
 }

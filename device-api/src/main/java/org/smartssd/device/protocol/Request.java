@@ -1,12 +1,16 @@
 package org.smartssd.device.protocol;
 
 import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import org.smartssd.device.tasklet.InputRange;
 
 /**
  * A request message: one record per opcode (PROTOCOL.md, "Opcodes"). Records that hold a
  * {@link ByteBuffer} keep a duplicate of the caller's buffer, so the window (position to limit) is
- * fixed at construction while the content is shared, and compare by content.
+ * fixed at construction while the content is shared, and compare by content. Records that hold a
+ * map keep an unmodifiable copy sorted by key, the order it is sent in.
  */
 public sealed interface Request {
   Opcode opcode();
@@ -103,5 +107,51 @@ public sealed interface Request {
   record Delete(String path, boolean recursive) implements Request {
     public Delete { Objects.requireNonNull(path, "path"); }
     @Override public Opcode opcode() { return Opcode.DELETE; }
+  }
+
+  /**
+   * Installs a tasklet: {@code code} holds a jar's bytes (its remaining bytes; none for a tasklet
+   * built into the device), {@code className} the class implementing
+   * {@link org.smartssd.device.tasklet.Tasklet}, {@code parameters} what its {@code onCreate} sees.
+   */
+  record CreateObject(ByteBuffer code, String className, Map<String, String> parameters) implements Request {
+    public CreateObject {
+      code = Objects.requireNonNull(code, "code").duplicate();
+      Objects.requireNonNull(className, "className");
+      parameters = StringMaps.sortedCopy(parameters, "parameters");
+    }
+    @Override public Opcode opcode() { return Opcode.CREATE_OBJECT; }
+  }
+
+  /** Starts an execution of an installed tasklet over byte ranges of objects, with options. */
+  record ExecuteObject(long taskletId, List<InputRange> inputs, Map<String, String> options) implements Request {
+    public ExecuteObject {
+      inputs = List.copyOf(inputs);
+      options = StringMaps.sortedCopy(options, "options");
+    }
+    @Override public Opcode opcode() { return Opcode.EXECUTE_OBJECT; }
+  }
+
+  /**
+   * The execution's state and the results ready so far: whole result records, about
+   * {@code maxBytes} of them (PROTOCOL.md, "In-storage processing"), at least one when any is ready.
+   */
+  record ReadObject(long executionId, int maxBytes) implements Request {
+    public ReadObject {
+      if (maxBytes < 0) {
+        throw new IllegalArgumentException("negative maxBytes " + maxBytes);
+      }
+    }
+    @Override public Opcode opcode() { return Opcode.READ_OBJECT; }
+  }
+
+  /** Stops an execution. */
+  record Cancel(long executionId) implements Request {
+    @Override public Opcode opcode() { return Opcode.CANCEL; }
+  }
+
+  /** Uninstalls a tasklet; its executions already running go on. */
+  record RemoveObject(long taskletId) implements Request {
+    @Override public Opcode opcode() { return Opcode.REMOVE_OBJECT; }
   }
 }

@@ -1,6 +1,9 @@
 package org.smartssd.device.protocol;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.smartssd.device.tasklet.InputRange;
 
 /** Request payloads, as in PROTOCOL.md's opcode table. Used through {@link Messages}. */
 final class RequestCodec {
@@ -33,6 +36,18 @@ final class RequestCodec {
       w.string(r.source()).string(r.destination());
     } else if (request instanceof Request.Delete r) {
       w.string(r.path()).bool(r.recursive());
+    } else if (request instanceof Request.CreateObject r) {
+      w.bytes(r.code()).string(r.className()).stringMap(r.parameters());
+    } else if (request instanceof Request.ExecuteObject r) {
+      w.u64(r.taskletId()).u32(r.inputs().size());
+      r.inputs().forEach(w::inputRange);
+      w.stringMap(r.options());
+    } else if (request instanceof Request.ReadObject r) {
+      w.u64(r.executionId()).u32(r.maxBytes());
+    } else if (request instanceof Request.Cancel r) {
+      w.u64(r.executionId());
+    } else if (request instanceof Request.RemoveObject r) {
+      w.u64(r.taskletId());
     }
     // ApiVersions, Info, Statistics and Shutdown have empty payloads.
   }
@@ -57,8 +72,23 @@ final class RequestCodec {
       case LIST -> new Request.ListDir(r.string("path"), r.string("startAfter"), r.length("limit"));
       case RENAME -> new Request.Rename(r.string("source"), r.string("destination"));
       case DELETE -> new Request.Delete(r.string("path"), r.bool("recursive"));
+      case CREATE_OBJECT -> new Request.CreateObject(r.bytes("code"), r.string("className"), r.stringMap("parameters"));
+      case EXECUTE_OBJECT -> executeObject(r);
+      case READ_OBJECT -> new Request.ReadObject(r.u64("executionId"), r.length("maxBytes"));
+      case CANCEL -> new Request.Cancel(r.u64("executionId"));
+      case REMOVE_OBJECT -> new Request.RemoveObject(r.u64("taskletId"));
     };
     r.expectEnd();
     return request;
+  }
+
+  private static Request.ExecuteObject executeObject(PayloadReader r) throws ProtocolException {
+    long taskletId = r.u64("taskletId");
+    int n = r.count("inputs", PayloadReader.MIN_INPUT_RANGE_BYTES);
+    List<InputRange> inputs = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      inputs.add(r.inputRange("inputs[" + i + "]"));
+    }
+    return new Request.ExecuteObject(taskletId, inputs, r.stringMap("options"));
   }
 }

@@ -1,11 +1,16 @@
 package org.smartssd.device.protocol;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.TaskletResult;
 
 /**
  * A response message. {@link Opcode#responseType()} says which record answers which opcode with
@@ -31,7 +36,7 @@ public sealed interface Response {
     public Statistics { Objects.requireNonNull(statistics, "statistics"); }
   }
 
-  /** SHUTDOWN, MKDIRS, RENAME, DELETE: nothing to say but OK. */
+  /** SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT: nothing to say but OK. */
   record Empty() implements Response {}
 
   /** CREATE and APPEND: the write handle, the object and its current length. */
@@ -53,6 +58,47 @@ public sealed interface Response {
   /** LIST: a page of entries sorted by name, and whether more follow. */
   record Listing(List<ObjectStatus> entries, boolean more) implements Response {
     public Listing { entries = List.copyOf(entries); }
+  }
+
+  /** CREATE_OBJECT: the id of the installed tasklet. */
+  record TaskletCreated(long taskletId) implements Response {}
+
+  /** EXECUTE_OBJECT: the id of the started execution. */
+  record ExecutionStarted(long executionId) implements Response {}
+
+  /**
+   * READ_OBJECT: where the execution stands and the result records delivered by this poll, in the
+   * order the device produced them. A failing execution is reported here (state
+   * {@link ExecutionState#FAILED} and its message), not by an error status.
+   *
+   * <p>Each result's buffer is kept as a duplicate (its window is fixed at construction; see
+   * {@link Request}); decoded results are views of the frame's payload, not copies.
+   *
+   * @param state where the execution stands
+   * @param message why it failed or was cancelled; empty otherwise
+   * @param statistics the execution's counters so far
+   * @param results the result records of this poll; lane -1 is the controller core's merge
+   * @param finished the state is terminal and every result has been delivered: nothing more will
+   *     come, and the device may forget the execution
+   * @throws IllegalArgumentException when {@code finished} is set with a state that is not terminal
+   */
+  record ExecutionProgress(
+      ExecutionState state, String message, ExecutionStatistics statistics, List<TaskletResult> results,
+      boolean finished) implements Response {
+    public ExecutionProgress {
+      Objects.requireNonNull(state, "state");
+      Objects.requireNonNull(message, "message");
+      Objects.requireNonNull(statistics, "statistics");
+      List<TaskletResult> fixed = new ArrayList<>(results.size());
+      for (TaskletResult r : results) {
+        Objects.requireNonNull(r, "result");
+        fixed.add(new TaskletResult(r.lane(), Objects.requireNonNull(r.data(), "result data").duplicate()));
+      }
+      results = Collections.unmodifiableList(fixed);
+      if (finished && !state.isTerminal()) {
+        throw new IllegalArgumentException("an execution in state " + state + " cannot be finished");
+      }
+    }
   }
 
   /** Any status but OK, with a message naming what was wrong. */

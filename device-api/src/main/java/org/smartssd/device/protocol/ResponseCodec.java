@@ -2,18 +2,18 @@ package org.smartssd.device.protocol;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.smartssd.device.ChannelStatistics;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.TaskletResult;
 
 /** Response payloads, as in PROTOCOL.md's opcode table. Used through {@link Messages}. */
 final class ResponseCodec {
-  /** Smallest parameter entry: two empty strings. */
-  private static final int MIN_PARAMETER_BYTES = 4;
   private static final int CHANNEL_BYTES = 4 * 8;
 
   private ResponseCodec() {}
@@ -37,6 +37,14 @@ final class ResponseCodec {
       w.u32(l.entries().size());
       l.entries().forEach(w::objectStatus);
       w.bool(l.more());
+    } else if (response instanceof Response.TaskletCreated t) {
+      w.u64(t.taskletId());
+    } else if (response instanceof Response.ExecutionStarted e) {
+      w.u64(e.executionId());
+    } else if (response instanceof Response.ExecutionProgress p) {
+      w.u8(p.state().code()).string(p.message()).executionStatistics(p.statistics()).u32(p.results().size());
+      p.results().forEach(w::taskletResult);
+      w.bool(p.finished());
     } else if (response instanceof Response.Error e) {
       w.string(e.message());
     }
@@ -53,12 +61,15 @@ final class ResponseCodec {
         case API_VERSIONS -> versions(r);
         case DEVICE_INFO -> new Response.Info(info(r));
         case STATISTICS -> new Response.Statistics(statistics(r));
-        case SHUTDOWN, MKDIRS, RENAME, DELETE -> new Response.Empty();
+        case SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT -> new Response.Empty();
         case CREATE, APPEND -> new Response.Opened(r.u64("handle"), r.u64("objectId"), r.u64("length"));
         case WRITE, FLUSH, SYNC, CLOSE -> new Response.Length(r.u64("length"));
         case OPEN, STATUS -> new Response.Stat(r.objectStatus("status"));
         case READ -> new Response.Data(r.bytes("data"));
         case LIST -> listing(r);
+        case CREATE_OBJECT -> new Response.TaskletCreated(r.u64("taskletId"));
+        case EXECUTE_OBJECT -> new Response.ExecutionStarted(r.u64("executionId"));
+        case READ_OBJECT -> progress(r);
       };
     }
     r.expectEnd();
@@ -77,8 +88,7 @@ final class ResponseCodec {
   private static void encodeInfo(DeviceInfo info, PayloadWriter w) {
     w.string(info.deviceName()).string(info.profile()).geometry(info.geometry())
         .u64(info.capacityBytes()).u64(info.freeBytes()).bool(info.paced())
-        .u32(info.parameters().size());
-    info.parameters().forEach((key, value) -> w.string(key).string(value));
+        .stringMap(info.parameters());
   }
 
   private static DeviceInfo info(PayloadReader r) throws ProtocolException {
@@ -88,15 +98,7 @@ final class ResponseCodec {
     long capacity = r.u64("capacityBytes");
     long free = r.u64("freeBytes");
     boolean paced = r.bool("paced");
-    int n = r.count("parameters", MIN_PARAMETER_BYTES);
-    Map<String, String> parameters = new LinkedHashMap<>();
-    for (int i = 0; i < n; i++) {
-      String key = r.string("parameters[" + i + "].key");
-      String value = r.string("parameters[" + i + "].value");
-      if (parameters.put(key, value) != null) {
-        throw r.error("parameters[" + i + "].key", "duplicate key " + key);
-      }
-    }
+    Map<String, String> parameters = r.stringMap("parameters");
     return new DeviceInfo(name, profile, geometry, capacity, free, paced, parameters);
   }
 
@@ -134,5 +136,23 @@ final class ResponseCodec {
       entries.add(r.objectStatus("entries[" + i + "]"));
     }
     return new Response.Listing(entries, r.bool("more"));
+  }
+
+  private static Response.ExecutionProgress progress(PayloadReader r) throws ProtocolException {
+    int code = r.u8("state");
+    ExecutionState state = ExecutionState.fromCode(code)
+        .orElseThrow(() -> r.error("state", "unknown execution state " + code));
+    String message = r.string("message");
+    ExecutionStatistics statistics = r.executionStatistics("statistics");
+    int n = r.count("results", PayloadReader.MIN_TASKLET_RESULT_BYTES);
+    List<TaskletResult> results = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      results.add(r.taskletResult("results[" + i + "]"));
+    }
+    boolean finished = r.bool("finished");
+    if (finished && !state.isTerminal()) {
+      throw r.error("finished", "set while the state is " + state);
+    }
+    return new Response.ExecutionProgress(state, message, statistics, results, finished);
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -28,11 +29,15 @@ import org.smartssd.device.DeviceException;
 import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.protocol.ProtocolException;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.TaskletResult;
 
 /** The blocking typed methods: the request each sends, what each returns, and errors. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -222,5 +227,93 @@ class DeviceClientMethodsTest {
     assertTrue(e.getMessage().startsWith(client.address() + ": cannot encode MKDIRS"), e.getMessage());
     client.mkdirs("/fine");
     assertEquals(new Request.Mkdirs("/fine"), received.take());
+  }
+
+  // In-storage processing.
+
+  private static final ExecutionStatistics STATS = new ExecutionStatistics(2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
+
+  @Test
+  void taskletMethodsSendTheirRequestsAndReturnTheReplies() throws Exception {
+    Response.ExecutionProgress progress = new Response.ExecutionProgress(ExecutionState.RUNNING, "", STATS,
+        List.of(new TaskletResult(1, ByteBuffer.wrap(new byte[] {4, 2})), new TaskletResult(-1, ByteBuffer.allocate(0))),
+        false);
+    start(r -> {
+      if (r instanceof Request.CreateObject) {
+        return new Response.TaskletCreated(0x8000_0000_0000_0007L);
+      } else if (r instanceof Request.ExecuteObject) {
+        return new Response.ExecutionStarted(0x8000_0000_0000_0009L);
+      } else if (r instanceof Request.ReadObject) {
+        return progress;
+      }
+      return new Response.Empty();
+    }, PATIENT);
+
+    ByteBuffer jar = ByteBuffer.wrap(new byte[] {0x50, 0x4B, 3, 4, 5});
+    jar.position(1);
+    assertEquals(0x8000_0000_0000_0007L, client.createObject(jar, "org.example.T", Map.of("b", "2", "a", "1")));
+    assertEquals(new Request.CreateObject(ByteBuffer.wrap(new byte[] {0x4B, 3, 4, 5}), "org.example.T",
+        Map.of("a", "1", "b", "2")), received.take());
+    assertEquals(1, jar.position(), "the caller's position must not move");
+
+    List<InputRange> inputs = List.of(InputRange.whole("/a"), new InputRange("/b", 10, 20));
+    assertEquals(0x8000_0000_0000_0009L, client.executeObject(0x8000_0000_0000_0007L, inputs, Map.of("o", "v")));
+    assertEquals(new Request.ExecuteObject(0x8000_0000_0000_0007L, inputs, Map.of("o", "v")), received.take());
+
+    assertEquals(progress, client.readObject(0x8000_0000_0000_0009L, 1 << 20));
+    assertEquals(new Request.ReadObject(0x8000_0000_0000_0009L, 1 << 20), received.take());
+
+    client.cancel(0x8000_0000_0000_0009L);
+    assertEquals(new Request.Cancel(0x8000_0000_0000_0009L), received.take());
+    client.removeObject(0x8000_0000_0000_0007L);
+    assertEquals(new Request.RemoveObject(0x8000_0000_0000_0007L), received.take());
+    assertTrue(received.isEmpty());
+  }
+
+  @Test
+  void unknownTaskletOrExecutionRaisesFileNotFound() throws Exception {
+    start(r -> new Response.Error(Status.NOT_FOUND, "no " + r.opcode()), PATIENT);
+    List<org.junit.jupiter.api.function.Executable> calls = List.of(
+        () -> client.executeObject(3, List.of(InputRange.whole("/a")), Map.of()),
+        () -> client.readObject(4, 100),
+        () -> client.cancel(4),
+        () -> client.removeObject(3));
+    List<String> opcodes = List.of("EXECUTE_OBJECT", "READ_OBJECT", "CANCEL", "REMOVE_OBJECT");
+    for (int i = 0; i < calls.size(); i++) {
+      FileNotFoundException e = assertThrows(FileNotFoundException.class, calls.get(i));
+      assertEquals(client.address() + ": no " + opcodes.get(i), e.getMessage());
+    }
+  }
+
+  @Test
+  void refusedTaskletIsABadRequestAndTooManyExecutionsBusy() throws Exception {
+    start(r -> r instanceof Request.CreateObject
+        ? new Response.Error(Status.BAD_REQUEST, "class org.example.Missing is not in the jar")
+        : new Response.Error(Status.BUSY, "8 executions are running"), PATIENT);
+    DeviceException.BadRequest refused = assertThrows(DeviceException.BadRequest.class,
+        () -> client.createObject(ByteBuffer.allocate(0), "org.example.Missing", Map.of()));
+    assertTrue(refused.getMessage().endsWith("class org.example.Missing is not in the jar"), refused.getMessage());
+    assertThrows(DeviceException.Busy.class, () -> client.executeObject(1, List.of(), Map.of()));
+  }
+
+  @Test
+  void failedExecutionIsAProgressNotAnException() throws Exception {
+    Response.ExecutionProgress failed =
+        new Response.ExecutionProgress(ExecutionState.FAILED, "lane 0: boom", STATS, List.of(), true);
+    start(r -> failed, PATIENT);
+    assertEquals(failed, client.readObject(5, 100));
+  }
+
+  @Test
+  void readObjectAsksForNoMoreThanAFrameHolds() throws Exception {
+    start(r -> new Response.ExecutionProgress(ExecutionState.RUNNING, "", STATS, List.of(), false),
+        PATIENT.withMaxFrameBytes(1024));
+    client.readObject(5, 1 << 20);
+    int expected = 1024 - AbstractDeviceClient.READ_OBJECT_OVERHEAD;
+    assertEquals(new Request.ReadObject(5, expected), received.take());
+    assertEquals(1024 - (1 + 2 + 4 + 14 * 8 + 4 + 1), expected, "state, message, statistics, count, finished");
+    client.readObject(5, 10);
+    assertEquals(new Request.ReadObject(5, 10), received.take());
+    assertThrows(IllegalArgumentException.class, () -> client.readObject(5, -1));
   }
 }

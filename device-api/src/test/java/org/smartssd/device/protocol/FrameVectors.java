@@ -2,13 +2,18 @@ package org.smartssd.device.protocol;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.smartssd.device.ChannelStatistics;
 import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.TaskletResult;
 
 /**
  * The messages behind the files in {@code src/test/resources/frames/}: one per request type, one per
@@ -53,6 +58,28 @@ final class FrameVectors {
           new ChannelStatistics(100, 200, 3, 5_000_000),
           new ChannelStatistics(0x7FFF_FFFF_FFFF_FFFFL, 1, 0, 9)));
 
+  static final long TASKLET = 0x8000_0000_0000_0002L;
+  static final long EXECUTION = 0xC000_0000_0000_0003L;
+
+  /** A jar's first bytes (the local file header's signature), then 00 01 .. 0b. */
+  static final byte[] JAR = {0x50, 0x4B, 0x03, 0x04, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+
+  /** Given out of key order, to show that maps travel sorted. */
+  static final Map<String, String> TASKLET_PARAMETERS = new LinkedHashMap<>();
+
+  static {
+    TASKLET_PARAMETERS.put("pattern", "/données/");
+    TASKLET_PARAMETERS.put("field", "2");
+  }
+
+  /** Each counter different, so that a swapped pair shows; the last one needs all 63 bits. */
+  static final ExecutionStatistics STATS_DONE = new ExecutionStatistics(
+      4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL);
+
+  static final ExecutionStatistics STATS_RUNNING = new ExecutionStatistics(
+      8, 0x1_0000_0000L, 131_072, 0, 0, 0, 5_000_000, 4_000_000, 7_000_000, 6_000_000, 3_000_000, 0, 0,
+      1_234, 56_789);
+
   static final List<Vector> ALL = List.of(
       request("request-api-versions.bin", 1, new Request.ApiVersions()),
       request("request-device-info.bin", 2, new Request.Info()),
@@ -71,6 +98,14 @@ final class FrameVectors {
       request("request-list.bin", 0x1A, new Request.ListDir("/data/wc98", "day-01.log", 100)),
       request("request-rename.bin", 0x1B, new Request.Rename("/tmp/part-00000", "/out/part-00000")),
       request("request-delete.bin", 0x1C, new Request.Delete("/tmp", true)),
+      request("request-create-object.bin", 0x20, new Request.CreateObject(
+          ByteBuffer.wrap(JAR), "org.example.wc.GrepTasklet", TASKLET_PARAMETERS)),
+      request("request-execute-object.bin", 0x21, new Request.ExecuteObject(TASKLET, List.of(
+          new InputRange(NON_ASCII_PATH, 0, 0x1_0000_0000L),
+          new InputRange("/data/wc98/day-02.log", 4096, InputRange.TO_END)), Map.of("merge", "host"))),
+      request("request-read-object.bin", 0x22, new Request.ReadObject(EXECUTION, 4 << 20)),
+      request("request-cancel.bin", 0x23, new Request.Cancel(EXECUTION)),
+      request("request-remove-object.bin", 0x24, new Request.RemoveObject(TASKLET)),
 
       response("response-versions.bin", Opcode.API_VERSIONS, 1, new Response.Versions(1, 1), 0),
       response("response-info.bin", Opcode.DEVICE_INFO, 2, new Response.Info(INFO), 1_000),
@@ -87,6 +122,20 @@ final class FrameVectors {
       response("response-listing.bin", Opcode.LIST, 0x1A, new Response.Listing(List.of(
           new ObjectStatus(NON_ASCII_PATH, false, 0x1_0000_0000L, 1_700_000_123_456L, OBJECT_ID),
           new ObjectStatus("/données/wc98/sub", true, 0, -1L, 7)), true), 8_000),
+      response("response-tasklet-created.bin", Opcode.CREATE_OBJECT, 0x20, new Response.TaskletCreated(TASKLET),
+          1_000),
+      response("response-execution-started.bin", Opcode.EXECUTE_OBJECT, 0x21,
+          new Response.ExecutionStarted(EXECUTION), 2_000),
+      response("response-progress-empty.bin", Opcode.READ_OBJECT, 0x22, new Response.ExecutionProgress(
+          ExecutionState.RUNNING, "", STATS_RUNNING, List.of(), false), 500),
+      response("response-progress.bin", Opcode.READ_OBJECT, 0x22, new Response.ExecutionProgress(
+          ExecutionState.DONE, "", STATS_DONE, List.of(
+              new TaskletResult(0, ascii("GET /index.html")),
+              new TaskletResult(65534, ByteBuffer.wrap(new byte[] {0, (byte) 0xFF})),
+              new TaskletResult(-1, ascii("count=3\n"))), true), 0x1_0000_0000L),
+      response("response-progress-failed.bin", Opcode.READ_OBJECT, 0x22, new Response.ExecutionProgress(
+          ExecutionState.FAILED, "lane 3: java.lang.IllegalStateException: boom", STATS_RUNNING, List.of(), true),
+          500),
       response("response-error-not-found.bin", Opcode.OPEN, 0x17,
           new Response.Error(Status.NOT_FOUND, "/data/missing.log: no such file or directory"), 2_000),
       response("response-error-lease-conflict.bin", Opcode.APPEND, 0x12,
@@ -96,7 +145,11 @@ final class FrameVectors {
       response("response-error-unsupported-version.bin", Opcode.STATUS, 0x19,
           new Response.Error(Status.UNSUPPORTED_VERSION, "version 2 is not spoken here; versions 1..1 are"), 0),
       response("response-error-bad-handle.bin", Opcode.CLOSE, 0x16,
-          new Response.Error(Status.BAD_HANDLE, "handle 9223372036854775809 is closed or unknown"), 1_000));
+          new Response.Error(Status.BAD_HANDLE, "handle 9223372036854775809 is closed or unknown"), 1_000),
+      response("response-error-bad-request-tasklet.bin", Opcode.CREATE_OBJECT, 0x20,
+          new Response.Error(Status.BAD_REQUEST, "class org.example.Missing is not in the jar"), 0),
+      response("response-error-busy.bin", Opcode.EXECUTE_OBJECT, 0x21,
+          new Response.Error(Status.BUSY, "8 executions are running; the limit is 8"), 0));
 
   private FrameVectors() {}
 
@@ -106,6 +159,10 @@ final class FrameVectors {
 
   private static Vector response(String file, Opcode opcode, long requestId, Response response, long nanos) {
     return new Vector(file, opcode, requestId, response, nanos);
+  }
+
+  static ByteBuffer ascii(String s) {
+    return ByteBuffer.wrap(s.getBytes(StandardCharsets.US_ASCII));
   }
 
   /** Bytes 0, 1, 2, ... n-1. */

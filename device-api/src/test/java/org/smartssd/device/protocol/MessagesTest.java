@@ -7,12 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.protocol.FrameVectors.Vector;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.TaskletResult;
 
 /** Whole messages: every malformed payload gives a ProtocolException that says what was wrong. */
 class MessagesTest {
@@ -152,6 +160,190 @@ class MessagesTest {
     assertTrue(header.isResponse());
     assertInstanceOf(Response.Error.class, Messages.decodeResponse(Opcode.READ, Status.PAST_END, frame));
     assertFalse(FrameHeader.readFrom(Messages.requestFrame(1, 3, new Request.Info())).isResponse());
+  }
+
+  // In-storage processing.
+
+  @Test
+  void unknownExecutionStateIsRejected() {
+    ByteBuffer payload = progressPayload(4, false);
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Messages.decodeResponse(Opcode.READ_OBJECT, Status.OK, payload));
+    assertEquals("READ_OBJECT response: field 'state': unknown execution state 4", e.getMessage());
+  }
+
+  @Test
+  void everyExecutionStateCodeDecodes() throws ProtocolException {
+    for (ExecutionState state : ExecutionState.values()) {
+      Response decoded = Messages.decodeResponse(Opcode.READ_OBJECT, Status.OK, progressPayload(state.code(), false));
+      assertEquals(state, ((Response.ExecutionProgress) decoded).state());
+    }
+  }
+
+  @Test
+  void finishedWhileRunningIsRejected() throws ProtocolException {
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Messages.decodeResponse(Opcode.READ_OBJECT, Status.OK, progressPayload(0, true)));
+    assertTrue(e.getMessage().contains("'finished'") && e.getMessage().contains("RUNNING"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new Response.ExecutionProgress(
+        ExecutionState.RUNNING, "", FrameVectors.STATS_RUNNING, List.of(), true));
+    Response decoded = Messages.decodeResponse(Opcode.READ_OBJECT, Status.OK,
+        progressPayload(ExecutionState.CANCELLED.code(), true));
+    assertTrue(((Response.ExecutionProgress) decoded).finished());
+  }
+
+  @Test
+  void lanesTravelAsLanePlusOne() throws ProtocolException {
+    List<TaskletResult> results = List.of(new TaskletResult(-1, FrameVectors.ascii("m")),
+        new TaskletResult(0, FrameVectors.ascii("a")), new TaskletResult(ProtocolConstants.MAX_LANE,
+            FrameVectors.ascii("z")));
+    Response.ExecutionProgress progress = new Response.ExecutionProgress(
+        ExecutionState.RUNNING, "", FrameVectors.STATS_DONE, results, false);
+    PayloadWriter w = new PayloadWriter();
+    Messages.encodeResponse(progress, w);
+    ByteBuffer payload = w.toByteBuffer();
+    PayloadReader r = new PayloadReader(payload, "test");
+    r.u8("state");
+    r.string("message");
+    r.executionStatistics("statistics");
+    assertEquals(3, r.u32("n"));
+    List<Integer> wireLanes = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      wireLanes.add(r.u16("lane"));
+      r.bytes("data");
+    }
+    assertEquals(List.of(0, 1, 0xFFFF), wireLanes);
+    assertEquals(progress, Messages.decodeResponse(Opcode.READ_OBJECT, Status.OK, payload));
+  }
+
+  @Test
+  void laneOutsideTheWireRangeCannotBeEncoded() {
+    for (int lane : new int[] {-2, ProtocolConstants.MAX_LANE + 1}) {
+      Response.ExecutionProgress progress = new Response.ExecutionProgress(ExecutionState.RUNNING, "",
+          FrameVectors.STATS_DONE, List.of(new TaskletResult(lane, ByteBuffer.allocate(1))), false);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> Messages.responseFrame(1, 1, Opcode.READ_OBJECT, progress, 0));
+      assertTrue(e.getMessage().contains("lane " + lane), e.getMessage());
+    }
+  }
+
+  @Test
+  void laneCountOf2To31OrMoreIsRejected() {
+    ByteBuffer payload = new PayloadWriter().u8(0).string("").u32(0x8000_0000).toByteBuffer();
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Messages.decodeResponse(Opcode.READ_OBJECT, Status.OK, payload));
+    assertTrue(e.getMessage().contains("'statistics.lanes'"), e.getMessage());
+    ExecutionStatistics negative = new ExecutionStatistics(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    assertThrows(IllegalArgumentException.class, () -> new PayloadWriter().executionStatistics(negative));
+  }
+
+  @Test
+  void mapsTravelInKeyOrderWhateverTheirOwnOrder() throws ProtocolException {
+    Map<String, String> hashed = new HashMap<>();
+    for (int i = 0; i < 50; i++) {
+      hashed.put("key-" + (i * 7919 % 50), "v" + i);
+    }
+    Request.CreateObject fromHash = new Request.CreateObject(ByteBuffer.allocate(0), "C", hashed);
+    Request.CreateObject fromTree = new Request.CreateObject(ByteBuffer.allocate(0), "C", new TreeMap<>(hashed));
+    assertEquals(Messages.requestFrame(1, 1, fromTree), Messages.requestFrame(1, 1, fromHash));
+    assertEquals(new ArrayList<>(new TreeMap<>(hashed).keySet()), new ArrayList<>(fromHash.parameters().keySet()));
+
+    // Received out of order, a map is accepted and kept sorted.
+    ByteBuffer payload = new PayloadWriter().bytes(ByteBuffer.allocate(0)).string("C")
+        .u32(2).string("b").string("2").string("a").string("1").toByteBuffer();
+    Request.CreateObject decoded = (Request.CreateObject) Messages.decodeRequest(Opcode.CREATE_OBJECT, payload);
+    assertEquals(List.of("a", "b"), new ArrayList<>(decoded.parameters().keySet()));
+    assertThrows(UnsupportedOperationException.class, () -> decoded.parameters().put("c", "3"));
+  }
+
+  @Test
+  void duplicateKeysInTaskletParametersAndOptionsAreRejected() {
+    ByteBuffer create = new PayloadWriter().bytes(ByteBuffer.allocate(0)).string("C")
+        .u32(2).string("k").string("1").string("k").string("2").toByteBuffer();
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Messages.decodeRequest(Opcode.CREATE_OBJECT, create));
+    assertEquals("CREATE_OBJECT request: field 'parameters[1].key': duplicate key k", e.getMessage());
+
+    ByteBuffer execute = new PayloadWriter().u64(1).u32(0)
+        .u32(2).string("k").string("1").string("k").string("1").toByteBuffer();
+    e = assertThrows(ProtocolException.class, () -> Messages.decodeRequest(Opcode.EXECUTE_OBJECT, execute));
+    assertEquals("EXECUTE_OBJECT request: field 'options[1].key': duplicate key k", e.getMessage());
+  }
+
+  @Test
+  void nullMapEntriesCannotBeBuilt() {
+    Map<String, String> nullValue = new HashMap<>();
+    nullValue.put("k", null);
+    assertThrows(NullPointerException.class,
+        () -> new Request.CreateObject(ByteBuffer.allocate(0), "C", nullValue));
+    assertThrows(NullPointerException.class, () -> new Request.ExecuteObject(1, List.of(), nullValue));
+  }
+
+  @Test
+  void inputRangeOffsetAndLengthMustBeBelow2To63ButToEnd() throws ProtocolException {
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Messages.decodeRequest(Opcode.EXECUTE_OBJECT, executePayload(-1, 10)));
+    assertTrue(e.getMessage().contains("'inputs[0].offset'"), e.getMessage());
+    e = assertThrows(ProtocolException.class,
+        () -> Messages.decodeRequest(Opcode.EXECUTE_OBJECT, executePayload(0, -2)));
+    assertTrue(e.getMessage().contains("'inputs[0].length'"), e.getMessage());
+    Request.ExecuteObject toEnd =
+        (Request.ExecuteObject) Messages.decodeRequest(Opcode.EXECUTE_OBJECT, executePayload(5, -1));
+    assertEquals(List.of(new InputRange("/a", 5, InputRange.TO_END)), toEnd.inputs());
+  }
+
+  @Test
+  void negativeMaxResultBytesIsRejected() {
+    ByteBuffer payload = new PayloadWriter().u64(1).u32(-1).toByteBuffer();
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Messages.decodeRequest(Opcode.READ_OBJECT, payload));
+    assertTrue(e.getMessage().contains("'maxBytes'") && e.getMessage().contains("negative"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new Request.ReadObject(1, -1));
+  }
+
+  @Test
+  void resultCountLargerThanTheRestCanHoldIsRejected() {
+    ByteBuffer payload = new PayloadWriter().u8(0).string("").executionStatistics(FrameVectors.STATS_DONE)
+        .u32(1000).u16(1).u32(0).toByteBuffer();
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Messages.decodeResponse(Opcode.READ_OBJECT, Status.OK, payload));
+    assertTrue(e.getMessage().contains("'results'") && e.getMessage().contains("count 1000"), e.getMessage());
+  }
+
+  @Test
+  void progressFixesTheWindowsOfItsResults() {
+    ByteBuffer data = FrameVectors.sequence(4);
+    List<TaskletResult> results = new ArrayList<>(List.of(new TaskletResult(2, data)));
+    Response.ExecutionProgress progress =
+        new Response.ExecutionProgress(ExecutionState.RUNNING, "", FrameVectors.STATS_DONE, results, false);
+    data.position(4);
+    results.clear();
+    assertEquals(List.of(new TaskletResult(2, FrameVectors.sequence(4))), progress.results());
+    assertThrows(UnsupportedOperationException.class, () -> progress.results().clear());
+  }
+
+  @Test
+  void createObjectCodeIsSentFromItsPosition() throws ProtocolException {
+    ByteBuffer jar = FrameVectors.sequence(8);
+    jar.position(3);
+    Request.CreateObject create = new Request.CreateObject(jar, "C", Map.of());
+    ByteBuffer frame = Messages.requestFrame(1, 1, create);
+    assertEquals(3, jar.position());
+    FrameHeader.readFrom(frame);
+    Request.CreateObject decoded = (Request.CreateObject) Messages.decodeRequest(Opcode.CREATE_OBJECT, frame);
+    assertEquals(5, decoded.code().remaining());
+    assertEquals(create, decoded);
+  }
+
+  /** A READ_OBJECT response with this state code and finished flag, no results. */
+  private static ByteBuffer progressPayload(int stateCode, boolean finished) {
+    return new PayloadWriter().u8(stateCode).string("").executionStatistics(FrameVectors.STATS_RUNNING)
+        .u32(0).bool(finished).toByteBuffer();
+  }
+
+  /** An EXECUTE_OBJECT request over one range of "/a", no options. */
+  private static ByteBuffer executePayload(long offset, long length) {
+    return new PayloadWriter().u64(1).u32(1).string("/a").u64(offset).u64(length).u32(0).toByteBuffer();
   }
 
   private static byte[] payloadOf(Vector v) {

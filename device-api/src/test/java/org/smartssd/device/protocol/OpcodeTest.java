@@ -21,7 +21,9 @@ class OpcodeTest {
       Map.entry(Opcode.WRITE, 0x0013), Map.entry(Opcode.FLUSH, 0x0014), Map.entry(Opcode.SYNC, 0x0015),
       Map.entry(Opcode.CLOSE, 0x0016), Map.entry(Opcode.OPEN, 0x0017), Map.entry(Opcode.READ, 0x0018),
       Map.entry(Opcode.STATUS, 0x0019), Map.entry(Opcode.LIST, 0x001A), Map.entry(Opcode.RENAME, 0x001B),
-      Map.entry(Opcode.DELETE, 0x001C));
+      Map.entry(Opcode.DELETE, 0x001C), Map.entry(Opcode.CREATE_OBJECT, 0x0020),
+      Map.entry(Opcode.EXECUTE_OBJECT, 0x0021), Map.entry(Opcode.READ_OBJECT, 0x0022),
+      Map.entry(Opcode.CANCEL, 0x0023), Map.entry(Opcode.REMOVE_OBJECT, 0x0024));
 
   @Test
   void codesAreTheDocumentedOnes() {
@@ -47,6 +49,8 @@ class OpcodeTest {
     }
     assertEquals(Optional.empty(), Opcode.fromCode(0));
     assertEquals(Optional.empty(), Opcode.fromCode(0x0005));
+    assertEquals(Optional.empty(), Opcode.fromCode(0x001D));
+    assertEquals(Optional.empty(), Opcode.fromCode(0x0025));
     assertEquals(Optional.empty(), Opcode.fromCode(0xFFFF));
     assertEquals(Optional.empty(), Opcode.fromCode(-1));
   }

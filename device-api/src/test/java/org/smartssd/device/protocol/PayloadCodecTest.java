@@ -9,9 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.TaskletResult;
 
 /** PayloadWriter and PayloadReader: the types of PROTOCOL.md's "Payload types". */
 class PayloadCodecTest {
@@ -39,6 +43,24 @@ class PayloadCodecTest {
     assertEquals(geometry, r.geometry("k"));
     r.expectEnd();
     assertEquals(0, payload.position(), "the reader must not move the caller's position");
+  }
+
+  @Test
+  void inStorageProcessingTypesRoundTrip() throws ProtocolException {
+    InputRange range = new InputRange("/é", Long.MAX_VALUE, InputRange.TO_END);
+    ExecutionStatistics stats = new ExecutionStatistics(
+        Integer.MAX_VALUE, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, Long.MIN_VALUE);
+    TaskletResult merged = new TaskletResult(-1, ByteBuffer.wrap(new byte[] {9}));
+    ByteBuffer payload = new PayloadWriter()
+        .inputRange(range).executionStatistics(stats).taskletResult(merged).stringMap(Map.of("b", "", "a", "ß"))
+        .toByteBuffer();
+    assertEquals(2 + 3 + 8 + 8 + 4 + 14 * 8 + 2 + 4 + 1 + 4 + (2 + 1 + 2 + 2) + (2 + 1 + 2 + 0), payload.remaining());
+    PayloadReader r = new PayloadReader(payload, "test");
+    assertEquals(range, r.inputRange("a"));
+    assertEquals(stats, r.executionStatistics("b"));
+    assertEquals(merged, r.taskletResult("c"));
+    assertEquals(List.of(Map.entry("a", "ß"), Map.entry("b", "")), List.copyOf(r.stringMap("d").entrySet()));
+    r.expectEnd();
   }
 
   @Test
