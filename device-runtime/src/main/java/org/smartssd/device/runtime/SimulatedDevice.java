@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceInfo;
@@ -20,6 +21,9 @@ import org.smartssd.device.runtime.flash.FlashArray;
 import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
 import org.smartssd.device.runtime.host.CommandHandler;
 import org.smartssd.device.runtime.host.DeviceServer;
+import org.smartssd.device.runtime.isp.BuiltInTasklets;
+import org.smartssd.device.runtime.isp.IspEngine;
+import org.smartssd.device.runtime.isp.TaskletLoader;
 import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.timing.NanoClock;
 import org.smartssd.device.runtime.timing.TimingModel;
@@ -38,6 +42,7 @@ public final class SimulatedDevice implements Closeable {
   private final TimingModel timing;
   private final FlashArray flash;
   private final ObjectStore store;
+  private final IspEngine isp;
   private final DeviceServer server;
   private final AtomicBoolean closing = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -61,6 +66,7 @@ public final class SimulatedDevice implements Closeable {
     TimingModel t = null;
     FlashArray f = null;
     ObjectStore s = null;
+    IspEngine e = null;
     try {
       t = new TimingModel(config.geometry(), config.timing(), clock);
       f = FlashArray.open(dataDir, config.geometry(), t);
@@ -70,15 +76,24 @@ public final class SimulatedDevice implements Closeable {
       this.timing = t;
       this.flash = f;
       this.store = s;
-      CommandHandler handler = new CommandHandler(s, this::info, this::statistics);
+      AtomicInteger hostIoWaiting = new AtomicInteger();
+      TaskletLoader loader = new TaskletLoader(BuiltInTasklets.ALL, config.isp().sharedPackages(),
+          SimulatedDevice.class.getClassLoader());
+      e = new IspEngine(config.deviceName(), config.isp(), config.energy(), s, t, config.paced(), hostIoWaiting::get,
+          loader);
+      this.isp = e;
+      CommandHandler handler = new CommandHandler(s, e, this::info, this::statistics);
       this.server = new DeviceServer(config.deviceName(), config.bindAddress(), config.port(), config.workerThreads(),
-          config.maxFrameBytes(), config.paced(), s, t, handler, this::stopInBackground);
-    } catch (IOException | RuntimeException e) {
+          config.maxFrameBytes(), config.paced(), s, t, handler, hostIoWaiting, this::stopInBackground);
+    } catch (IOException | RuntimeException failure) {
+      if (e != null) {
+        e.close();
+      }
       closeQuietly(s);
       closeQuietly(f);
       lock.release();
       lockFile.close();
-      throw e;
+      throw failure;
     }
   }
 
@@ -146,6 +161,7 @@ public final class SimulatedDevice implements Closeable {
     }
     try {
       server.close();
+      isp.close();
       store.close();
       flash.close();
     } finally {

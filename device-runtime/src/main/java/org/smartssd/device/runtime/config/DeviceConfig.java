@@ -5,7 +5,9 @@ import static org.smartssd.device.runtime.config.DeviceConfigKeys.*;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
@@ -36,6 +38,8 @@ public final class DeviceConfig {
   private final TimingParameters timing;
   private final long checkpointLogBytes;
   private final int gcMinFreeBlocksPerWay;
+  private final IspParameters isp;
+  private final EnergyParameters energy;
   private final SortedMap<String, String> effective;
 
   /**
@@ -104,9 +108,46 @@ public final class DeviceConfig {
       throw ValueParser.bad(GC_MIN_FREE_BLOCKS_PER_WAY, merged.get(GC_MIN_FREE_BLOCKS_PER_WAY),
           "must be less than " + FLASH_BLOCKS_PER_WAY + " (" + geometry.blocksPerWay() + ")");
     }
+    isp = isp(values, merged);
+    energy = new EnergyParameters(values.positiveDecimal(ENERGY_DEVICE_ACTIVE_W), values.positiveDecimal(ENERGY_DEVICE_IDLE_W),
+        values.positiveDecimal(ENERGY_HOST_ACTIVE_W), values.positiveDecimal(ENERGY_HOST_IDLE_W));
     TreeMap<String, String> shown = new TreeMap<>(merged);
     shown.put(DEVICE_NAME, deviceName);
     effective = Collections.unmodifiableSortedMap(shown);
+  }
+
+  private static IspParameters isp(ValueParser values, Map<String, String> merged) {
+    String computeModel = values.nonBlank(ISP_COMPUTE_MODEL);
+    if (!computeModel.equals("measured") && !computeModel.equals("cycles")) {
+      throw ValueParser.bad(ISP_COMPUTE_MODEL, computeModel, "must be measured or cycles");
+    }
+    String merge = values.nonBlank(ISP_MERGE);
+    if (!merge.equals("host") && !merge.equals("device")) {
+      throw ValueParser.bad(ISP_MERGE, merge, "must be host or device");
+    }
+    int threads = values.wholeNumber(ISP_THREADS, 0, 4096);
+    List<String> shared = new ArrayList<>();
+    for (String prefix : merged.get(ISP_SHARED_PACKAGES).split(",")) {
+      if (!prefix.isBlank()) {
+        shared.add(prefix.trim());
+      }
+    }
+    return new IspParameters(
+        values.wholeNumber(ISP_CORES, 1, 65536),
+        values.positiveDecimal(ISP_CORE_MHZ),
+        values.positiveDecimal(ISP_CONTROLLER_MHZ),
+        values.positiveDecimal(ISP_HOST_MHZ),
+        computeModel.equals("cycles") ? values.positiveDecimal(ISP_CYCLES_PER_BYTE) : 0,
+        merge.equals("device"),
+        threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
+        values.wholeNumber(ISP_READ_REQUEST_PAGES, 1, 65536),
+        values.wholeNumber(ISP_LANE_BUFFER_BYTES, 1024, Integer.MAX_VALUE),
+        values.wholeNumber(ISP_OUTPUT_BUDGET_BYTES, 1L, Long.MAX_VALUE),
+        values.wholeNumber(ISP_MEMORY_BUDGET_BYTES, 1L, Long.MAX_VALUE),
+        values.wholeNumber(ISP_TIME_LIMIT_MS, 1L, Long.MAX_VALUE),
+        values.wholeNumber(ISP_MAX_EXECUTIONS, 1, 4096),
+        values.wholeNumber(ISP_MAX_RECORD_BYTES, 1, Integer.MAX_VALUE),
+        shared);
   }
 
   private static DeviceGeometry geometry(ValueParser values) {
@@ -174,6 +215,14 @@ public final class DeviceConfig {
       LOG.debug("cannot find the local host name, using localhost", e);
       return "localhost";
     }
+  }
+
+  public IspParameters isp() {
+    return isp;
+  }
+
+  public EnergyParameters energy() {
+    return energy;
   }
 
   public String profile() {

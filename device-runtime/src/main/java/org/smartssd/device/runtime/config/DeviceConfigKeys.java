@@ -64,6 +64,62 @@ public final class DeviceConfigKeys {
   public static final String GC_MIN_FREE_BLOCKS_PER_WAY = "smartssd.device.gc.min-free-blocks-per-way";
   public static final String GC_MIN_FREE_BLOCKS_PER_WAY_DEFAULT = "2";
 
+  // In-storage processing. Cores and their clock are set by the profile.
+  public static final String ISP_CORES = "smartssd.device.isp.cores";
+  public static final String ISP_CORE_MHZ = "smartssd.device.isp.core-mhz";
+
+  public static final String ISP_CONTROLLER_MHZ = "smartssd.device.isp.controller-mhz";
+  public static final String ISP_CONTROLLER_MHZ_DEFAULT = "400";
+
+  public static final String ISP_HOST_MHZ = "smartssd.device.isp.host-mhz";
+  public static final String ISP_HOST_MHZ_DEFAULT = "2500";
+
+  public static final String ISP_COMPUTE_MODEL = "smartssd.device.isp.compute-model";
+  public static final String ISP_COMPUTE_MODEL_DEFAULT = "measured";
+
+  public static final String ISP_CYCLES_PER_BYTE = "smartssd.device.isp.cycles-per-byte";
+  public static final String ISP_CYCLES_PER_BYTE_DEFAULT = "4";
+
+  public static final String ISP_MERGE = "smartssd.device.isp.merge";
+  public static final String ISP_MERGE_DEFAULT = "host";
+
+  public static final String ISP_THREADS = "smartssd.device.isp.threads";
+  public static final String ISP_THREADS_DEFAULT = "0";
+
+  public static final String ISP_READ_REQUEST_PAGES = "smartssd.device.isp.read-request-pages";
+  public static final String ISP_READ_REQUEST_PAGES_DEFAULT = "8";
+
+  public static final String ISP_LANE_BUFFER_BYTES = "smartssd.device.isp.lane-buffer-bytes";
+  public static final String ISP_LANE_BUFFER_BYTES_DEFAULT = "1048576";
+
+  public static final String ISP_OUTPUT_BUDGET_BYTES = "smartssd.device.isp.output-budget-bytes";
+  public static final String ISP_OUTPUT_BUDGET_BYTES_DEFAULT = "268435456";
+
+  public static final String ISP_MEMORY_BUDGET_BYTES = "smartssd.device.isp.memory-budget-bytes";
+  public static final String ISP_MEMORY_BUDGET_BYTES_DEFAULT = "67108864";
+
+  public static final String ISP_TIME_LIMIT_MS = "smartssd.device.isp.time-limit-ms";
+  public static final String ISP_TIME_LIMIT_MS_DEFAULT = "600000";
+
+  public static final String ISP_MAX_EXECUTIONS = "smartssd.device.isp.max-executions";
+  public static final String ISP_MAX_EXECUTIONS_DEFAULT = "16";
+
+  public static final String ISP_MAX_RECORD_BYTES = "smartssd.device.isp.max-record-bytes";
+  public static final String ISP_MAX_RECORD_BYTES_DEFAULT = "1048576";
+
+  public static final String ISP_SHARED_PACKAGES = "smartssd.device.isp.shared-packages";
+  public static final String ISP_SHARED_PACKAGES_DEFAULT = "org.smartssd.device.tasklet.";
+
+  // Energy (Kang et al. measured 35-40 W for the host, 0.9-1.2 W for the Smart SSD).
+  public static final String ENERGY_DEVICE_ACTIVE_W = "smartssd.device.energy.device-active-w";
+  public static final String ENERGY_DEVICE_ACTIVE_W_DEFAULT = "1.2";
+  public static final String ENERGY_DEVICE_IDLE_W = "smartssd.device.energy.device-idle-w";
+  public static final String ENERGY_DEVICE_IDLE_W_DEFAULT = "0.9";
+  public static final String ENERGY_HOST_ACTIVE_W = "smartssd.device.energy.host-active-w";
+  public static final String ENERGY_HOST_ACTIVE_W_DEFAULT = "40";
+  public static final String ENERGY_HOST_IDLE_W = "smartssd.device.energy.host-idle-w";
+  public static final String ENERGY_HOST_IDLE_W_DEFAULT = "35";
+
   private static final String CHOICE = "choice";
 
   private static final List<ConfigKey> ALL = List.of(
@@ -95,7 +151,45 @@ public final class DeviceConfigKeys {
       key(META_CHECKPOINT_LOG_BYTES, META_CHECKPOINT_LOG_BYTES_DEFAULT, "bytes",
           "metadata journal size that triggers a checkpoint"),
       key(GC_MIN_FREE_BLOCKS_PER_WAY, GC_MIN_FREE_BLOCKS_PER_WAY_DEFAULT, "blocks",
-          "garbage collection starts when a way has fewer free blocks than this"));
+          "garbage collection starts when a way has fewer free blocks than this"),
+      profileKey(ISP_CORES, "cores", "device cores running tasklets; channel c is served by core c mod cores (one lane each)"),
+      profileKey(ISP_CORE_MHZ, "MHz", "clock of a device core"),
+      key(ISP_CONTROLLER_MHZ, ISP_CONTROLLER_MHZ_DEFAULT, "MHz",
+          "clock of the controller core that merges lanes' results when isp.merge is device (the iSSD's SSD core rate)"),
+      key(ISP_HOST_MHZ, ISP_HOST_MHZ_DEFAULT, "MHz",
+          "clock of the host CPU; measured CPU time is scaled by host-mhz / core-mhz (iSSD Table 5: 2.5 GHz)"),
+      key(ISP_COMPUTE_MODEL, ISP_COMPUTE_MODEL_DEFAULT, "measured|cycles",
+          "modelled compute: measured CPU time scaled to the device core, or a fixed cycles-per-byte for repeatable runs"),
+      key(ISP_CYCLES_PER_BYTE, ISP_CYCLES_PER_BYTE_DEFAULT, "cycles/byte",
+          "device-core cycles per input byte read, with compute-model cycles"),
+      key(ISP_MERGE, ISP_MERGE_DEFAULT, "host|device",
+          "where lanes' partial results are merged: sent to the host (the Smart SSD's design) or merged on the controller core first (the iSSD's)"),
+      key(ISP_THREADS, ISP_THREADS_DEFAULT, "threads",
+          "machine threads running one execution's lanes; 0 means the number of processors"),
+      key(ISP_READ_REQUEST_PAGES, ISP_READ_REQUEST_PAGES_DEFAULT, "pages",
+          "pages of one channel in an internal read request; one page while host commands wait"),
+      key(ISP_LANE_BUFFER_BYTES, ISP_LANE_BUFFER_BYTES_DEFAULT, "bytes",
+          "results a lane may hold before it waits for the host to read them (back-pressure)"),
+      key(ISP_OUTPUT_BUDGET_BYTES, ISP_OUTPUT_BUDGET_BYTES_DEFAULT, "bytes",
+          "results an execution may produce in all; past it the execution fails"),
+      key(ISP_MEMORY_BUDGET_BYTES, ISP_MEMORY_BUDGET_BYTES_DEFAULT, "bytes",
+          "heap a tasklet may allocate in one event; past it the execution fails"),
+      key(ISP_TIME_LIMIT_MS, ISP_TIME_LIMIT_MS_DEFAULT, "ms",
+          "wall-clock time an execution may run; past it the execution fails and its lanes are stopped"),
+      key(ISP_MAX_EXECUTIONS, ISP_MAX_EXECUTIONS_DEFAULT, "executions",
+          "executions running at once; more are refused with BUSY"),
+      key(ISP_MAX_RECORD_BYTES, ISP_MAX_RECORD_BYTES_DEFAULT, "bytes",
+          "longest delimited record a tasklet may get; a longer one fails the execution"),
+      key(ISP_SHARED_PACKAGES, ISP_SHARED_PACKAGES_DEFAULT, "package prefixes",
+          "comma-separated package prefixes of the device's own classes that tasklet code may use"),
+      new ConfigKey(ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_ACTIVE_W_DEFAULT, "W",
+          "modelled power of the device while it executes", "source: Kang et al., MSST 2013 (0.9 to 1.2 W)"),
+      new ConfigKey(ENERGY_DEVICE_IDLE_W, ENERGY_DEVICE_IDLE_W_DEFAULT, "W",
+          "modelled power of the idle device", "source: Kang et al., MSST 2013 (0.9 to 1.2 W)"),
+      new ConfigKey(ENERGY_HOST_ACTIVE_W, ENERGY_HOST_ACTIVE_W_DEFAULT, "W",
+          "modelled power of the host while it computes", "source: Kang et al., MSST 2013 (35 to 40 W)"),
+      new ConfigKey(ENERGY_HOST_IDLE_W, ENERGY_HOST_IDLE_W_DEFAULT, "W",
+          "modelled power of the host while it waits for the device", "source: Kang et al., MSST 2013 (35 to 40 W)"));
 
   private DeviceConfigKeys() {}
 

@@ -10,6 +10,8 @@ import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_PAGES_PE
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_PAGE_SIZE_BYTES;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_WAYS_PER_CHANNEL;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.LINK_COMMAND_NS;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CORES;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CORE_MHZ;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.LINK_MB_PER_S;
 
 import java.util.Collections;
@@ -34,7 +36,7 @@ public final class Profiles {
   public static final List<String> PROFILE_KEYS = List.of(
       FLASH_CHANNELS, FLASH_WAYS_PER_CHANNEL, FLASH_BLOCKS_PER_WAY, FLASH_PAGES_PER_BLOCK,
       FLASH_PAGE_SIZE_BYTES, FLASH_CELL_READ_NS, FLASH_CELL_PROGRAM_NS, FLASH_BLOCK_ERASE_NS,
-      FLASH_CHANNEL_MB_PER_S, LINK_MB_PER_S, LINK_COMMAND_NS);
+      FLASH_CHANNEL_MB_PER_S, LINK_MB_PER_S, LINK_COMMAND_NS, ISP_CORES, ISP_CORE_MHZ);
 
   private static final String MSST13_PAPER = "Kang et al., MSST 2013";
   private static final String MSST13 = "source: " + MSST13_PAPER;
@@ -88,6 +90,8 @@ public final class Profiles {
         .set(FLASH_PAGE_SIZE_BYTES, "8192", CHOICE)
         .set(FLASH_PAGES_PER_BLOCK, "128", CHOICE)
         .set(FLASH_BLOCKS_PER_WAY, "1024", "choice: 32 GiB raw")
+        .set(ISP_CORES, "4", "choice: a multi-core embedded controller (the source gives no count)")
+        .set(ISP_CORE_MHZ, "400", "choice: the iSSD's SSD core rate (Bae et al., Table 5)")
         .set(FLASH_CELL_READ_NS, "50000", "choice: the iSSD Table 5 figure")
         .set(FLASH_CELL_PROGRAM_NS, "1200000", "choice: the iSSD Table 5 figure")
         .set(FLASH_BLOCK_ERASE_NS, "3000000", CHOICE)
@@ -95,10 +99,16 @@ public final class Profiles {
         .build());
 
     // The iSSD's current setting: 32 channels of 8 ways, MLC channels of 400 MB/s.
-    all.put(ISSD_CURRENT, issd("Bae et al., iSSD_C: the iSSD's current setting", "32", "128").build());
+    all.put(ISSD_CURRENT, issd("Bae et al., iSSD_C: the iSSD's current setting", "32", "128")
+        .set(ISP_CORES, "32", "source: Bae et al., iSSD: a channel core for each channel")
+        .set(ISP_CORE_MHZ, "200", "source: Bae et al., iSSD_C: 32 channels and their CPUs of 200 MHz")
+        .build());
 
     // The iSSD's future setting: as the current one with 256 channels (same raw capacity).
-    all.put(ISSD_FUTURE, issd("Bae et al., iSSD_F: the iSSD's future setting", "256", "16").build());
+    all.put(ISSD_FUTURE, issd("Bae et al., iSSD_F: the iSSD's future setting", "256", "16")
+        .set(ISP_CORES, "256", "source: Bae et al., iSSD: a channel core for each channel")
+        .set(ISP_CORE_MHZ, "800", "source: Bae et al., iSSD_F: 256 channels and their CPUs of 800 MHz")
+        .build());
 
     // An XSD-like device: 8 flash channels, 0.4 GB/s of flash bandwidth in all.
     all.put(XSD, new Builder("Cho et al., XSD: an XSD-like device with 8 flash channels")
@@ -109,6 +119,8 @@ public final class Profiles {
         .set(FLASH_PAGES_PER_BLOCK, "128", CHOICE)
         .set(FLASH_BLOCKS_PER_WAY, "1024", "choice: 32 GiB raw")
         .set(LINK_MB_PER_S, "250", CHOICE)
+        .set(ISP_CORES, "4", XSD_T3 + " (4 embedded CPU cores; its GPU is not modelled)")
+        .set(ISP_CORE_MHZ, "400", XSD_T3 + " (CPU at 0.4 GHz, the lower of its two clocks)")
         .set(FLASH_CELL_READ_NS, "50000", CHOICE)
         .set(FLASH_CELL_PROGRAM_NS, "1200000", CHOICE)
         .set(FLASH_BLOCK_ERASE_NS, "3000000", CHOICE)
@@ -128,6 +140,8 @@ public final class Profiles {
         .set(FLASH_CELL_PROGRAM_NS, "700000", CHOICE)
         .set(FLASH_BLOCK_ERASE_NS, "3000000", CHOICE)
         .set(LINK_COMMAND_NS, "5000", CHOICE)
+        .set(ISP_CORES, "4", CHOICE)
+        .set(ISP_CORE_MHZ, "1000", CHOICE)
         .build());
 
     return Collections.unmodifiableMap(all);

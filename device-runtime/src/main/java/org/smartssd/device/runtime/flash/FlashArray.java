@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceGeometry;
-import org.smartssd.device.runtime.timing.Command;
+import org.smartssd.device.runtime.timing.FlashTimeline;
 import org.smartssd.device.runtime.timing.TimingModel;
 
 /**
@@ -103,7 +103,7 @@ public final class FlashArray implements Closeable {
   }
 
   /** Reads the whole page into {@code dst}, advancing its position by a page. */
-  public void readPage(int ppa, ByteBuffer dst, Command cmd) throws IOException {
+  public void readPage(int ppa, ByteBuffer dst, FlashTimeline cmd) throws IOException {
     int channel = addressing.channel(ppa);
     if (dst.remaining() < pageSizeBytes) {
       throw new IllegalArgumentException("buffer has " + dst.remaining() + " bytes remaining; a page is "
@@ -120,7 +120,7 @@ public final class FlashArray implements Closeable {
   }
 
   /** Programs the page with the remaining bytes of {@code src}, zeros after them; consumes {@code src}. */
-  public void programPage(int ppa, ByteBuffer src, Command cmd) throws IOException {
+  public void programPage(int ppa, ByteBuffer src, FlashTimeline cmd) throws IOException {
     int channel = addressing.channel(ppa);
     if (src.remaining() > pageSizeBytes) {
       throw new IllegalArgumentException("buffer has " + src.remaining() + " bytes remaining; a page is "
@@ -143,7 +143,7 @@ public final class FlashArray implements Closeable {
   }
 
   /** Erases a block: accounted only, see the class comment. */
-  public void eraseBlock(int blockId, Command cmd) throws IOException {
+  public void eraseBlock(int blockId, FlashTimeline cmd) throws IOException {
     int channel = addressing.channelOfBlock(blockId);
     checkUsable(cmd);
     LOG.trace("erase block {} (channel {}, way {})", blockId, channel, addressing.wayOfBlock(blockId));
@@ -186,7 +186,7 @@ public final class FlashArray implements Closeable {
     return (long) addressing.pageInChannel(ppa) * pageSizeBytes;
   }
 
-  private void checkUsable(Command cmd) throws IOException {
+  private void checkUsable(FlashTimeline cmd) throws IOException {
     if (closed.get()) {
       throw new IOException("flash array at " + directory + " is closed");
     }

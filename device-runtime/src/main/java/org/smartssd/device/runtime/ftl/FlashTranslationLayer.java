@@ -11,6 +11,7 @@ import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.runtime.flash.FlashArray;
 import org.smartssd.device.runtime.flash.PageAddressing;
 import org.smartssd.device.runtime.timing.Command;
+import org.smartssd.device.runtime.timing.FlashTimeline;
 
 /**
  * A page-mapped flash translation layer: logical block numbers (one flash page each) map to
@@ -126,6 +127,16 @@ public final class FlashTranslationLayer {
     lbnSearchFrom = Math.min(lbnSearchFrom, lbn);
   }
 
+  /** The channel holding the page of {@code lbn} now. */
+  public int channelOf(int lbn) {
+    checkLbn(lbn);
+    int ppa = lbnToPpa[lbn];
+    if (ppa == UNMAPPED) {
+      throw new IllegalStateException("logical page " + lbn + " is not mapped to flash");
+    }
+    return addressing.channel(ppa);
+  }
+
   public boolean isMapped(int lbn) {
     checkLbn(lbn);
     return lbnToPpa[lbn] != UNMAPPED;
@@ -137,7 +148,7 @@ public final class FlashTranslationLayer {
    * Programs {@code data} (at most a page) as the new content of {@code lbn}, on
    * {@code preferredChannel} when it has room.
    */
-  public void write(int lbn, int preferredChannel, ByteBuffer data, Command cmd) throws IOException {
+  public void write(int lbn, int preferredChannel, ByteBuffer data, FlashTimeline cmd) throws IOException {
     checkLbn(lbn);
     if (!lbnInUse.get(lbn)) {
       throw new IllegalStateException("logical page " + lbn + " is written but was never allocated");
@@ -149,7 +160,7 @@ public final class FlashTranslationLayer {
   }
 
   /** Reads the whole page of {@code lbn} into {@code dst}. */
-  public void read(int lbn, ByteBuffer dst, Command cmd) throws IOException {
+  public void read(int lbn, ByteBuffer dst, FlashTimeline cmd) throws IOException {
     checkLbn(lbn);
     int ppa = lbnToPpa[lbn];
     if (ppa == UNMAPPED) {
@@ -196,7 +207,7 @@ public final class FlashTranslationLayer {
 
   // ---- physical allocation and garbage collection ----
 
-  private int allocatePage(int preferredChannel, Command cmd) throws IOException {
+  private int allocatePage(int preferredChannel, FlashTimeline cmd) throws IOException {
     int channels = geometry.channels();
     int ways = geometry.waysPerChannel();
     // Keep the stripe on its channel while that channel has room; fall back to the others rather
@@ -235,7 +246,7 @@ public final class FlashTranslationLayer {
   }
 
   /** Greedy GC on one way: erase the blocks with the fewest valid pages until enough are free. */
-  private void collect(int channel, int way, Command cmd) throws IOException {
+  private void collect(int channel, int way, FlashTimeline cmd) throws IOException {
     int w = wayIndex(channel, way);
     int pagesPerBlock = geometry.pagesPerBlock();
     for (int round = 0; round < geometry.blocksPerWay() && freeBlocks[w].size() < minFreeBlocksPerWay; round++) {

@@ -11,6 +11,7 @@ import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.ftl.OutOfSpaceException;
+import org.smartssd.device.runtime.isp.IspEngine;
 import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.objects.StoreException;
 import org.smartssd.device.runtime.timing.Command;
@@ -22,9 +23,12 @@ public final class CommandHandler {
   private final ObjectStore store;
   private final Supplier<DeviceInfo> info;
   private final Supplier<DeviceStatistics> statistics;
+  private final IspEngine isp;
 
-  public CommandHandler(ObjectStore store, Supplier<DeviceInfo> info, Supplier<DeviceStatistics> statistics) {
+  public CommandHandler(ObjectStore store, IspEngine isp, Supplier<DeviceInfo> info,
+      Supplier<DeviceStatistics> statistics) {
     this.store = store;
+    this.isp = isp;
     this.info = info;
     this.statistics = statistics;
   }
@@ -74,6 +78,19 @@ public final class CommandHandler {
       return new Response.Empty();
     } else if (request instanceof Request.Delete r) {
       store.delete(r.path(), r.recursive());
+      return new Response.Empty();
+    } else if (request instanceof Request.ReadObject r) {
+      IspEngine.Progress p = isp.readObject(r.executionId(), r.maxBytes(), cmd.arrival());
+      return new Response.ExecutionProgress(p.state(), p.message(), p.statistics(), p.results(), p.finished());
+    } else if (request instanceof Request.ExecuteObject r) {
+      return new Response.ExecutionStarted(isp.executeObject(r.taskletId(), r.inputs(), r.options(), cmd.arrival()));
+    } else if (request instanceof Request.CreateObject r) {
+      return new Response.TaskletCreated(isp.createObject(r.code(), r.className(), r.parameters()));
+    } else if (request instanceof Request.Cancel r) {
+      isp.cancel(r.executionId());
+      return new Response.Empty();
+    } else if (request instanceof Request.RemoveObject r) {
+      isp.removeObject(r.taskletId());
       return new Response.Empty();
     } else if (request instanceof Request.ApiVersions) {
       return new Response.Versions(ProtocolConstants.MIN_VERSION, ProtocolConstants.MAX_VERSION);

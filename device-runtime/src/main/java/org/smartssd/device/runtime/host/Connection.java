@@ -80,15 +80,26 @@ final class Connection implements Runnable {
           break;
         }
         queued.acquire();
+        boolean hostIo = frame.header().opcode() == Opcode.READ.code() || frame.header().opcode() == Opcode.WRITE.code();
+        if (hostIo) {
+          server.hostIoWaiting().incrementAndGet();
+        }
         try {
           serial.execute(() -> {
             try {
               process(frame);
             } finally {
+              if (hostIo) {
+                server.hostIoWaiting().decrementAndGet();
+              }
               queued.release();
             }
           });
         } catch (RejectedExecutionException e) {
+          if (hostIo) {
+            server.hostIoWaiting().decrementAndGet();
+          }
+          queued.release();
           break; // the device is stopping
         }
       }

@@ -39,13 +39,16 @@ public final class DeviceServer implements Closeable {
   private final ExecutorService workers;
   private final ScheduledExecutorService pacer;
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+  /** Host reads and writes read from a socket and not yet carried out: internal reads yield to them. */
+  private final AtomicInteger hostIoWaiting;
   private final Thread acceptor;
   private volatile boolean stopping;
 
   /** Binds the listening socket and starts accepting; {@code port} 0 picks a free port. */
   public DeviceServer(String name, String bindAddress, int port, int workerThreads, int maxFrameBytes,
-      boolean paced, ObjectStore store, TimingModel timing, CommandHandler handler, Runnable onShutdown)
-      throws IOException {
+      boolean paced, ObjectStore store, TimingModel timing, CommandHandler handler, AtomicInteger hostIoWaiting,
+      Runnable onShutdown) throws IOException {
+    this.hostIoWaiting = hostIoWaiting;
     this.name = name;
     this.store = store;
     this.timing = timing;
@@ -89,6 +92,10 @@ public final class DeviceServer implements Closeable {
 
   CommandHandler handler() {
     return handler;
+  }
+
+  AtomicInteger hostIoWaiting() {
+    return hostIoWaiting;
   }
 
   ScheduledExecutorService pacer() {

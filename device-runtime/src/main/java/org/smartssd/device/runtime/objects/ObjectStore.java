@@ -26,6 +26,7 @@ import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
 import org.smartssd.device.runtime.ftl.MetadataLog;
 import org.smartssd.device.runtime.ftl.OutOfSpaceException;
 import org.smartssd.device.runtime.timing.Command;
+import org.smartssd.device.runtime.timing.FlashTimeline;
 
 /**
  * Files and directories with HDFS-like semantics over the flash translation layer: one writer a
@@ -55,6 +56,12 @@ public final class ObjectStore implements Closeable {
 
   /** One page of a directory listing. */
   public record Listing(List<ObjectStatus> entries, boolean more) {}
+
+  /**
+   * A file as an execution scans it: its id, its length when the scan began, and the channel each
+   * page sits on then (pages may move later; reads follow them).
+   */
+  public record ScanTarget(String path, long objectId, long length, int pageSize, int[] channelOfPage) {}
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final DeviceGeometry geometry;
@@ -400,6 +407,54 @@ public final class ObjectStore implements Closeable {
         pos += take;
       }
       return out.flip();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  // ---- internal reads of executions ----
+
+  /** Resolves a file for an execution. */
+  public ScanTarget openScan(String path) throws StoreException {
+    List<String> names = PathNames.split(path);
+    lock.readLock().lock();
+    try {
+      Inode file = resolve(path, names);
+      if (file.directory) {
+        throw new StoreException(Status.IS_DIRECTORY, "'" + path + "' is a directory");
+      }
+      int pages = (int) ((file.length + pageSize - 1) / pageSize);
+      int[] channels = new int[pages];
+      long tailPage = file.tail != null ? file.length / pageSize : -1;
+      for (int i = 0; i < pages; i++) {
+        channels[i] = i == tailPage ? channelOf(file, i) : ftl.channelOf(file.lbns.get(i));
+      }
+      return new ScanTarget(path, file.id, file.length, pageSize, channels);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * Reads page {@code pageIndex} of object {@code objectId} whole into {@code dst} for an execution,
+   * accounting it on {@code timeline}; a page still in a writer's buffer comes from there.
+   */
+  public void readPageForScan(long objectId, int pageIndex, ByteBuffer dst, FlashTimeline timeline)
+      throws StoreException, IOException {
+    lock.readLock().lock();
+    try {
+      Inode file = byId.get(objectId);
+      if (file == null || file.directory) {
+        throw new StoreException(Status.NOT_FOUND, "object " + objectId + " was deleted during the execution");
+      }
+      long tailPage = file.tail != null ? file.length / pageSize : -1;
+      if (pageIndex == tailPage) {
+        dst.put(file.tail.duplicate().flip());
+      } else if (pageIndex < file.lbns.size()) {
+        ftl.read(file.lbns.get(pageIndex), dst, timeline);
+      } else {
+        throw new StoreException(Status.PAST_END, "page " + pageIndex + " is past the end of '" + file.path() + "'");
+      }
     } finally {
       lock.readLock().unlock();
     }

@@ -5,7 +5,7 @@ package org.smartssd.device.runtime.timing;
  * time; every operation accounts into its {@link TimingModel} under the model's lock, so commands on
  * several threads share the device's resources.
  */
-public final class Command {
+public final class Command implements FlashTimeline {
 
   private final TimingModel model;
   private final long arrivalNanos;
@@ -24,6 +24,7 @@ public final class Command {
   }
 
   /** The model this command accounts into. */
+  @Override
   public TimingModel model() {
     return model;
   }
@@ -37,18 +38,21 @@ public final class Command {
   }
 
   /** Reads a page on this die: cell read, then the channel bus; the command waits for it. */
+  @Override
   public void readPage(int channel, int way) {
     checkOpen();
     flashDoneNanos = Math.max(flashDoneNanos, model.readPage(readyNanos, channel, way));
   }
 
   /** Programs a page on this die; the command does not wait for the cells (write-back buffer). */
+  @Override
   public void programPage(int channel, int way) {
     checkOpen();
     model.programPage(dataReadyNanos, channel, way);
   }
 
   /** Erases a block on this die; the command waits for it (garbage collection delays its write). */
+  @Override
   public void eraseBlock(int channel, int way) {
     checkOpen();
     flashDoneNanos = Math.max(flashDoneNanos, model.eraseBlock(readyNanos, channel, way));

@@ -32,6 +32,9 @@ public final class TimingModel {
   private long linkBusyUntil;
   private final long[] channelBusyUntil;
   private final long[] wayBusyUntil; // index channel * waysPerChannel + way
+  // Internal reads of executions: they wait for host operations, host operations never wait for them.
+  private final long[] internalChannelBusyUntil;
+  private final long[] internalWayBusyUntil;
 
   // Counters since construction.
   private long commands;
@@ -53,6 +56,8 @@ public final class TimingModel {
     int channels = geometry.channels();
     channelBusyUntil = new long[channels];
     wayBusyUntil = new long[channels * geometry.waysPerChannel()];
+    internalChannelBusyUntil = new long[channels];
+    internalWayBusyUntil = new long[channels * geometry.waysPerChannel()];
     pagesRead = new long[channels];
     pagesProgrammed = new long[channels];
     blocksErased = new long[channels];
@@ -166,6 +171,31 @@ public final class TimingModel {
       channelBusyNanos[channel] += pageBusNanos;
       return programEnd;
     }
+  }
+
+  /**
+   * An internal read at low priority: it starts only when the die and the bus are free of host work
+   * and of earlier internal reads, and host work scheduled later does not wait for it (host reads
+   * are served first; internal reads fill the time the host leaves).
+   */
+  long internalReadPage(long readyAt, int channel, int way) {
+    int die = die(channel, way);
+    synchronized (lock) {
+      long cellStart = Math.max(readyAt, Math.max(wayBusyUntil[die], internalWayBusyUntil[die]));
+      long cellEnd = cellStart + parameters.cellReadNanos();
+      long busEnd = Math.max(cellEnd, Math.max(channelBusyUntil[channel], internalChannelBusyUntil[channel]))
+          + pageBusNanos;
+      internalWayBusyUntil[die] = busEnd;
+      internalChannelBusyUntil[channel] = busEnd;
+      pagesRead[channel]++;
+      channelBusyNanos[channel] += pageBusNanos;
+      return busEnd;
+    }
+  }
+
+  /** Starts a timeline of internal reads that may begin at {@code readyAt} on the modelled clock. */
+  public InternalTimeline internalReads(long readyAt) {
+    return new InternalTimeline(this, readyAt);
   }
 
   long eraseBlock(long readyAt, int channel, int way) {

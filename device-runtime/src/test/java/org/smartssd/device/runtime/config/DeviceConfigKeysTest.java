@@ -20,7 +20,7 @@ class DeviceConfigKeysTest {
       assertFalse(key.unit().isBlank(), key.name());
       assertFalse(key.description().isBlank(), key.name());
     }
-    assertEquals(23, names.size());
+    assertEquals(DeviceConfigKeys.all().size(), names.size());
   }
 
   @Test

@@ -330,4 +330,32 @@ class TimingModelTest {
     // Each channel's bus carried 2000 pages back to back at best.
     assertTrue(stats.modelledHorizonNanos() >= 2000 * BUS);
   }
+
+  @Test
+  void internalReadsNeverDelayAHostReadButWaitForHostWork() {
+    TimingModel idle = model(1, 2, READ, FAST_LINK);
+    Command alone = idle.begin();
+    alone.readPage(0, 0);
+    long hostAlone = alone.complete() - alone.arrival();
+
+    TimingModel busy = model(1, 2, READ, FAST_LINK);
+    // An execution has queued a long run of internal reads on the channel and both its dies.
+    InternalTimeline internal = busy.internalReads(busy.now());
+    for (int i = 0; i < 100; i++) {
+      internal.readPage(0, i % 2);
+    }
+    Command host = busy.begin();
+    host.readPage(0, 0);
+    assertEquals(hostAlone, host.complete() - host.arrival(), "the host read is served as on an idle device");
+
+    // On an otherwise idle device, an internal read waits for a host read issued before it.
+    TimingModel fresh = model(1, 2, READ, FAST_LINK);
+    Command first = fresh.begin();
+    first.readPage(0, 0);
+    long hostEnd = first.complete();
+    InternalTimeline after = fresh.internalReads(first.arrival());
+    after.readPage(0, 0);
+    assertTrue(after.doneNanos() >= hostEnd - 1 + READ + BUS,
+        "internal read ends at " + after.doneNanos() + ", the host read at " + hostEnd);
+  }
 }

@@ -1,0 +1,233 @@
+package org.smartssd.device.runtime.isp;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.smartssd.device.ExecutionStatistics;
+import org.smartssd.device.runtime.config.IspParameters;
+import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.RecordFormat;
+import org.smartssd.device.tasklet.TaskletResult;
+
+/**
+ * One execution of a tasklet over its inputs: its plan (which pages each channel reads), its lanes'
+ * outputs, its counters, its modelled time, and its state. The lanes run on {@link LaneWorker}s.
+ */
+final class Execution {
+  /** One page-sized segment of an input to read: page {@code page} of input {@code input}, bytes [start, end). */
+  record WorkItem(int input, int page, long start, long end) {}
+
+  /** One result must fit in one READ_OBJECT answer, well inside the default 64 MiB frame limit. */
+  static final int MAX_RESULT_BYTES = 16 << 20;
+
+  final long id;
+  final InstalledTasklet tasklet;
+  final List<InputRange> inputs;
+  final List<ObjectStore.ScanTarget> targets;
+  final Map<String, String> options;
+  final IspParameters isp;
+  final boolean mergeOnDevice;
+  final boolean paced;
+  final long timeLimitMillis;
+  final int lanes;
+  final int channels;
+  final ExecutionModel model;
+  final long startWallNanos = System.nanoTime();
+
+  final LaneOutput[] outputs;
+  /** Results of a merge on the device (lane -1), and the lanes' results it merges. */
+  final LaneOutput mergedOutput;
+  final List<TaskletResult> toMerge = new ArrayList<>();
+
+  /** Set by the worker that learns the record format; read after the start barrier. */
+  volatile RecordFormat format;
+  RecordAssembler[] assemblers;
+  ArrayDeque<WorkItem>[] channelQueues;
+  /** Segments still to be accepted, per input: the worker that accepts the last one finishes the input. */
+  AtomicLong[] segmentsLeft;
+
+  final AtomicLong bytesScanned = new AtomicLong();
+  final AtomicLong pagesRead = new AtomicLong();
+  final AtomicLong resultRecords = new AtomicLong();
+  final AtomicLong resultBytes = new AtomicLong();
+  final AtomicLong laneCpuNanos = new AtomicLong();
+  /** Lanes the host asked for results since their last event (onRead with last = false). */
+  final boolean[] readRequested;
+
+  private ExecutionState state = ExecutionState.RUNNING;
+  private String message = "";
+  private long endWallNanos;
+  private List<Thread> threads = List.of();
+
+  Execution(long id, InstalledTasklet tasklet, List<InputRange> inputs, List<ObjectStore.ScanTarget> targets,
+      Map<String, String> options, IspParameters isp, boolean mergeOnDevice, boolean paced, long timeLimitMillis,
+      int channels, ExecutionModel model) {
+    this.id = id;
+    this.tasklet = tasklet;
+    this.inputs = List.copyOf(inputs);
+    this.targets = List.copyOf(targets);
+    this.options = Map.copyOf(options);
+    this.isp = isp;
+    this.mergeOnDevice = mergeOnDevice;
+    this.paced = paced;
+    this.timeLimitMillis = timeLimitMillis;
+    this.lanes = isp.cores();
+    this.channels = channels;
+    this.model = model;
+    this.outputs = new LaneOutput[lanes];
+    for (int lane = 0; lane < lanes; lane++) {
+      outputs[lane] = new LaneOutput(lane, isp.laneBufferBytes());
+    }
+    this.mergedOutput = new LaneOutput(-1, Long.MAX_VALUE);
+    this.readRequested = new boolean[lanes];
+  }
+
+  /** The lane (device core) serving a channel. */
+  int laneOf(int channel) {
+    return channel % lanes;
+  }
+
+  /** Builds the assemblers and the channels' queues once the record format is known. */
+  @SuppressWarnings("unchecked")
+  void plan(RecordFormat recordFormat) throws RecordException {
+    format = recordFormat;
+    assemblers = new RecordAssembler[targets.size()];
+    channelQueues = new ArrayDeque[channels];
+    for (int c = 0; c < channels; c++) {
+      channelQueues[c] = new ArrayDeque<>();
+    }
+    segmentsLeft = new AtomicLong[targets.size()];
+    for (int i = 0; i < targets.size(); i++) {
+      ObjectStore.ScanTarget t = targets.get(i);
+      InputRange range = inputs.get(i);
+      long end = range.length() == InputRange.TO_END ? t.length() : Math.min(t.length(), range.offset() + range.length());
+      RecordAssembler a = new RecordAssembler(recordFormat, t.path(), t.length(), range.offset(), end, isp.maxRecordBytes());
+      assemblers[i] = a;
+      long segments = 0;
+      int pageSize = t.pageSize();
+      if (a.readEnd() > a.readStart()) {
+        for (long page = a.readStart() / pageSize; page * pageSize < a.readEnd(); page++) {
+          long start = Math.max(a.readStart(), page * pageSize);
+          long stop = Math.min(a.readEnd(), (page + 1) * pageSize);
+          channelQueues[t.channelOfPage()[(int) page]].add(new WorkItem(i, (int) page, start, stop));
+          segments++;
+        }
+      }
+      segmentsLeft[i] = new AtomicLong(segments);
+    }
+  }
+
+  synchronized void start(List<Thread> workers) {
+    threads = List.copyOf(workers);
+    workers.forEach(Thread::start);
+  }
+
+  synchronized List<Thread> threads() {
+    return threads;
+  }
+
+  synchronized ExecutionState state() {
+    return state;
+  }
+
+  synchronized String message() {
+    return message;
+  }
+
+  synchronized boolean isStopped() {
+    return state != ExecutionState.RUNNING;
+  }
+
+  /** Ends the execution as failed (the first reason wins). */
+  void fail(String reason) {
+    end(ExecutionState.FAILED, reason);
+  }
+
+  void cancel() {
+    end(ExecutionState.CANCELLED, "cancelled by the host");
+  }
+
+  void done() {
+    end(ExecutionState.DONE, "");
+  }
+
+  private void end(ExecutionState to, String why) {
+    synchronized (this) {
+      if (state != ExecutionState.RUNNING) {
+        return;
+      }
+      state = to;
+      message = why;
+      endWallNanos = System.nanoTime();
+    }
+    for (LaneOutput out : outputs) {
+      out.wake();
+    }
+  }
+
+  synchronized long wallNanos() {
+    return (state == ExecutionState.RUNNING ? System.nanoTime() : endWallNanos) - startWallNanos;
+  }
+
+  long records() {
+    long n = 0;
+    RecordAssembler[] a = assemblers;
+    if (a != null) {
+      for (RecordAssembler assembler : a) {
+        n += assembler.recordsDelivered();
+      }
+    }
+    return n;
+  }
+
+  /** Whether every result has left the device. */
+  boolean drained() {
+    for (LaneOutput out : outputs) {
+      if (!out.isEmpty()) {
+        return false;
+      }
+    }
+    return mergedOutput.isEmpty();
+  }
+
+  ExecutionStatistics statistics() {
+    return new ExecutionStatistics(lanes, bytesScanned.get(), pagesRead.get(),
+        format == null || format.kind() == RecordFormat.Kind.RAW ? 0 : records(), resultRecords.get(), resultBytes.get(),
+        wallNanos(), laneCpuNanos.get(), model.modelledNanos(), model.readNanos(), model.computeNanos(),
+        model.mergeNanos(), model.transferNanos(), model.deviceMicrojoules(), model.hostMicrojoules());
+  }
+
+  /** Copies a result and puts it in its lane's buffer (or aside for the merge), enforcing the output budget. */
+  boolean emit(int lane, ByteBuffer data, long readyAtNanos) throws InterruptedException {
+    if (isStopped()) {
+      return false;
+    }
+    int size = data.remaining();
+    if (size > MAX_RESULT_BYTES) {
+      fail("tasklet " + tasklet.className() + " emitted a result of " + size + " bytes; one result may be at most "
+          + MAX_RESULT_BYTES + " bytes");
+      return false;
+    }
+    long total = resultBytes.addAndGet(size);
+    if (total > isp.outputBudgetBytes()) {
+      fail("tasklet " + tasklet.className() + " produced more than its output budget of " + isp.outputBudgetBytes()
+          + " bytes (smartssd.device.isp.output-budget-bytes)");
+      return false;
+    }
+    resultRecords.incrementAndGet();
+    ByteBuffer copy = ByteBuffer.allocate(size);
+    copy.put(data.duplicate()).flip();
+    if (mergeOnDevice) {
+      synchronized (toMerge) {
+        toMerge.add(new TaskletResult(lane, copy.asReadOnlyBuffer()));
+      }
+      return true;
+    }
+    return outputs[lane].put(copy.asReadOnlyBuffer(), readyAtNanos, this::isStopped);
+  }
+}

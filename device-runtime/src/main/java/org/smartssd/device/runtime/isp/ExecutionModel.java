@@ -1,0 +1,132 @@
+package org.smartssd.device.runtime.isp;
+
+import org.smartssd.device.runtime.config.EnergyParameters;
+import org.smartssd.device.runtime.config.IspParameters;
+
+/**
+ * The modelled time of one execution: when each channel may start its next internal read request,
+ * when each device core is free, the controller core's merge, and the results' trips over the host
+ * link. Channels stream into the device buffer while cores compute (a request's compute starts when
+ * its data is in and its core is free). All times are on the device's modelled clock.
+ */
+final class ExecutionModel {
+  private final IspParameters isp;
+  private final EnergyParameters energy;
+  private final long startNanos;
+  private final long[] channelReadyNanos;
+  private final long[] coreFreeNanos;
+  private long readEndNanos;
+  private long computeNanos;
+  private long processingEndNanos;
+  private long mergeNanos;
+  private long transferNanos;
+  private long deliveredEndNanos;
+
+  ExecutionModel(IspParameters isp, EnergyParameters energy, int channels, long startNanos) {
+    this.isp = isp;
+    this.energy = energy;
+    this.startNanos = startNanos;
+    this.channelReadyNanos = new long[channels];
+    java.util.Arrays.fill(channelReadyNanos, startNanos);
+    this.coreFreeNanos = new long[isp.cores()];
+    java.util.Arrays.fill(coreFreeNanos, startNanos);
+    this.readEndNanos = startNanos;
+    this.processingEndNanos = startNanos;
+    this.deliveredEndNanos = startNanos;
+  }
+
+  long startNanos() {
+    return startNanos;
+  }
+
+  /** When channel {@code c}'s next internal request may start. */
+  synchronized long channelReady(int channel) {
+    return channelReadyNanos[channel];
+  }
+
+  /** A request's pages reached the device buffer at {@code doneNanos}. */
+  synchronized void readDone(int channel, long doneNanos) {
+    channelReadyNanos[channel] = Math.max(channelReadyNanos[channel], doneNanos);
+    readEndNanos = Math.max(readEndNanos, doneNanos);
+  }
+
+  /** When a core may start computing on data that arrived at {@code dataNanos}. */
+  synchronized long computeStart(int core, long dataNanos) {
+    return Math.max(coreFreeNanos[core], dataNanos);
+  }
+
+  /** Runs {@code nanos} of compute on {@code core} from {@code computeStart}; returns its end. */
+  synchronized long compute(int core, long computeStart, long nanos) {
+    long end = Math.max(computeStart, coreFreeNanos[core]) + nanos;
+    coreFreeNanos[core] = end;
+    computeNanos += nanos;
+    processingEndNanos = Math.max(processingEndNanos, end);
+    return end;
+  }
+
+  /** Device-core time for {@code bytes} read and {@code measuredCpuNanos} of host CPU spent on them. */
+  long coreNanos(long bytes, long measuredCpuNanos) {
+    return scaled(bytes, measuredCpuNanos, isp.coreMhz());
+  }
+
+  /** The controller core's merge, after every lane; returns its end. */
+  synchronized long merge(long resultBytes, long measuredCpuNanos) {
+    mergeNanos = scaled(resultBytes, measuredCpuNanos, isp.controllerMhz());
+    processingEndNanos += mergeNanos;
+    return processingEndNanos;
+  }
+
+  private long scaled(long bytes, long measuredCpuNanos, double mhz) {
+    if (isp.fixedCycles()) {
+      return (long) Math.ceil(bytes * isp.cyclesPerByte() * 1000.0 / mhz);
+    }
+    return (long) Math.ceil(measuredCpuNanos * isp.hostMhz() / mhz);
+  }
+
+  /**
+   * Results taking {@code linkNanos} on the host link, ready at {@code readyNanos}: they cross as
+   * soon as they are ready and the link has carried the ones before (a host that polls promptly).
+   */
+  synchronized void delivered(long readyNanos, long linkNanos) {
+    if (linkNanos == 0) {
+      return;
+    }
+    deliveredEndNanos = Math.max(deliveredEndNanos, readyNanos) + linkNanos;
+    transferNanos += linkNanos;
+  }
+
+  /** The latest modelled completion of the processing (cores and merge). */
+  synchronized long processingEndNanos() {
+    return processingEndNanos;
+  }
+
+  synchronized long modelledNanos() {
+    return Math.max(processingEndNanos, deliveredEndNanos) - startNanos;
+  }
+
+  synchronized long readNanos() {
+    return readEndNanos - startNanos;
+  }
+
+  synchronized long computeNanos() {
+    return computeNanos;
+  }
+
+  synchronized long mergeNanos() {
+    return mergeNanos;
+  }
+
+  synchronized long transferNanos() {
+    return transferNanos;
+  }
+
+  /** Device energy: active power over the execution's modelled duration (W x ns / 1000 = uJ). */
+  long deviceMicrojoules() {
+    return (long) (energy.deviceActiveWatts() * modelledNanos() / 1000.0);
+  }
+
+  /** Host energy: idle power while it waits for the device. */
+  long hostMicrojoules() {
+    return (long) (energy.hostIdleWatts() * modelledNanos() / 1000.0);
+  }
+}

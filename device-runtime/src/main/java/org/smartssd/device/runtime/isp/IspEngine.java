@@ -1,0 +1,390 @@
+package org.smartssd.device.runtime.isp;
+
+import java.io.Closeable;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.smartssd.device.protocol.Status;
+import org.smartssd.device.runtime.config.EnergyParameters;
+import org.smartssd.device.runtime.config.IspParameters;
+import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.runtime.objects.StoreException;
+import org.smartssd.device.runtime.timing.TimingModel;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.MergingTasklet;
+import org.smartssd.device.tasklet.ResultSink;
+import org.smartssd.device.tasklet.TaskletContext;
+import org.smartssd.device.tasklet.TaskletResult;
+
+/**
+ * The in-storage processing engine: installs tasklets ({@code create_object}), runs executions over
+ * objects ({@code execute_object}) on lanes next to the flash, and hands their results to the host
+ * when it polls ({@code read_object}); the device never calls the host.
+ *
+ * <p>Layering: the engine reads objects through the object store and the flash translation layer
+ * below it, at low priority; the host interface above calls it.
+ */
+public final class IspEngine implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(IspEngine.class);
+  /** How long a stopped lane gets to leave tasklet code on its own before it is stopped by force. */
+  private static final long STOP_GRACE_MILLIS = 1000;
+  /** An execution whose results nobody reads is dropped after this long. */
+  private static final long ABANDONED_MILLIS = TimeUnit.MINUTES.toMillis(10);
+
+  /** What {@code read_object} answers. */
+  public record Progress(ExecutionState state, String message, org.smartssd.device.ExecutionStatistics statistics,
+      List<TaskletResult> results, boolean finished) {}
+
+  private final IspParameters isp;
+  private final EnergyParameters energy;
+  private final ObjectStore store;
+  private final TimingModel timing;
+  private final boolean paced;
+  private final IntSupplier hostWaiting;
+  private final TaskletLoader loader;
+  private final Map<Long, InstalledTasklet> tasklets = new ConcurrentHashMap<>();
+  private final Map<Long, Execution> executions = new ConcurrentHashMap<>();
+  private final Map<Long, List<LaneWorker>> workers = new ConcurrentHashMap<>();
+  private final AtomicLong nextTasklet = new AtomicLong(1);
+  private final AtomicLong nextExecution = new AtomicLong(1);
+  private final ScheduledExecutorService watchdog;
+  private final String name;
+
+  public IspEngine(String name, IspParameters isp, EnergyParameters energy, ObjectStore store, TimingModel timing,
+      boolean paced, IntSupplier hostWaiting, TaskletLoader loader) {
+    this.name = name;
+    this.isp = isp;
+    this.energy = energy;
+    this.store = store;
+    this.timing = timing;
+    this.paced = paced;
+    this.hostWaiting = hostWaiting;
+    this.loader = loader;
+    this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, name + "-isp-watchdog");
+      t.setDaemon(true);
+      return t;
+    });
+    watchdog.scheduleWithFixedDelay(this::watch, 100, 100, TimeUnit.MILLISECONDS);
+  }
+
+  // ---- create_object / remove_object ----
+
+  public long createObject(ByteBuffer code, String className, Map<String, String> parameters) throws StoreException {
+    LoadedTasklet loaded;
+    try {
+      loaded = loader.load(code, className);
+      // Construct one instance now, so that a class that cannot be built is refused here.
+      loaded.newInstance();
+    } catch (TaskletRefusedException e) {
+      throw new StoreException(Status.BAD_REQUEST, e.getMessage());
+    }
+    long id = nextTasklet.getAndIncrement();
+    tasklets.put(id, new InstalledTasklet(id, loaded, parameters));
+    LOG.info("{}: installed tasklet {} as {}{}", name, className, id, code.hasRemaining() ? "" : " (built in)");
+    return id;
+  }
+
+  public void removeObject(long taskletId) throws StoreException {
+    if (tasklets.remove(taskletId) == null) {
+      throw new StoreException(Status.NOT_FOUND, "no tasklet " + taskletId + " is installed");
+    }
+  }
+
+  // ---- execute_object ----
+
+  public long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options, long arrivalNanos)
+      throws StoreException {
+    InstalledTasklet tasklet = tasklets.get(taskletId);
+    if (tasklet == null) {
+      throw new StoreException(Status.NOT_FOUND, "no tasklet " + taskletId + " is installed");
+    }
+    if (inputs.isEmpty()) {
+      throw new StoreException(Status.BAD_REQUEST, "an execution needs at least one input");
+    }
+    boolean mergeOnDevice = mergeOption(options);
+    if (mergeOnDevice && !tasklet.code().merging()) {
+      throw new StoreException(Status.BAD_REQUEST, "tasklet " + tasklet.className() + " cannot merge on the device: it"
+          + " does not implement " + MergingTasklet.class.getName() + "; merge on the host instead (merge=host)");
+    }
+    long timeLimit = longOption(options, "time-limit-ms", isp.timeLimitMillis());
+    List<ObjectStore.ScanTarget> targets = new ArrayList<>();
+    for (InputRange range : inputs) {
+      ObjectStore.ScanTarget target = store.openScan(range.path());
+      if (range.offset() > target.length()) {
+        throw new StoreException(Status.PAST_END, "input " + range.path() + " starts at " + range.offset()
+            + ", past its end (" + target.length() + " bytes)");
+      }
+      targets.add(target);
+    }
+    if (executions.values().stream().filter(e -> !e.isStopped()).count() >= isp.maxExecutions()) {
+      throw new StoreException(Status.BUSY, isp.maxExecutions() + " executions are running already"
+          + " (smartssd.device.isp.max-executions)");
+    }
+    long id = nextExecution.getAndIncrement();
+    // A host that waits for each answer issues this after the device finished what it asked before.
+    long start = Math.max(arrivalNanos, timing.horizonNanos());
+    ExecutionModel model = new ExecutionModel(isp, energy, timing.geometry().channels(), start);
+    Execution exec = new Execution(id, tasklet, inputs, targets, options, isp, mergeOnDevice, paced, timeLimit,
+        timing.geometry().channels(), model);
+    int threads = Math.min(exec.lanes, isp.threads());
+    LaneWorker.Crew crew = new LaneWorker.Crew(exec, threads, () -> finish(exec));
+    List<LaneWorker> crewWorkers = new ArrayList<>();
+    List<Thread> crewThreads = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      List<Integer> lanes = new ArrayList<>();
+      for (int lane = t; lane < exec.lanes; lane += threads) {
+        lanes.add(lane);
+      }
+      LaneWorker w = new LaneWorker(crew, lanes.stream().mapToInt(Integer::intValue).toArray(), store, timing, hostWaiting);
+      crewWorkers.add(w);
+      Thread thread = new Thread(w, name + "-exec" + id + "-lanes" + t);
+      thread.setDaemon(true);
+      crewThreads.add(thread);
+    }
+    executions.put(id, exec);
+    workers.put(id, crewWorkers);
+    exec.start(crewThreads);
+    return id;
+  }
+
+  private boolean mergeOption(Map<String, String> options) throws StoreException {
+    String merge = options.getOrDefault("merge", isp.mergeOnDevice() ? "device" : "host");
+    if (!merge.equals("host") && !merge.equals("device")) {
+      throw new StoreException(Status.BAD_REQUEST, "option merge='" + merge + "' must be host or device");
+    }
+    return merge.equals("device");
+  }
+
+  private static long longOption(Map<String, String> options, String key, long fallback) throws StoreException {
+    String value = options.get(key);
+    if (value == null) {
+      return fallback;
+    }
+    try {
+      long v = Long.parseLong(value.trim());
+      if (v <= 0) {
+        throw new NumberFormatException();
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw new StoreException(Status.BAD_REQUEST, "option " + key + "='" + value + "' must be a positive whole number");
+    }
+  }
+
+  /** Every lane is done: merge on the device if asked, then the execution is done. */
+  private void finish(Execution exec) {
+    if (!exec.isStopped() && exec.mergeOnDevice) {
+      mergeOnDevice(exec);
+    }
+    exec.done();
+    workers.remove(exec.id);
+  }
+
+  private void mergeOnDevice(Execution exec) {
+    List<TaskletResult> partials;
+    synchronized (exec.toMerge) {
+      partials = new ArrayList<>(exec.toMerge);
+      exec.toMerge.clear();
+    }
+    partials.sort(Comparator.comparingInt(TaskletResult::lane)); // stable: each lane's in emitted order
+    long partialBytes = partials.stream().mapToLong(r -> r.data().remaining()).sum();
+    List<ByteBuffer> merged = new ArrayList<>();
+    ResultSink sink = result -> {
+      long total = exec.resultBytes.addAndGet(result.remaining());
+      if (total > isp.outputBudgetBytes()) {
+        throw new IllegalStateException("the merge produced more than the output budget of " + isp.outputBudgetBytes()
+            + " bytes (smartssd.device.isp.output-budget-bytes)");
+      }
+      exec.resultRecords.incrementAndGet();
+      ByteBuffer copy = ByteBuffer.allocate(result.remaining());
+      copy.put(result.duplicate()).flip();
+      merged.add(copy.asReadOnlyBuffer());
+    };
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long cpuBefore = mx.getCurrentThreadCpuTime();
+    try {
+      MergingTasklet merger = (MergingTasklet) exec.tasklet.code().newInstance();
+      merger.onCreate(mergeContext(exec));
+      merger.onMerge(java.util.Collections.unmodifiableList(partials), sink);
+    } catch (Throwable t) {
+      exec.fail("tasklet " + exec.tasklet.className() + " failed in onMerge on the controller core: " + t);
+      return;
+    }
+    long end = exec.model.merge(partialBytes, mx.getCurrentThreadCpuTime() - cpuBefore);
+    for (ByteBuffer result : merged) {
+      try {
+        exec.mergedOutput.put(result, end, () -> false);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static TaskletContext mergeContext(Execution exec) {
+    return new TaskletContext() {
+      @Override
+      public Map<String, String> parameters() {
+        return exec.tasklet.parameters();
+      }
+
+      @Override
+      public String taskletName() {
+        return exec.tasklet.className();
+      }
+
+      @Override
+      public int lane() {
+        return -1;
+      }
+
+      @Override
+      public int lanes() {
+        return exec.lanes;
+      }
+    };
+  }
+
+  // ---- read_object / cancel ----
+
+  /**
+   * Results ready so far (about {@code maxBytes}), with the state and statistics. {@code nowNanos}
+   * is the modelled arrival of the command: a paced device hands out nothing the model has not
+   * produced by then.
+   */
+  public Progress readObject(long executionId, int maxBytes, long nowNanos) throws StoreException {
+    Execution exec = execution(executionId);
+    if (!exec.mergeOnDevice) {
+      // The lanes hand over what they hold (onRead, not last); merged on the device, the host sees none of it.
+      for (int lane = 0; lane < exec.lanes; lane++) {
+        exec.readRequested[lane] = true;
+      }
+    }
+    long horizon = paced ? nowNanos : Long.MAX_VALUE;
+    List<TaskletResult> results = new ArrayList<>();
+    long budget = Math.max(1, maxBytes);
+    LaneOutput.Drained merged = exec.mergedOutput.drain(results, budget, horizon);
+    long moved = merged.bytes();
+    long readyAt = merged.readyAtNanos();
+    for (int lane = 0; lane < exec.lanes && moved < budget; lane++) {
+      LaneOutput.Drained d = exec.outputs[lane].drain(results, budget - moved, horizon);
+      moved += d.bytes();
+      readyAt = Math.max(readyAt, d.readyAtNanos());
+    }
+    exec.model.delivered(readyAt, timing.linkNanos(moved));
+    ExecutionState state = exec.state();
+    if (state == ExecutionState.FAILED || state == ExecutionState.CANCELLED) {
+      // An execution that did not complete hands out no more results: only why it ended.
+      executions.remove(executionId);
+      return new Progress(state, exec.message(), exec.statistics(), List.of(), true);
+    }
+    // Paced, the host sees the execution end no earlier than the model does.
+    if (paced && state == ExecutionState.DONE && nowNanos < exec.model.processingEndNanos()) {
+      state = ExecutionState.RUNNING;
+    }
+    boolean finished = state.isTerminal() && exec.drained();
+    if (finished) {
+      executions.remove(executionId);
+    }
+    return new Progress(state, "", exec.statistics(), results, finished);
+  }
+
+  public void cancel(long executionId) throws StoreException {
+    Execution exec = execution(executionId);
+    exec.cancel();
+    stopLanes(exec);
+  }
+
+  private Execution execution(long id) throws StoreException {
+    Execution exec = executions.get(id);
+    if (exec == null) {
+      throw new StoreException(Status.NOT_FOUND, "no execution " + id + " (finished and read, or never started)");
+    }
+    return exec;
+  }
+
+  // ---- containment ----
+
+  private void watch() {
+    try {
+      long now = System.nanoTime();
+      for (Execution exec : executions.values()) {
+        long runningMillis = TimeUnit.NANOSECONDS.toMillis(now - exec.startWallNanos);
+        if (!exec.isStopped() && runningMillis > exec.timeLimitMillis) {
+          exec.fail("tasklet " + exec.tasklet.className() + " ran past its time limit of " + exec.timeLimitMillis
+              + " ms (smartssd.device.isp.time-limit-ms)");
+          stopLanes(exec);
+        } else if (exec.isStopped() && runningMillis > ABANDONED_MILLIS + exec.timeLimitMillis) {
+          executions.remove(exec.id); // nobody came for its results
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.error("{}: ISP watchdog failed", name, e);
+    }
+  }
+
+  /** Wakes a stopped execution's lanes; those still in tasklet code after a grace period are stopped by force. */
+  private void stopLanes(Execution exec) {
+    for (Thread t : exec.threads()) {
+      t.interrupt();
+    }
+    watchdog.schedule(() -> forceStop(exec), STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * A tasklet in an endless loop never returns and cannot be interrupted: its thread is stopped. Only
+   * a thread inside tasklet code is stopped, so no lock of the device is ever held by it.
+   */
+  @SuppressWarnings({"deprecation", "removal"})
+  private void forceStop(Execution exec) {
+    List<LaneWorker> crew = workers.get(exec.id);
+    if (crew == null) {
+      return;
+    }
+    List<Thread> threads = exec.threads();
+    for (int i = 0; i < threads.size(); i++) {
+      Thread t = threads.get(i);
+      if (t.isAlive() && crew.get(i).inTasklet) {
+        LOG.warn("{}: stopping lane thread {} of execution {} by force (tasklet {} does not return)", name,
+            t.getName(), exec.id, exec.tasklet.className());
+        t.stop();
+      }
+    }
+  }
+
+  /** Executions the engine holds (running, or ended with results not yet read). */
+  public int executionCount() {
+    return executions.size();
+  }
+
+  @Override
+  public void close() {
+    for (Execution exec : executions.values()) {
+      exec.cancel();
+      stopLanes(exec);
+    }
+    for (Execution exec : executions.values()) {
+      for (Thread t : exec.threads()) {
+        try {
+          t.join(STOP_GRACE_MILLIS * 2);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    watchdog.shutdownNow();
+  }
+}

@@ -1,0 +1,375 @@
+package org.smartssd.device.runtime.isp;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
+import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.runtime.objects.StoreException;
+import org.smartssd.device.runtime.timing.InternalTimeline;
+import org.smartssd.device.runtime.timing.TimingModel;
+import org.smartssd.device.tasklet.DataChunk;
+import org.smartssd.device.tasklet.ExecutionInfo;
+import org.smartssd.device.tasklet.RecordFormat;
+import org.smartssd.device.tasklet.ResultSink;
+import org.smartssd.device.tasklet.Tasklet;
+import org.smartssd.device.tasklet.TaskletContext;
+
+/**
+ * A machine thread running some lanes of one execution: it installs their tasklet instances, then
+ * reads its channels' pages in internal read requests, hands whole records to the lane serving each
+ * channel, and finally asks each lane for its last results. Every call into tasklet code is
+ * measured (CPU time, allocation) and contained: a throw, an over-budget allocation or a stop ends
+ * the execution, not the device.
+ */
+final class LaneWorker implements Runnable {
+  /** How long an internal request waits when host commands are queued: the host goes first. */
+  private static final long HOST_YIELD_NANOS = 50_000;
+
+  /** State shared by the workers of one execution. */
+  static final class Crew {
+    final Execution execution;
+    final int workers;
+    final AtomicInteger installed = new AtomicInteger();
+    final AtomicInteger finished = new AtomicInteger();
+    final CountDownLatch planned = new CountDownLatch(1);
+    final List<RecordFormat> formats = new ArrayList<>();
+    final Runnable onAllFinished;
+
+    Crew(Execution execution, int workers, Runnable onAllFinished) {
+      this.execution = execution;
+      this.workers = workers;
+      this.onAllFinished = onAllFinished;
+    }
+  }
+
+  /** Thrown inside a worker to unwind once its execution has ended. */
+  private static final class Stop extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Stop() {
+      super(null, null, false, false);
+    }
+  }
+
+  @FunctionalInterface
+  private interface TaskletCall {
+    void run() throws Exception;
+  }
+
+  private final Crew crew;
+  private final Execution exec;
+  private final int[] lanes;
+  private final Tasklet[] instances;
+  private final long[] readyAt;
+  private final ObjectStore store;
+  private final TimingModel timing;
+  private final IntSupplier hostWaiting;
+  private final com.sun.management.ThreadMXBean threads;
+  /** True while this worker's thread runs tasklet code: only then may the engine stop it by force. */
+  volatile boolean inTasklet;
+  private long batchCpuNanos;
+
+  LaneWorker(Crew crew, int[] lanes, ObjectStore store, TimingModel timing, IntSupplier hostWaiting) {
+    this.crew = crew;
+    this.exec = crew.execution;
+    this.lanes = lanes;
+    this.instances = new Tasklet[exec.lanes];
+    this.readyAt = new long[exec.lanes];
+    this.store = store;
+    this.timing = timing;
+    this.hostWaiting = hostWaiting;
+    this.threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+  }
+
+  @Override
+  public void run() {
+    try {
+      install();
+      if (!awaitPlan()) {
+        return;
+      }
+      for (int lane : lanes) {
+        ExecutionInfo info = new ExecutionInfo(exec.id, exec.inputs, exec.options, lane, exec.lanes);
+        call(lane, "onExecute", () -> instances[lane].onExecute(info));
+      }
+      scan();
+      for (int lane : lanes) {
+        readyAt[lane] = exec.model.computeStart(lane, 0);
+        call(lane, "onRead", () -> instances[lane].onRead(sink(lane), true));
+      }
+    } catch (Stop e) {
+      // The execution ended (failed, cancelled, or stopped by its time limit).
+    } catch (RuntimeException | Error e) {
+      exec.fail("the engine failed running tasklet " + exec.tasklet.className() + ": " + e);
+    } finally {
+      if (crew.installed.get() < crew.workers) {
+        arriveInstalled(); // never leave the others waiting for the plan
+      }
+      if (crew.finished.incrementAndGet() == crew.workers) {
+        crew.onAllFinished.run();
+      }
+    }
+  }
+
+  // ---- start: one instance a lane, every lane agreeing on the record format ----
+
+  private boolean arrivedInstalled;
+
+  private void install() throws Stop {
+    try {
+      for (int lane : lanes) {
+        Tasklet instance;
+        try {
+          instance = exec.tasklet.code().newInstance();
+        } catch (TaskletRefusedException e) {
+          exec.fail(e.getMessage());
+          throw new Stop();
+        }
+        instances[lane] = instance;
+        TaskletContext context = context(lane);
+        call(lane, "onCreate", () -> instance.onCreate(context));
+        RecordFormat[] format = new RecordFormat[1];
+        call(lane, "recordFormat", () -> format[0] = instance.recordFormat());
+        if (format[0] == null) {
+          exec.fail("tasklet " + exec.tasklet.className() + " returned no record format on lane " + lane);
+          throw new Stop();
+        }
+        synchronized (crew.formats) {
+          crew.formats.add(format[0]);
+        }
+      }
+    } finally {
+      arriveInstalled();
+    }
+  }
+
+  private void arriveInstalled() {
+    if (arrivedInstalled) {
+      return;
+    }
+    arrivedInstalled = true;
+    if (crew.installed.incrementAndGet() == crew.workers) {
+      plan();
+      crew.planned.countDown();
+    }
+  }
+
+  /** Run by the last worker to install: checks the lanes agree and lays out the reads. */
+  private void plan() {
+    if (exec.isStopped()) {
+      return;
+    }
+    RecordFormat first;
+    synchronized (crew.formats) {
+      first = crew.formats.isEmpty() ? RecordFormat.raw() : crew.formats.get(0);
+      for (RecordFormat f : crew.formats) {
+        if (!f.equals(first)) {
+          exec.fail("tasklet " + exec.tasklet.className() + " gave different record formats on different lanes: "
+              + first + " and " + f);
+          return;
+        }
+      }
+    }
+    try {
+      exec.plan(first);
+    } catch (RecordException e) {
+      exec.fail(e.getMessage());
+    }
+  }
+
+  private boolean awaitPlan() throws Stop {
+    try {
+      while (!crew.planned.await(100, TimeUnit.MILLISECONDS)) {
+        if (exec.isStopped()) {
+          throw new Stop();
+        }
+      }
+    } catch (InterruptedException e) {
+      throw new Stop();
+    }
+    return !exec.isStopped();
+  }
+
+  private TaskletContext context(int lane) {
+    InstalledTasklet t = exec.tasklet;
+    return new TaskletContext() {
+      @Override
+      public java.util.Map<String, String> parameters() {
+        return t.parameters();
+      }
+
+      @Override
+      public String taskletName() {
+        return t.className();
+      }
+
+      @Override
+      public int lane() {
+        return lane;
+      }
+
+      @Override
+      public int lanes() {
+        return exec.lanes;
+      }
+    };
+  }
+
+  // ---- the scan: internal read requests per channel, records to the channel's lane ----
+
+  private void scan() throws Stop {
+    List<Integer> channels = new ArrayList<>();
+    for (int c = 0; c < exec.channels; c++) {
+      for (int lane : lanes) {
+        if (exec.laneOf(c) == lane) {
+          channels.add(c);
+        }
+      }
+    }
+    int pageSize = exec.targets.isEmpty() ? 0 : exec.targets.get(0).pageSize();
+    ByteBuffer batch = ByteBuffer.allocate(Math.max(1, exec.isp.readRequestPages() * pageSize));
+    boolean any = true;
+    while (any) {
+      any = false;
+      for (int channel : channels) {
+        if (exec.isStopped()) {
+          throw new Stop();
+        }
+        ArrayDeque<Execution.WorkItem> queue = exec.channelQueues[channel];
+        if (queue.isEmpty()) {
+          continue;
+        }
+        any = true;
+        request(channel, queue, batch, pageSize);
+      }
+    }
+  }
+
+  /** One internal read request on a channel: up to a few pages (one while host commands wait). */
+  private void request(int channel, ArrayDeque<Execution.WorkItem> queue, ByteBuffer batch, int pageSize) throws Stop {
+    boolean hostBusy = hostWaiting.getAsInt() > 0;
+    int pages = hostBusy ? 1 : exec.isp.readRequestPages();
+    if (hostBusy) {
+      LockSupport.parkNanos(HOST_YIELD_NANOS);
+    }
+    InternalTimeline timeline = timing.internalReads(exec.model.channelReady(channel));
+    List<Execution.WorkItem> items = new ArrayList<>(pages);
+    List<ByteBuffer> segments = new ArrayList<>(pages);
+    long bytes = 0;
+    for (int i = 0; i < pages && !queue.isEmpty(); i++) {
+      Execution.WorkItem item = queue.poll();
+      ByteBuffer slot = batch.duplicate().position(i * pageSize).limit((i + 1) * pageSize).slice();
+      try {
+        store.readPageForScan(exec.targets.get(item.input()).objectId(), item.page(), slot, timeline);
+      } catch (StoreException | IOException e) {
+        exec.fail("internal read of page " + item.page() + " of " + exec.targets.get(item.input()).path()
+            + " failed: " + e.getMessage());
+        throw new Stop();
+      }
+      long pageStart = (long) item.page() * pageSize;
+      ByteBuffer segment = batch.duplicate()
+          .position(i * pageSize + (int) (item.start() - pageStart))
+          .limit(i * pageSize + (int) (item.end() - pageStart))
+          .slice().asReadOnlyBuffer();
+      items.add(item);
+      segments.add(segment);
+      bytes += segment.remaining();
+    }
+    exec.model.readDone(channel, timeline.doneNanos());
+    exec.pagesRead.addAndGet(items.size());
+    exec.bytesScanned.addAndGet(bytes);
+
+    int lane = exec.laneOf(channel);
+    long computeStart = exec.model.computeStart(lane, timeline.doneNanos());
+    readyAt[lane] = computeStart;
+    batchCpuNanos = 0;
+    for (int i = 0; i < items.size(); i++) {
+      Execution.WorkItem item = items.get(i);
+      RecordAssembler assembler = exec.assemblers[item.input()];
+      try {
+        deliver(lane, assembler.accept(item.start(), segments.get(i)));
+        if (exec.segmentsLeft[item.input()].decrementAndGet() == 0) {
+          deliver(lane, assembler.finish());
+        }
+      } catch (RecordException e) {
+        exec.fail(e.getMessage());
+        throw new Stop();
+      }
+    }
+    if (exec.readRequested[lane]) {
+      exec.readRequested[lane] = false;
+      call(lane, "onRead", () -> instances[lane].onRead(sink(lane), false));
+    }
+    exec.model.compute(lane, computeStart, exec.model.coreNanos(bytes, batchCpuNanos));
+  }
+
+  private void deliver(int lane, List<DataChunk> chunks) throws Stop {
+    for (DataChunk chunk : chunks) {
+      call(lane, "onDataAvailable", () -> instances[lane].onDataAvailable(chunk, sink(lane)));
+    }
+  }
+
+  private ResultSink sink(int lane) {
+    return result -> {
+      if (!exec.emit(lane, result, readyAt[lane])) {
+        throw new InterruptedException("execution " + exec.id + " has ended");
+      }
+    };
+  }
+
+  // ---- containment ----
+
+  private void call(int lane, String event, TaskletCall call) throws Stop {
+    long cpuBefore = threads.getCurrentThreadCpuTime();
+    long allocatedBefore = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+    Throwable failure = null;
+    inTasklet = true;
+    try {
+      call.run();
+    } catch (Throwable t) {
+      failure = t;
+    } finally {
+      inTasklet = false;
+    }
+    long cpu = threads.getCurrentThreadCpuTime() - cpuBefore;
+    batchCpuNanos += cpu;
+    exec.laneCpuNanos.addAndGet(cpu);
+    if (failure != null) {
+      if (!exec.isStopped()) {
+        exec.fail("tasklet " + exec.tasklet.className() + " failed in " + event + " on lane " + lane + ": "
+            + describe(failure));
+      }
+      throw new Stop();
+    }
+    long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocatedBefore;
+    if (allocated > exec.isp.memoryBudgetBytes()) {
+      exec.fail("tasklet " + exec.tasklet.className() + " allocated " + allocated + " bytes in one " + event
+          + " on lane " + lane + ", more than its memory budget of " + exec.isp.memoryBudgetBytes()
+          + " bytes (smartssd.device.isp.memory-budget-bytes)");
+      throw new Stop();
+    }
+    if (exec.isStopped()) {
+      throw new Stop();
+    }
+  }
+
+  /** The exception and where in the tasklet's own code it came from. */
+  private String describe(Throwable t) {
+    String where = "";
+    for (StackTraceElement frame : t.getStackTrace()) {
+      if (!frame.getClassName().startsWith("org.smartssd.device.runtime.") && !frame.getClassName().startsWith("java.")) {
+        where = " (at " + frame + ")";
+        break;
+      }
+    }
+    return t + where;
+  }
+}

@@ -1,0 +1,127 @@
+package org.smartssd.device.runtime.isp;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLConnection;
+import java.net.URLStreamHandler;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The class loader of one installed tasklet: its own classes from its jar's bytes, the Java
+ * platform's, and the device's only in the shared packages (the tasklet API, so that a tasklet's
+ * {@code Tasklet} is the engine's). Nothing else of the device, and nothing of other tasklets.
+ */
+final class TaskletClassLoader extends ClassLoader {
+
+  static {
+    registerAsParallelCapable();
+  }
+
+  private final Map<String, byte[]> entries;
+  private final List<String> sharedPackages;
+  private final ClassLoader deviceLoader;
+
+  /**
+   * @param entries the jar's files by path
+   * @param sharedPackages package prefixes, dotted and ending with a dot
+   */
+  TaskletClassLoader(String taskletName, Map<String, byte[]> entries, List<String> sharedPackages,
+      ClassLoader deviceLoader) {
+    super("tasklet:" + taskletName, getPlatformClassLoader());
+    this.entries = entries;
+    this.sharedPackages = sharedPackages;
+    this.deviceLoader = deviceLoader;
+  }
+
+  @Override
+  protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+    synchronized (getClassLoadingLock(name)) {
+      Class<?> type = findLoadedClass(name);
+      if (type == null) {
+        type = shared(name) ? deviceLoader.loadClass(name) : platformOrOwn(name);
+      }
+      if (resolve) {
+        resolveClass(type);
+      }
+      return type;
+    }
+  }
+
+  private Class<?> platformOrOwn(String name) throws ClassNotFoundException {
+    try {
+      return getParent().loadClass(name);
+    } catch (ClassNotFoundException notPlatform) {
+      return findClass(name);
+    }
+  }
+
+  @Override
+  protected Class<?> findClass(String name) throws ClassNotFoundException {
+    byte[] bytes = entries.get(name.replace('.', '/') + ".class");
+    if (bytes == null) {
+      throw new ClassNotFoundException(name + " is not in the tasklet's jar, the Java platform or the device's "
+          + "packages shared with tasklets " + sharedPackages);
+    }
+    return defineClass(name, bytes, 0, bytes.length);
+  }
+
+  @Override
+  protected URL findResource(String name) {
+    byte[] bytes = entries.get(name);
+    if (bytes == null) {
+      return null;
+    }
+    try {
+      return new URL("tasklet", null, -1, "/" + name, new InMemory(bytes));
+    } catch (MalformedURLException e) {
+      return null;
+    }
+  }
+
+  @Override
+  protected Enumeration<URL> findResources(String name) {
+    URL url = findResource(name);
+    return url == null ? Collections.emptyEnumeration() : Collections.enumeration(List.of(url));
+  }
+
+  private boolean shared(String name) {
+    for (String prefix : sharedPackages) {
+      if (name.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Opens a jar entry held in memory. */
+  private static final class InMemory extends URLStreamHandler {
+    private final byte[] bytes;
+
+    InMemory(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    protected URLConnection openConnection(URL url) {
+      return new URLConnection(url) {
+        @Override
+        public void connect() {}
+
+        @Override
+        public InputStream getInputStream() {
+          return new ByteArrayInputStream(bytes);
+        }
+
+        @Override
+        public long getContentLengthLong() {
+          return bytes.length;
+        }
+      };
+    }
+  }
+}

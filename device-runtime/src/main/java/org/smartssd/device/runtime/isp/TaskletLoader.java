@@ -1,0 +1,225 @@
+package org.smartssd.device.runtime.isp;
+
+import java.lang.reflect.Modifier;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.smartssd.device.tasklet.MergingTasklet;
+import org.smartssd.device.tasklet.Tasklet;
+
+/**
+ * Installs tasklet code: a class from a jar's bytes, or a tasklet built into the device; refuses,
+ * with a clear message, what is not a tasklet or reaches for what a device does not have.
+ *
+ * <p>Before any class of a jar is defined, every class it would define is read and checked against
+ * {@link TaskletPolicy}'s deny list (files, network, processes, threads, reflection, class loading,
+ * JDK internals) and for references to device classes outside the shared packages. <b>This is a
+ * static check of the tasklet's own classes, not a sandbox</b>: code it reaches through allowed
+ * library classes is not inspected, and the engine's limits must contain what slips through.
+ *
+ * <p>Each load gets its own class loader, so tasklets never see each other's classes. It sees the
+ * jar's classes and files, the Java platform's classes, and the device's classes only in the shared
+ * packages. A jar's copies of platform or shared classes are ignored (the platform's and the
+ * device's are used), and are not checked since they never run.
+ */
+public final class TaskletLoader {
+
+  /** The tasklet API: always shared, so that a tasklet's {@code Tasklet} is the engine's. */
+  public static final String TASKLET_API_PACKAGE = "org.smartssd.device.tasklet.";
+
+  private static final int SUPPORTED_CLASS_VERSION = Runtime.version().feature() + 44;
+  private static final int CLASSES_LISTED = 5;
+  private static final int PROBLEMS_LISTED = 3;
+
+  private final SortedMap<String, Class<? extends Tasklet>> builtIns;
+  private final List<String> sharedPackages;
+  private final ClassLoader deviceLoader;
+  private final ClassLoader platformLoader = ClassLoader.getPlatformClassLoader();
+
+  /**
+   * @param builtIns class name to class of the tasklets built into the device, installable without
+   *     a jar
+   * @param sharedPackages package prefixes of {@code deviceLoader} visible to tasklet code, such as
+   *     {@code "org.apache.hadoop."}; {@value #TASKLET_API_PACKAGE} is always added
+   * @param deviceLoader the device's class loader, which must see the engine's {@link Tasklet}
+   */
+  public TaskletLoader(Map<String, Class<? extends Tasklet>> builtIns, List<String> sharedPackages,
+      ClassLoader deviceLoader) {
+    this.builtIns = new TreeMap<>(builtIns);
+    Set<String> prefixes = new LinkedHashSet<>();
+    prefixes.add(TASKLET_API_PACKAGE);
+    for (String prefix : sharedPackages) {
+      prefixes.add(prefix.endsWith(".") ? prefix : prefix + ".");
+    }
+    this.sharedPackages = List.copyOf(prefixes);
+    this.deviceLoader = Objects.requireNonNull(deviceLoader, "deviceLoader");
+    Class<?> api;
+    try {
+      api = deviceLoader.loadClass(Tasklet.class.getName());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalArgumentException("the device class loader does not see " + Tasklet.class.getName(), e);
+    }
+    if (api != Tasklet.class) {
+      throw new IllegalArgumentException("the device class loader has another copy of " + Tasklet.class.getName());
+    }
+  }
+
+  /**
+   * Loads {@code className} from the jar, or the built-in tasklet of that name when {@code jar} is
+   * empty. Does not initialize the class: no tasklet code runs until {@link LoadedTasklet#newInstance}.
+   *
+   * @throws TaskletRefusedException if the jar is not a jar or lacks the class, if any of its
+   *     classes reaches for what a device does not have, or if the class is not a public, concrete
+   *     {@link Tasklet} with a public no-argument constructor
+   */
+  public LoadedTasklet load(ByteBuffer jar, String className) throws TaskletRefusedException {
+    Objects.requireNonNull(jar, "jar");
+    Objects.requireNonNull(className, "className");
+    if (!jar.hasRemaining()) {
+      return builtIn(className);
+    }
+    TaskletJar contents = TaskletJar.read(jar);
+    SortedMap<String, byte[]> classes = contents.classes();
+    if (!classes.containsKey(className)) {
+      throw new TaskletRefusedException("class " + className + " is not in the jar; it has: " + listed(classes));
+    }
+    Set<String> own = ownClasses(classes);
+    if (!own.contains(internal(className))) {
+      throw new TaskletRefusedException("class " + className + " is the device's or the Java platform's, not the "
+          + "tasklet's: the jar's copy would not be used");
+    }
+    List<String> problems = new ArrayList<>();
+    for (String name : classes.keySet()) {
+      if (own.contains(internal(name))) {
+        problems.addAll(check(name, classes.get(name), own));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new TaskletRefusedException("tasklet " + className + " refused: "
+          + String.join("; ", problems.subList(0, Math.min(PROBLEMS_LISTED, problems.size())))
+          + (problems.size() > PROBLEMS_LISTED ? " (and " + (problems.size() - PROBLEMS_LISTED) + " more)" : ""));
+    }
+    ClassLoader loader = new TaskletClassLoader(className, contents.entries(), sharedPackages, deviceLoader);
+    Class<?> type;
+    try {
+      type = Class.forName(className, false, loader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new TaskletRefusedException("class " + className + " cannot be loaded: " + e, e);
+    }
+    return checked(className, type);
+  }
+
+  /** The package prefixes of the device's classes that tasklets see. */
+  public List<String> sharedPackages() {
+    return sharedPackages;
+  }
+
+  private LoadedTasklet builtIn(String className) throws TaskletRefusedException {
+    Class<? extends Tasklet> type = builtIns.get(className);
+    if (type == null) {
+      throw new TaskletRefusedException("no jar was given and " + className + " is not a built-in tasklet; the "
+          + "built-ins are: " + (builtIns.isEmpty() ? "(none)" : String.join(", ", builtIns.keySet())));
+    }
+    return checked(className, type);
+  }
+
+  /** The classes the tasklet's loader would define: not the platform's, not the device's shared ones. */
+  private Set<String> ownClasses(SortedMap<String, byte[]> classes) throws TaskletRefusedException {
+    Set<String> own = new HashSet<>();
+    for (String name : classes.keySet()) {
+      if (name.startsWith("java.")) {
+        throw new TaskletRefusedException("the jar's class " + name + " is in a package of the Java platform, "
+            + "to which tasklets cannot add classes");
+      }
+      if (!shared(name) && !platform(internal(name))) {
+        own.add(internal(name));
+      }
+    }
+    return own;
+  }
+
+  /** The problems of one of the tasklet's own classes, read from its bytes. */
+  private List<String> check(String name, byte[] classFile, Set<String> own) throws TaskletRefusedException {
+    ClassReferences refs;
+    try {
+      refs = ClassReferences.read(classFile);
+    } catch (IllegalArgumentException e) {
+      throw new TaskletRefusedException("the jar's entry " + internal(name) + ".class is not a class file: "
+          + e.getMessage(), e);
+    }
+    if (!refs.className().equals(internal(name))) {
+      throw new TaskletRefusedException("the jar's entry " + internal(name) + ".class holds class "
+          + refs.className().replace('/', '.'));
+    }
+    if (refs.majorVersion() > SUPPORTED_CLASS_VERSION) {
+      throw new TaskletRefusedException("class " + name + " was compiled for Java " + (refs.majorVersion() - 44)
+          + "; the device runs Java " + Runtime.version().feature());
+    }
+    List<String> problems = new ArrayList<>(TaskletPolicy.violations(refs, own));
+    for (String used : refs.classes()) {
+      if (!own.contains(used) && !shared(used.replace('/', '.')) && !platform(used)
+          && deviceLoader.getResource(used + ".class") != null) {
+        problems.add("class " + name + " refers to " + used.replace('/', '.') + ", a class of the device that "
+            + "tasklets cannot use (they see the Java platform and " + String.join(", ", sharedPackages) + ")");
+      }
+    }
+    return problems;
+  }
+
+  private static LoadedTasklet checked(String className, Class<?> type) throws TaskletRefusedException {
+    String what = "class " + className;
+    if (type.isInterface()) {
+      throw new TaskletRefusedException(what + " is an interface, not a class implementing " + Tasklet.class.getName());
+    }
+    if (Modifier.isAbstract(type.getModifiers())) {
+      throw new TaskletRefusedException(what + " is abstract");
+    }
+    if (!Modifier.isPublic(type.getModifiers())) {
+      throw new TaskletRefusedException(what + " is not public");
+    }
+    if (!Tasklet.class.isAssignableFrom(type)) {
+      throw new TaskletRefusedException(what + " does not implement " + Tasklet.class.getName());
+    }
+    try {
+      type.getConstructor();
+    } catch (NoSuchMethodException | SecurityException e) {
+      throw new TaskletRefusedException(what + " has no public no-argument constructor");
+    } catch (LinkageError e) {
+      throw new TaskletRefusedException(what + " cannot be linked: " + e, e);
+    }
+    return new LoadedTasklet(className, type.asSubclass(Tasklet.class), MergingTasklet.class.isAssignableFrom(type));
+  }
+
+  private boolean shared(String binaryName) {
+    for (String prefix : sharedPackages) {
+      if (binaryName.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean platform(String internalName) {
+    return platformLoader.getResource(internalName + ".class") != null;
+  }
+
+  private static String internal(String binaryName) {
+    return binaryName.replace('.', '/');
+  }
+
+  private static String listed(SortedMap<String, byte[]> classes) {
+    List<String> names = new ArrayList<>(classes.keySet());
+    if (names.isEmpty()) {
+      return "no classes";
+    }
+    String first = String.join(", ", names.subList(0, Math.min(CLASSES_LISTED, names.size())));
+    return names.size() > CLASSES_LISTED ? first + ", ... (" + names.size() + " classes)" : first;
+  }
+}

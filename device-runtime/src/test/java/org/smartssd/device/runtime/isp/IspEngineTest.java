@@ -1,0 +1,406 @@
+package org.smartssd.device.runtime.isp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.DeviceException;
+import org.smartssd.device.ExecutionStatistics;
+import org.smartssd.device.client.DeviceClient;
+import org.smartssd.device.client.ExecutionPoller;
+import org.smartssd.device.client.SocketDeviceClient;
+import org.smartssd.device.protocol.Request;
+import org.smartssd.device.protocol.Response;
+import org.smartssd.device.runtime.SimulatedDevice;
+import org.smartssd.device.runtime.TestDevices;
+import org.smartssd.device.runtime.isp.testtasklets.EventRecorder;
+import org.smartssd.device.runtime.isp.testtasklets.Misbehaving;
+import org.smartssd.device.runtime.isp.testtasklets.NotATasklet;
+import org.smartssd.device.runtime.isp.testtasklets.UsesFiles;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.TaskletResult;
+import org.smartssd.device.tasklet.builtin.FieldFilter;
+import org.smartssd.device.tasklet.builtin.GroupedSum;
+import org.smartssd.device.tasklet.builtin.RecordCounter;
+
+/** The in-storage processing engine, driven over the protocol of a real device. */
+class IspEngineTest {
+  private static final int RECORD = 13; // coprime to the 4096-byte page and any stripe
+  private static final ByteBuffer BUILT_IN = ByteBuffer.allocate(0);
+
+  @TempDir Path dir;
+
+  /** Record i: u32 id, u8 key (i mod 7), u32 value (3i mod 1000), 4 bytes of padding. */
+  static byte[] records(int n) {
+    ByteBuffer b = ByteBuffer.allocate(n * RECORD);
+    for (int i = 0; i < n; i++) {
+      b.putInt(i).put((byte) (i % 7)).putInt((3 * i) % 1000).putInt(0xABCDEF00 | (i & 0xFF));
+    }
+    return b.array();
+  }
+
+  static Map<Long, Long> expectedSums(int n) {
+    Map<Long, Long> sums = new TreeMap<>();
+    for (int i = 0; i < n; i++) {
+      sums.merge((long) (i % 7), (long) ((3 * i) % 1000), Long::sum);
+    }
+    return sums;
+  }
+
+  static Map<String, String> groupedSum() {
+    return Map.of("record-length", "" + RECORD, "key-offset", "4", "key-length", "1", "value-offset", "5",
+        "value-length", "4");
+  }
+
+  private static void write(DeviceClient c, String path, byte[] data) throws IOException {
+    long h = c.create(path, true, true).handle();
+    c.write(h, data, 0, data.length);
+    c.closeHandle(h);
+  }
+
+  /** The results and the last progress of an execution, polled to its end. */
+  record Run(List<TaskletResult> results, Response.ExecutionProgress last) {
+    ExecutionStatistics stats() {
+      return last.statistics();
+    }
+  }
+
+  static Run run(DeviceClient c, long tasklet, List<InputRange> inputs, Map<String, String> options,
+      ExecutionPoller.PollingPolicy policy) throws IOException {
+    long exec = c.executeObject(tasklet, inputs, options);
+    List<TaskletResult> results = new ArrayList<>();
+    Response.ExecutionProgress last = ExecutionPoller.drain(c, exec, results::add, policy);
+    return new Run(results, last);
+  }
+
+  static Run run(DeviceClient c, long tasklet, String path) throws IOException {
+    return run(c, tasklet, List.of(InputRange.whole(path)), Map.of(), ExecutionPoller.PollingPolicy.defaults());
+  }
+
+  private SimulatedDevice device(String name, Map<String, String> extra) throws IOException {
+    Map<String, String> o = TestDevices.small(dir.resolve(name));
+    o.putAll(extra);
+    return TestDevices.start(o);
+  }
+
+  @Test
+  void eventsFireInOrderWithTheirData() throws Exception {
+    byte[] data = records(3000);
+    try (SimulatedDevice device = device("events", Map.of("smartssd.device.isp.cores", "4"));
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", data);
+      long t = c.createObject(TestJars.of(EventRecorder.class), EventRecorder.class.getName(), Map.of("tag", "x"));
+      Run run = run(c, t, "/in");
+      assertEquals(ExecutionState.DONE, run.last().state(), run.last().message());
+      Map<Integer, List<String>> byLane = new TreeMap<>();
+      for (TaskletResult r : run.results()) {
+        String line = StandardCharsets.UTF_8.decode(r.data()).toString();
+        int lane = Integer.parseInt(line.substring(0, line.indexOf('|')));
+        assertEquals(r.lane(), lane, line);
+        byLane.computeIfAbsent(lane, k -> new ArrayList<>()).add(line.substring(line.indexOf('|') + 1));
+      }
+      assertEquals(4, byLane.size(), "every lane reports");
+      long bytes = 0;
+      long byteSum = 0;
+      for (List<String> events : byLane.values()) {
+        assertTrue(events.get(0).startsWith("onCreate|" + EventRecorder.class.getName() + "|4|x"), events.get(0));
+        assertTrue(events.get(1).startsWith("onExecute|"), events.get(1));
+        String lastEvent = events.get(events.size() - 1);
+        assertTrue(lastEvent.startsWith("onRead|true|"), lastEvent);
+        for (String e : events.subList(2, events.size() - 1)) {
+          String[] f = e.split("\\|");
+          if (f[0].equals("onDataAvailable")) {
+            assertEquals("/in", f[1]);
+            long offset = Long.parseLong(f[2]);
+            int length = Integer.parseInt(f[3]);
+            long sum = 0;
+            for (int i = 0; i < length; i++) {
+              sum += data[(int) offset + i] & 0xFF;
+            }
+            assertEquals(sum, Long.parseLong(f[4]), "bytes at offset " + offset);
+            bytes += length;
+            byteSum += sum;
+          } else {
+            assertTrue(e.startsWith("onRead|false|"), e);
+          }
+        }
+      }
+      assertEquals(data.length, bytes, "raw input: every byte exactly once");
+      long total = 0;
+      for (byte b : data) {
+        total += b & 0xFF;
+      }
+      assertEquals(total, byteSum);
+      assertEquals(data.length, run.stats().bytesScanned());
+    }
+  }
+
+  @Test
+  void straddlingRecordsAreProcessedExactlyOnce() throws Exception {
+    int n = 20_000;
+    try (SimulatedDevice device = device("once", Map.of("smartssd.device.flash.stripe-unit-pages", "3"));
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", records(n));
+      // Count every record id: each must be seen exactly once.
+      long t = c.createObject(BUILT_IN, GroupedSum.class.getName(),
+          Map.of("record-length", "" + RECORD, "key-offset", "0", "key-length", "4"));
+      Run run = run(c, t, "/in");
+      assertEquals(ExecutionState.DONE, run.last().state(), run.last().message());
+      Map<Long, Long> counts = GroupedSum.sums(run.results());
+      assertEquals(n, counts.size());
+      counts.forEach((id, count) -> assertEquals(1L, count, "record " + id));
+      assertEquals(n, run.stats().records());
+    }
+  }
+
+  @Test
+  void resultsAreTheSameWhateverChannelsCoresRequestSizeAndPolling() throws Exception {
+    int n = 9_001;
+    Map<Long, Long> expected = expectedSums(n);
+    String[][] settings = {
+      {"1", "1", "1", "1"}, {"2", "1", "3", "64"}, {"8", "4", "8", "4096"}, {"8", "8", "2", "100000"}, {"4", "3", "5", "17"}
+    };
+    for (String[] s : settings) {
+      String name = "c" + s[0] + "-k" + s[1] + "-p" + s[2] + "-b" + s[3];
+      Map<String, String> o = new HashMap<>();
+      o.put("smartssd.device.flash.channels", s[0]);
+      o.put("smartssd.device.isp.cores", s[1]);
+      o.put("smartssd.device.isp.read-request-pages", s[2]);
+      try (SimulatedDevice device = device(name, o); SocketDeviceClient c = TestDevices.connect(device)) {
+        write(c, "/in", records(n));
+        long t = c.createObject(BUILT_IN, GroupedSum.class.getName(), groupedSum());
+        ExecutionPoller.PollingPolicy policy =
+            new ExecutionPoller.PollingPolicy(Duration.ofMillis(1), Duration.ofMillis(5), Integer.parseInt(s[3]));
+        Run run = run(c, t, List.of(InputRange.whole("/in")), Map.of(), policy);
+        assertEquals(ExecutionState.DONE, run.last().state(), name + ": " + run.last().message());
+        assertEquals(expected, GroupedSum.sums(run.results()), name);
+        assertEquals(n, run.stats().records(), name);
+      }
+    }
+  }
+
+  @Test
+  void adjacentRangesAndSeveralObjectsCoverEveryRecordOnce() throws Exception {
+    int n = 5_000;
+    try (SimulatedDevice device = device("ranges", Map.of()); SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/a", records(n));
+      write(c, "/b", records(n));
+      long t = c.createObject(BUILT_IN, RecordCounter.class.getName(), Map.of("record-length", "" + RECORD));
+      long cut = 7_777; // not a record boundary
+      Run run = run(c, t, List.of(new InputRange("/a", 0, cut), new InputRange("/a", cut, InputRange.TO_END),
+          InputRange.whole("/b")), Map.of(), ExecutionPoller.PollingPolicy.defaults());
+      assertEquals(ExecutionState.DONE, run.last().state(), run.last().message());
+      assertEquals(2L * n, RecordCounter.total(run.results()));
+    }
+  }
+
+  @Test
+  void mergingOnTheDeviceGivesTheSameResultAsOnTheHost() throws Exception {
+    int n = 8_000;
+    try (SimulatedDevice device = device("merge", Map.of("smartssd.device.isp.compute-model", "cycles"));
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", records(n));
+      long t = c.createObject(BUILT_IN, GroupedSum.class.getName(), groupedSum());
+      Run host = run(c, t, List.of(InputRange.whole("/in")), Map.of("merge", "host"),
+          ExecutionPoller.PollingPolicy.defaults());
+      Run onDevice = run(c, t, List.of(InputRange.whole("/in")), Map.of("merge", "device"),
+          ExecutionPoller.PollingPolicy.defaults());
+      assertEquals(expectedSums(n), GroupedSum.sums(host.results()));
+      assertEquals(expectedSums(n), GroupedSum.sums(onDevice.results()));
+      assertTrue(onDevice.results().stream().allMatch(r -> r.lane() == -1), "merged results come from the controller");
+      assertEquals(1, onDevice.results().size());
+      assertTrue(host.results().stream().allMatch(r -> r.lane() >= 0));
+      assertEquals(0, host.stats().modelledMergeNanos());
+      assertTrue(onDevice.stats().modelledMergeNanos() > 0);
+    }
+  }
+
+  @Test
+  void theFilterReturnsExactlyTheMatchingRecords() throws Exception {
+    int n = 6_000;
+    byte[] data = records(n);
+    try (SimulatedDevice device = device("filter", Map.of()); SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", data);
+      long t = c.createObject(BUILT_IN, FieldFilter.class.getName(), Map.of("record-length", "" + RECORD,
+          "field-offset", "4", "field-length", "1", "op", "eq", "value", "3"));
+      Run run = run(c, t, "/in");
+      List<ByteBuffer> matches = FieldFilter.records(run.results(), RECORD);
+      long expected = java.util.stream.IntStream.range(0, n).filter(i -> i % 7 == 3).count();
+      assertEquals(expected, matches.size());
+      for (ByteBuffer m : matches) {
+        int id = m.getInt(0);
+        assertEquals(ByteBuffer.wrap(data, id * RECORD, RECORD), m, "record " + id + " intact");
+        assertEquals(3, id % 7);
+      }
+    }
+  }
+
+  @Test
+  void backPressureLosesNothingWhenTheHostReadsSlowly() throws Exception {
+    int n = 30_000;
+    try (SimulatedDevice device = device("pressure", Map.of("smartssd.device.isp.lane-buffer-bytes", "1024"));
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", records(n));
+      long t = c.createObject(BUILT_IN, FieldFilter.class.getName(), Map.of("record-length", "" + RECORD,
+          "field-offset", "4", "field-length", "1", "op", "ge", "value", "0"));
+      ExecutionPoller.PollingPolicy slow = new ExecutionPoller.PollingPolicy(Duration.ofMillis(2), Duration.ofMillis(4), 600);
+      Run run = run(c, t, List.of(InputRange.whole("/in")), Map.of(), slow);
+      assertEquals(ExecutionState.DONE, run.last().state(), run.last().message());
+      assertEquals(n, FieldFilter.records(run.results(), RECORD).size());
+      assertEquals((long) n * RECORD, run.results().stream().mapToLong(r -> r.data().remaining()).sum());
+    }
+  }
+
+  @Test
+  void refusedTaskletsGetAClearError() throws Exception {
+    try (SimulatedDevice device = device("refuse", Map.of()); SocketDeviceClient c = TestDevices.connect(device)) {
+      DeviceException.BadRequest files = assertThrows(DeviceException.BadRequest.class,
+          () -> c.createObject(TestJars.of(UsesFiles.class), UsesFiles.class.getName(), Map.of()));
+      assertTrue(files.getMessage().contains("java.io.File"), files.getMessage());
+      DeviceException.BadRequest notTasklet = assertThrows(DeviceException.BadRequest.class,
+          () -> c.createObject(TestJars.of(NotATasklet.class), NotATasklet.class.getName(), Map.of()));
+      assertTrue(notTasklet.getMessage().contains("Tasklet"), notTasklet.getMessage());
+      DeviceException.BadRequest missing = assertThrows(DeviceException.BadRequest.class,
+          () -> c.createObject(TestJars.of(EventRecorder.class), "com.example.Missing", Map.of()));
+      assertTrue(missing.getMessage().contains("com.example.Missing"), missing.getMessage());
+      DeviceException.BadRequest builtIn = assertThrows(DeviceException.BadRequest.class,
+          () -> c.createObject(BUILT_IN, "org.smartssd.device.runtime.SimulatedDevice", Map.of()));
+      assertTrue(builtIn.getMessage().contains("SimulatedDevice"), builtIn.getMessage());
+      assertThrows(FileNotFoundException.class, () -> c.executeObject(999, List.of(InputRange.whole("/x")), Map.of()));
+      long t = c.createObject(BUILT_IN, RecordCounter.class.getName(), Map.of("record-length", "4"));
+      assertThrows(FileNotFoundException.class, () -> c.executeObject(t, List.of(InputRange.whole("/missing")), Map.of()));
+      assertThrows(FileNotFoundException.class, () -> c.readObject(12345, 1000));
+    }
+  }
+
+  @Test
+  void aMisbehavingTaskletFailsItsExecutionAloneAndTheDeviceGoesOn() throws Exception {
+    Map<String, String> o = new HashMap<>();
+    o.put("smartssd.device.isp.memory-budget-bytes", "" + (16 << 20));
+    o.put("smartssd.device.isp.output-budget-bytes", "" + (1 << 20));
+    try (SimulatedDevice device = device("contain", o); SocketDeviceClient c = TestDevices.connect(device)) {
+      int n = 20_000;
+      write(c, "/in", records(n));
+      long good = c.createObject(BUILT_IN, GroupedSum.class.getName(), groupedSum());
+      Map<String, String> expectedWords = Map.of("throw", "boom", "loop", "time limit", "hog", "memory budget",
+          "flood", "output budget");
+      for (Map.Entry<String, String> how : expectedWords.entrySet()) {
+        long bad = c.createObject(TestJars.of(Misbehaving.class), Misbehaving.class.getName(), Map.of("how", how.getKey()));
+        long badExec = c.executeObject(bad, List.of(InputRange.whole("/in")), Map.of("time-limit-ms", "500"));
+        // A well-behaved execution runs at the same time and is not disturbed.
+        Run ok = run(c, good, "/in");
+        List<TaskletResult> ignored = new ArrayList<>();
+        Response.ExecutionProgress failed = ExecutionPoller.drain(c, badExec, ignored::add);
+        assertEquals(ExecutionState.FAILED, failed.state(), how.getKey());
+        assertTrue(failed.message().contains(how.getValue()), how.getKey() + ": " + failed.message());
+        assertEquals(ExecutionState.DONE, ok.last().state(), how.getKey() + ": " + ok.last().message());
+        assertEquals(expectedSums(n), GroupedSum.sums(ok.results()), how.getKey());
+      }
+      // The device still serves ordinary commands.
+      assertEquals(n * RECORD, c.status("/in").length());
+    }
+  }
+
+  @Test
+  void cancelStopsAnExecution() throws Exception {
+    try (SimulatedDevice device = device("cancel", Map.of()); SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", records(5_000));
+      long bad = c.createObject(TestJars.of(Misbehaving.class), Misbehaving.class.getName(), Map.of("how", "loop"));
+      long exec = c.executeObject(bad, List.of(InputRange.whole("/in")), Map.of());
+      c.cancel(exec);
+      Response.ExecutionProgress p = ExecutionPoller.drain(c, exec, r -> { });
+      assertEquals(ExecutionState.CANCELLED, p.state());
+      assertTrue(p.finished());
+      assertThrows(FileNotFoundException.class, () -> c.readObject(exec, 100), "a finished execution is forgotten");
+    }
+  }
+
+  @Test
+  void hostReadsAreServedFirstWhileAnExecutionSaturatesTheChannels() throws Exception {
+    try (SimulatedDevice device = device("priority", Map.of("smartssd.device.isp.compute-model", "cycles"));
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      byte[] big = records(150_000); // ~1.9 MB
+      write(c, "/scan", big);
+      write(c, "/host", TestDevices.bytes(256 * 1024, 5));
+      long hostId = c.open("/host").objectId();
+
+      // A tasklet that spends a little CPU on every chunk keeps the execution busy for a while.
+      long t = c.createObject(TestJars.of(Misbehaving.class), Misbehaving.class.getName(), Map.of("how", "slow"));
+      long exec = c.executeObject(t, List.of(InputRange.whole("/scan")), Map.of());
+      int servedWhileRunning = 0;
+      List<Long> busy = new ArrayList<>();
+      Response.ExecutionProgress done = null;
+      for (int i = 0; i < 20 && done == null; i++) {
+        CompletableFuture<DeviceClient.Reply> read = c.submit(new Request.Read(hostId, 0, 256 * 1024));
+        DeviceClient.Reply reply = read.get();
+        assertEquals(256 * 1024, ((Response.Data) reply.response()).data().remaining());
+        busy.add(reply.modelledNanos());
+        Response.ExecutionProgress p = c.readObject(exec, 1 << 20);
+        if (p.state() == ExecutionState.RUNNING) {
+          servedWhileRunning++;
+        }
+        if (p.finished()) {
+          done = p;
+        }
+      }
+      if (done == null) {
+        done = ExecutionPoller.drain(c, exec, r -> { });
+      }
+      assertEquals(ExecutionState.DONE, done.state(), done.message());
+      assertTrue(servedWhileRunning > 0, "host reads completed while the execution ran");
+      // That internal reads never delay a host read in the model is TimingModelTest's to check.
+      assertTrue(busy.stream().allMatch(b -> b > 0));
+    }
+  }
+
+  @Test
+  void withFixedCyclesTheModelledTimeIsRepeatableAndFallsWithChannelsAndCores() throws Exception {
+    int n = 40_000;
+    long[][] times = new long[3][];
+    String[][] settings = {{"2", "2"}, {"4", "4"}, {"8", "8"}};
+    for (int s = 0; s < settings.length; s++) {
+      times[s] = new long[2];
+      for (int repeat = 0; repeat < 2; repeat++) {
+        Map<String, String> o = new HashMap<>();
+        o.put("smartssd.device.flash.channels", settings[s][0]);
+        o.put("smartssd.device.isp.cores", settings[s][1]);
+        o.put("smartssd.device.isp.compute-model", "cycles");
+        o.put("smartssd.device.isp.cycles-per-byte", "20");
+        try (SimulatedDevice device = device("det" + s + "-" + repeat, o); SocketDeviceClient c = TestDevices.connect(device)) {
+          write(c, "/in", records(n));
+          long t = c.createObject(BUILT_IN, RecordCounter.class.getName(), Map.of("record-length", "" + RECORD));
+          // Merged on the device, the host's polling rhythm cannot change what the device does.
+          Run run = run(c, t, List.of(InputRange.whole("/in")), Map.of("merge", "device"),
+              ExecutionPoller.PollingPolicy.defaults());
+          assertEquals(n, RecordCounter.total(run.results()));
+          times[s][repeat] = run.stats().modelledNanos();
+          assertTrue(run.stats().modelledComputeNanos() > 0);
+          assertTrue(run.stats().modelledDeviceMicrojoules() > 0);
+          assertTrue(run.stats().modelledHostMicrojoules() > run.stats().modelledDeviceMicrojoules());
+        }
+      }
+      assertEquals(times[s][0], times[s][1], "the same run gives the same modelled processing time");
+    }
+    assertTrue(times[0][0] > times[1][0] && times[1][0] > times[2][0],
+        "modelled ns with 2, 4, 8 channels and cores: " + times[0][0] + ", " + times[1][0] + ", " + times[2][0]);
+    assertNotEquals(0, times[2][0]);
+    assertFalse(times[2][0] < 0);
+  }
+}
