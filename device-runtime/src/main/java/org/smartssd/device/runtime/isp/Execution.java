@@ -46,7 +46,7 @@ final class Execution {
 
   /** Set by the worker that learns the record format; read after the start barrier. */
   volatile RecordFormat format;
-  RecordAssembler[] assemblers;
+  volatile RecordAssembler[] assemblers;
   ArrayDeque<WorkItem>[] channelQueues;
   /** Segments still to be accepted, per input: the worker that accepts the last one finishes the input. */
   AtomicLong[] segmentsLeft;
@@ -95,31 +95,35 @@ final class Execution {
   /** Builds the assemblers and the channels' queues once the record format is known. */
   @SuppressWarnings("unchecked")
   void plan(RecordFormat recordFormat) throws RecordException {
-    format = recordFormat;
-    assemblers = new RecordAssembler[targets.size()];
-    channelQueues = new ArrayDeque[channels];
+    // Built aside and published at the end: read_object may read the statistics meanwhile.
+    RecordAssembler[] built = new RecordAssembler[targets.size()];
+    ArrayDeque<WorkItem>[] queues = new ArrayDeque[channels];
     for (int c = 0; c < channels; c++) {
-      channelQueues[c] = new ArrayDeque<>();
+      queues[c] = new ArrayDeque<>();
     }
-    segmentsLeft = new AtomicLong[targets.size()];
+    AtomicLong[] left = new AtomicLong[targets.size()];
     for (int i = 0; i < targets.size(); i++) {
       ObjectStore.ScanTarget t = targets.get(i);
       InputRange range = inputs.get(i);
       long end = range.length() == InputRange.TO_END ? t.length() : Math.min(t.length(), range.offset() + range.length());
       RecordAssembler a = new RecordAssembler(recordFormat, t.path(), t.length(), range.offset(), end, isp.maxRecordBytes());
-      assemblers[i] = a;
+      built[i] = a;
       long segments = 0;
       int pageSize = t.pageSize();
       if (a.readEnd() > a.readStart()) {
         for (long page = a.readStart() / pageSize; page * pageSize < a.readEnd(); page++) {
           long start = Math.max(a.readStart(), page * pageSize);
           long stop = Math.min(a.readEnd(), (page + 1) * pageSize);
-          channelQueues[t.channelOfPage()[(int) page]].add(new WorkItem(i, (int) page, start, stop));
+          queues[t.channelOfPage()[(int) page]].add(new WorkItem(i, (int) page, start, stop));
           segments++;
         }
       }
-      segmentsLeft[i] = new AtomicLong(segments);
+      left[i] = new AtomicLong(segments);
     }
+    channelQueues = queues;
+    segmentsLeft = left;
+    format = recordFormat;
+    assemblers = built;
   }
 
   synchronized void start(List<Thread> workers) {

@@ -189,6 +189,8 @@ public final class IspEngine implements Closeable {
       mergeOnDevice(exec);
     }
     exec.done();
+    // The next command a waiting host sends comes after this execution, on the modelled clock too.
+    timing.extendHorizon(exec.model.processingEndNanos());
     workers.remove(exec.id);
   }
 

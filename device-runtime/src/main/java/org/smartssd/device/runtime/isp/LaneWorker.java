@@ -75,7 +75,6 @@ final class LaneWorker implements Runnable {
   private final com.sun.management.ThreadMXBean threads;
   /** True while this worker's thread runs tasklet code: only then may the engine stop it by force. */
   volatile boolean inTasklet;
-  private long batchCpuNanos;
 
   LaneWorker(Crew crew, int[] lanes, ObjectStore store, TimingModel timing, IntSupplier hostWaiting) {
     this.crew = crew;
@@ -92,18 +91,27 @@ final class LaneWorker implements Runnable {
   @Override
   public void run() {
     try {
+      long cpu = cpuNanos();
       install();
+      exec.laneCpuNanos.addAndGet(cpuNanos() - cpu);
       if (!awaitPlan()) {
         return;
       }
+      cpu = cpuNanos();
       for (int lane : lanes) {
         ExecutionInfo info = new ExecutionInfo(exec.id, exec.inputs, exec.options, lane, exec.lanes);
         call(lane, "onExecute", () -> instances[lane].onExecute(info));
       }
+      exec.laneCpuNanos.addAndGet(cpuNanos() - cpu);
       scan();
       for (int lane : lanes) {
-        readyAt[lane] = exec.model.computeStart(lane, 0);
+        long start = exec.model.computeStart(lane, 0);
+        readyAt[lane] = start;
+        cpu = cpuNanos();
         call(lane, "onRead", () -> instances[lane].onRead(sink(lane), true));
+        long used = cpuNanos() - cpu;
+        exec.laneCpuNanos.addAndGet(used);
+        exec.model.compute(lane, start, exec.model.coreNanos(0, used));
       }
     } catch (Stop e) {
       // The execution ended (failed, cancelled, or stopped by its time limit).
@@ -290,7 +298,8 @@ final class LaneWorker implements Runnable {
     int lane = exec.laneOf(channel);
     long computeStart = exec.model.computeStart(lane, timeline.doneNanos());
     readyAt[lane] = computeStart;
-    batchCpuNanos = 0;
+    // The lane's CPU time for the batch: cutting records and the tasklet's work on them.
+    long cpuBefore = cpuNanos();
     for (int i = 0; i < items.size(); i++) {
       Execution.WorkItem item = items.get(i);
       RecordAssembler assembler = exec.assemblers[item.input()];
@@ -308,7 +317,9 @@ final class LaneWorker implements Runnable {
       exec.readRequested[lane] = false;
       call(lane, "onRead", () -> instances[lane].onRead(sink(lane), false));
     }
-    exec.model.compute(lane, computeStart, exec.model.coreNanos(bytes, batchCpuNanos));
+    long batchCpu = cpuNanos() - cpuBefore;
+    exec.laneCpuNanos.addAndGet(batchCpu);
+    exec.model.compute(lane, computeStart, exec.model.coreNanos(bytes, batchCpu));
   }
 
   private void deliver(int lane, List<DataChunk> chunks) throws Stop {
@@ -327,8 +338,11 @@ final class LaneWorker implements Runnable {
 
   // ---- containment ----
 
+  private long cpuNanos() {
+    return threads.getCurrentThreadCpuTime();
+  }
+
   private void call(int lane, String event, TaskletCall call) throws Stop {
-    long cpuBefore = threads.getCurrentThreadCpuTime();
     long allocatedBefore = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
     Throwable failure = null;
     inTasklet = true;
@@ -339,9 +353,6 @@ final class LaneWorker implements Runnable {
     } finally {
       inTasklet = false;
     }
-    long cpu = threads.getCurrentThreadCpuTime() - cpuBefore;
-    batchCpuNanos += cpu;
-    exec.laneCpuNanos.addAndGet(cpu);
     if (failure != null) {
       if (!exec.isStopped()) {
         exec.fail("tasklet " + exec.tasklet.className() + " failed in " + event + " on lane " + lane + ": "

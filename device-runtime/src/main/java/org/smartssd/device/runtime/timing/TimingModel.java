@@ -226,6 +226,13 @@ public final class TimingModel {
     }
   }
 
+  /** Work the device did on its own (an execution) ended at {@code nanos}: nothing after it starts earlier. */
+  public void extendHorizon(long nanos) {
+    synchronized (lock) {
+      horizonNanos = Math.max(horizonNanos, nanos);
+    }
+  }
+
   private int die(int channel, int way) {
     if (channel < 0 || channel >= geometry.channels()) {
       throw new IllegalArgumentException("channel " + channel + " out of range 0.." + (geometry.channels() - 1));
