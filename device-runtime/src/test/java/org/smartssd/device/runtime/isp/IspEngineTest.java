@@ -403,4 +403,25 @@ class IspEngineTest {
     assertNotEquals(0, times[2][0]);
     assertFalse(times[2][0] < 0);
   }
+
+  @Test
+  void pacedTheHostSeesAnExecutionEndNoEarlierThanTheModel() throws Exception {
+    Map<String, String> o = new HashMap<>();
+    o.put("smartssd.device.pace", "true");
+    o.put("smartssd.device.flash.channel-mb-per-s", "2"); // 8 channels x 2 MB/s: ~80 ms for the scan below
+    o.put("smartssd.device.isp.compute-model", "cycles");
+    try (SimulatedDevice device = device("paced", o); SocketDeviceClient c = TestDevices.connect(device)) {
+      int n = 50_000;
+      write(c, "/in", records(n));
+      long t = c.createObject(BUILT_IN, RecordCounter.class.getName(), Map.of("record-length", "" + RECORD));
+      long start = System.nanoTime();
+      Run run = run(c, t, List.of(InputRange.whole("/in")), Map.of(), ExecutionPoller.PollingPolicy.defaults());
+      long wall = System.nanoTime() - start;
+      assertEquals(n, RecordCounter.total(run.results()));
+      // A lower bound, not a timing measurement: paced, nothing is answered before the model gets there.
+      long modelledScan = run.stats().modelledReadNanos();
+      assertTrue(modelledScan >= (long) (n * RECORD / 16e6 * 1e9), "modelled read " + modelledScan + " ns");
+      assertTrue(wall >= modelledScan, "finished after " + wall + " ns of wall time, modelled read " + modelledScan);
+    }
+  }
 }
