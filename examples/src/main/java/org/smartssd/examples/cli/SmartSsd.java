@@ -1,0 +1,27 @@
+package org.smartssd.examples.cli;
+
+import org.smartssd.device.runtime.cli.Cli;
+import org.smartssd.device.runtime.cli.DeviceCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code smartssd}: the one entry point of the command line. */
+@Command(
+    name = "smartssd",
+    mixinStandardHelpOptions = true,
+    versionProvider = Versions.class,
+    description = "In-storage processing for Hadoop on a simulated Smart SSD.",
+    subcommands = {DeviceCommand.class, FsCommand.class, org.smartssd.examples.wc98.Wc98Command.class, CommandLine.HelpCommand.class})
+public final class SmartSsd implements Runnable {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: device, fs or wc98");
+  }
+
+  public static void main(String[] args) {
+    System.exit(Cli.execute(new SmartSsd(), args));
+  }
+}

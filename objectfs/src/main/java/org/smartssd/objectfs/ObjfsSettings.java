@@ -1,0 +1,69 @@
+package org.smartssd.objectfs;
+
+import static org.smartssd.objectfs.ObjfsConfigKeys.*;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.smartssd.device.client.ClientOptions;
+
+/**
+ * The objfs settings of one file system instance: every {@code fs.objfs.*} key read once, here,
+ * and checked, so that a bad value fails {@code initialize} with the key's name.
+ *
+ * @param readaheadBytes 0: one stripe of the device, known only once connected
+ * @param host "": the device's own name
+ */
+record ObjfsSettings(
+    Duration connectTimeout,
+    Duration requestTimeout,
+    int connectionPoolSize,
+    int maxFrameBytes,
+    long blockSize,
+    long readaheadBytes,
+    int writeBufferBytes,
+    String host,
+    int listPageSize) {
+
+  static ObjfsSettings from(Configuration conf) {
+    return new ObjfsSettings(
+        duration(conf, CONNECT_TIMEOUT, CONNECT_TIMEOUT_DEFAULT),
+        duration(conf, REQUEST_TIMEOUT, REQUEST_TIMEOUT_DEFAULT),
+        (int) atLeast(CONNECTION_POOL_SIZE, conf.getInt(CONNECTION_POOL_SIZE, CONNECTION_POOL_SIZE_DEFAULT), 1),
+        (int) atMostInt(MAX_FRAME_BYTES, atLeast(MAX_FRAME_BYTES,
+            conf.getLongBytes(MAX_FRAME_BYTES, MAX_FRAME_BYTES_DEFAULT), ClientOptions.MAX_FRAME_BYTES_MIN)),
+        atLeast(BLOCK_SIZE, conf.getLongBytes(BLOCK_SIZE, BLOCK_SIZE_DEFAULT), 1),
+        atMostInt(READAHEAD_BYTES, atLeast(READAHEAD_BYTES,
+            conf.getLongBytes(READAHEAD_BYTES, READAHEAD_BYTES_DEFAULT), 0)),
+        (int) atMostInt(WRITE_BUFFER_BYTES, atLeast(WRITE_BUFFER_BYTES,
+            conf.getLongBytes(WRITE_BUFFER_BYTES, WRITE_BUFFER_BYTES_DEFAULT), 1)),
+        conf.getTrimmed(HOST, HOST_DEFAULT),
+        (int) atLeast(LIST_PAGE_SIZE, conf.getInt(LIST_PAGE_SIZE, LIST_PAGE_SIZE_DEFAULT), 1));
+  }
+
+  ClientOptions clientOptions() {
+    return new ClientOptions(connectTimeout, requestTimeout, maxFrameBytes);
+  }
+
+  private static Duration duration(Configuration conf, String key, String defaultValue) {
+    long millis = conf.getTimeDuration(key, defaultValue, TimeUnit.MILLISECONDS);
+    if (millis <= 0) {
+      throw new IllegalArgumentException(key + " must be positive, was " + conf.get(key));
+    }
+    return Duration.ofMillis(millis);
+  }
+
+  private static long atLeast(String key, long value, long min) {
+    if (value < min) {
+      throw new IllegalArgumentException(key + " must be at least " + min + ", was " + value);
+    }
+    return value;
+  }
+
+  private static long atMostInt(String key, long value) {
+    if (value > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(key + " must be at most " + Integer.MAX_VALUE + ", was " + value);
+    }
+    return value;
+  }
+}
