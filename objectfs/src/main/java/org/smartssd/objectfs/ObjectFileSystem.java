@@ -98,7 +98,7 @@ public class ObjectFileSystem extends FileSystem {
     try {
       DeviceInfo info = store.deviceInfo();
       this.locationHost = settings.host().isEmpty() ? info.deviceName() : settings.host();
-      long readahead = settings.readaheadBytes() > 0 ? settings.readaheadBytes() : info.geometry().stripeBytes();
+      long readahead = settings.readaheadBytes() > 0 ? settings.readaheadBytes() : defaultReadahead(info.geometry());
       this.readaheadBytes = (int) Math.min(readahead, settings.maxFrameBytes());
     } catch (IOException e) {
       store.close();
@@ -492,5 +492,15 @@ public class ObjectFileSystem extends FileSystem {
       // No group known for the user (as on a bare container): name the user, as HDFS clients see.
       return user.getShortUserName();
     }
+  }
+
+  /**
+   * Whole stripes (so that one READ keeps every channel busy), at least 1 MiB: callers such as
+   * FsShell read 4 KiB at a time, and each refill is a round trip to the device.
+   */
+  static long defaultReadahead(org.smartssd.device.DeviceGeometry geometry) {
+    long stripe = geometry.stripeBytes();
+    long minimum = 1L << 20;
+    return Math.max(stripe, (minimum + stripe - 1) / stripe * stripe);
   }
 }

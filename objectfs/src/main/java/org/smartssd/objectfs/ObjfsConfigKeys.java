@@ -30,7 +30,7 @@ public final class ObjfsConfigKeys {
   public static final String BLOCK_SIZE = "fs.objfs.block-size";
   public static final long BLOCK_SIZE_DEFAULT = 128L << 20;
 
-  /** Bytes an input stream reads ahead; 0 means one stripe of the device (channels x stripe unit x page). */
+  /** Bytes an input stream reads ahead; 0 means whole stripes of the device, at least 1 MiB. */
   public static final String READAHEAD_BYTES = "fs.objfs.readahead-bytes";
   public static final long READAHEAD_BYTES_DEFAULT = 0;
 

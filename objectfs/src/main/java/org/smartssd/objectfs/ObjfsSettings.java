@@ -11,7 +11,7 @@ import org.smartssd.device.client.ClientOptions;
  * The objfs settings of one file system instance: every {@code fs.objfs.*} key read once, here,
  * and checked, so that a bad value fails {@code initialize} with the key's name.
  *
- * @param readaheadBytes 0: one stripe of the device, known only once connected
+ * @param readaheadBytes 0: whole stripes of the device, at least 1 MiB, known only once connected
  * @param host "": the device's own name
  */
 record ObjfsSettings(

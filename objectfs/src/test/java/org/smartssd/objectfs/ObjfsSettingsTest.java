@@ -43,4 +43,17 @@ class ObjfsSettingsTest {
     zero.set(ObjfsConfigKeys.REQUEST_TIMEOUT, "0s");
     assertThatThrownBy(() -> ObjfsSettings.from(zero)).hasMessageContaining(ObjfsConfigKeys.REQUEST_TIMEOUT);
   }
+
+  @org.junit.jupiter.api.Test
+  void theDefaultReadAheadIsWholeStripesOfAtLeastOneMebibyte() {
+    // 8 channels x 1 page of 8 KiB = 64 KiB stripes: 16 of them.
+    assertThat(ObjectFileSystem.defaultReadahead(new org.smartssd.device.DeviceGeometry(8, 4, 16, 16, 8192, 1)))
+        .isEqualTo(1L << 20);
+    // 256 channels x 3 pages of 8 KiB = 6 MiB stripes: one.
+    assertThat(ObjectFileSystem.defaultReadahead(new org.smartssd.device.DeviceGeometry(256, 1, 16, 16, 8192, 3)))
+        .isEqualTo(256L * 3 * 8192);
+    // 5 channels x 4 KiB = 20 KiB stripes: 52 of them (1,064,960 bytes).
+    assertThat(ObjectFileSystem.defaultReadahead(new org.smartssd.device.DeviceGeometry(5, 1, 16, 16, 4096, 1)))
+        .isEqualTo(52L * 5 * 4096);
+  }
 }
