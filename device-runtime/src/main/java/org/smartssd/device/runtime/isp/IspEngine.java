@@ -151,6 +151,8 @@ public final class IspEngine implements Closeable {
       crewWorkers.add(w);
       Thread thread = new Thread(w, name + "-exec" + id + "-lanes" + t);
       thread.setDaemon(true);
+      // Libraries that load classes by name (Hadoop's Configuration) find the tasklet's own classes.
+      thread.setContextClassLoader(tasklet.code().type().getClassLoader());
       crewThreads.add(thread);
     }
     executions.put(id, exec);
