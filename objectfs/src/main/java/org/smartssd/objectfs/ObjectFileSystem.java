@@ -28,6 +28,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.objectfs.ObjfsExceptions.Op;
 import org.slf4j.Logger;
@@ -116,8 +117,13 @@ public class ObjectFileSystem extends FileSystem {
     return DeviceClientAdapter.connect(deviceAddress(name), settings.clientOptions(), settings.connectionPoolSize());
   }
 
-  /** The device address of an objfs URI. */
-  static DeviceAddress deviceAddress(URI name) throws IOException {
+  /**
+   * The device address of an objfs URI ({@code objfs://HOST:PORT/path}): for programs that send the
+   * device other commands than the file system's, such as in-storage processing.
+   *
+   * @throws IOException when the URI names no {@code host:port}
+   */
+  public static DeviceAddress deviceAddress(URI name) throws IOException {
     String host = name.getHost();
     int port = name.getPort();
     if (host == null || host.isEmpty() || port < 1 || port > 65535) {
@@ -129,6 +135,17 @@ public class ObjectFileSystem extends FileSystem {
       host = host.substring(1, host.length() - 1);
     }
     return new DeviceAddress(host, port);
+  }
+
+  /**
+   * The device client settings the {@code fs.objfs.*} keys of {@code conf} give (connect and request
+   * timeouts, frame limit): for programs that open their own connection to a device named by an
+   * objfs URI.
+   *
+   * @throws IllegalArgumentException for a bad {@code fs.objfs.*} value, naming the key
+   */
+  public static ClientOptions clientOptions(Configuration conf) {
+    return ObjfsSettings.from(conf).clientOptions();
   }
 
   @Override

@@ -1,0 +1,25 @@
+package org.smartssd.devicemapper;
+
+/**
+ * The Hadoop counters of jobs run through {@link DeviceJobClient}, kept by the record reader of
+ * each split (group {@code org.smartssd.devicemapper.DeviceCounters}).
+ */
+public enum DeviceCounters {
+  /** Splits whose map (and combiner) ran to completion inside a device. */
+  DEVICE_EXECUTIONS,
+  /** Input bytes the devices handed to the tasklet (read next to the flash, not over the host interface). */
+  DEVICE_BYTES_SCANNED,
+  /**
+   * Bytes that crossed the host interface for the data of the map phase: in device mode the frames
+   * of EXECUTE_OBJECT, every READ_OBJECT (request and answer, results included), CANCEL and
+   * REMOVE_OBJECT; for a split run on the host, the raw bytes it read through objfs. The tasklet's
+   * installation is counted apart, in {@link #TASKLET_INSTALL_BYTES}.
+   */
+  HOST_INTERFACE_BYTES,
+  /** The devices' modelled duration of the executions (start to the last modelled completion). */
+  MODELLED_DEVICE_NANOS,
+  /** Splits whose map ran on the host: refused or failed by the device, or fallback=always. */
+  FALLBACK_SPLITS,
+  /** Bytes of the CREATE_OBJECT frames that installed the tasklet (its jar and parameters), one per split. */
+  TASKLET_INSTALL_BYTES
+}

@@ -1,0 +1,130 @@
+package org.smartssd.devicemapper;
+
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * Runs the map phase (mapper, and combiner as a partial reduce) of an unchanged Hadoop MapReduce job
+ * inside the Smart SSDs that hold its input; the job's reducers do the global merge on the host.
+ *
+ * <p>As a library: configure a {@link Job} as usual (mapper, combiner, reducer, map output classes,
+ * {@link FixedLengthInputFormat} or {@link TextInputFormat} over input paths on objfs), call {@link
+ * #configure(Job)}, then {@code job.waitForCompletion(...)}. The reducers' output is what the
+ * unchanged job gives; {@link DeviceCounters} says what ran where.
+ *
+ * <p>As a command ({@link Tool}):
+ *
+ * <pre>
+ * hadoop jar smartssd-devicemapper.jar org.smartssd.devicemapper.DeviceJobClient [-D key=value ...] \
+ *     FACTORY_CLASS [factory arguments ...]
+ * </pre>
+ *
+ * where {@code FACTORY_CLASS} implements {@link JobFactory} and makes the configured job from its
+ * arguments; the command configures it for the devices, runs it and exits 0 when it succeeds.
+ *
+ * <p>A device that runs these tasklets needs Hadoop's classes (hadoop-common and
+ * hadoop-mapreduce-client-core with their dependencies) on its class path and
+ * {@code smartssd.device.isp.shared-packages=org.smartssd.device.tasklet.,org.apache.hadoop.}; see
+ * CONFIG.md.
+ */
+public final class DeviceJobClient extends Configured implements Tool {
+
+  /** For {@link ToolRunner}. */
+  public DeviceJobClient() {}
+
+  /**
+   * Rewires a configured job so that its map phase runs in the devices: remembers the job's mapper,
+   * combiner and input format ({@code smartssd.mapper.real.*}), and sets the input format to {@link
+   * DeviceInputFormat} and the mapper to {@link DeviceMapper}. The combiner stays set, so that the
+   * host combines the devices' partial results once more before the shuffle. Calling it on a job
+   * already configured changes nothing.
+   *
+   * @throws IllegalArgumentException when the input format is not {@link FixedLengthInputFormat}
+   *     (with a record length) or {@link TextInputFormat}, or a {@code smartssd.mapper.*} value is bad
+   * @throws IOException when the job's classes cannot be loaded
+   */
+  @SuppressWarnings("rawtypes")
+  public static void configure(Job job) throws IOException {
+    Configuration conf = job.getConfiguration();
+    DeviceMapperSettings.from(conf); // a bad smartssd.mapper.* value fails here, before submission
+    Class<? extends Mapper> mapper;
+    Class<? extends InputFormat> inputFormat;
+    Class<? extends Reducer> combiner;
+    try {
+      mapper = job.getMapperClass();
+      inputFormat = job.getInputFormatClass();
+      combiner = job.getCombinerClass();
+    } catch (ClassNotFoundException e) {
+      throw new IOException("cannot load the job's classes: " + e.getMessage(), e);
+    }
+    if (mapper == DeviceMapper.class || inputFormat == DeviceInputFormat.class) {
+      return; // configured already
+    }
+    if (inputFormat == FixedLengthInputFormat.class) {
+      if (FixedLengthInputFormat.getRecordLength(conf) <= 0) {
+        throw new IllegalArgumentException("the job reads fixed-length records without a record length: set it with "
+            + "FixedLengthInputFormat.setRecordLength (" + FixedLengthInputFormat.FIXED_RECORD_LENGTH + ")");
+      }
+    } else if (inputFormat != TextInputFormat.class) {
+      throw new IllegalArgumentException("the devices present records as FixedLengthInputFormat or TextInputFormat "
+          + "do; the job's input format is " + inputFormat.getName());
+    }
+    conf.set(DeviceMapperConfigKeys.REAL_MAPPER_CLASS, mapper.getName());
+    conf.set(DeviceMapperConfigKeys.REAL_INPUT_FORMAT_CLASS, inputFormat.getName());
+    if (combiner != null) {
+      conf.set(DeviceMapperConfigKeys.REAL_COMBINER_CLASS, combiner.getName());
+    } else {
+      conf.unset(DeviceMapperConfigKeys.REAL_COMBINER_CLASS);
+    }
+    job.setInputFormatClass(DeviceInputFormat.class);
+    job.setMapperClass(DeviceMapper.class);
+  }
+
+  /**
+   * {@code FACTORY_CLASS [arguments ...]}: makes the job with the {@link JobFactory}, configures it
+   * for the devices and runs it.
+   *
+   * @return 0 when the job succeeded, 1 when it failed, 2 for bad arguments
+   */
+  @Override
+  public int run(String[] args) throws Exception {
+    if (args.length < 1 || args[0].equals("-h") || args[0].equals("--help")) {
+      System.err.println("usage: hadoop jar smartssd-devicemapper.jar " + DeviceJobClient.class.getName()
+          + " [-D key=value ...] FACTORY_CLASS [arguments ...]");
+      System.err.println("  FACTORY_CLASS implements " + JobFactory.class.getName()
+          + ": it makes the configured job from the arguments; its map phase then runs in the devices.");
+      return 2;
+    }
+    Configuration conf = getConf() == null ? new Configuration() : getConf();
+    Class<?> type;
+    try {
+      type = conf.getClassByName(args[0]);
+    } catch (ClassNotFoundException e) {
+      System.err.println("smartssd: no class " + args[0] + " on the class path");
+      return 2;
+    }
+    if (!JobFactory.class.isAssignableFrom(type)) {
+      System.err.println("smartssd: " + args[0] + " does not implement " + JobFactory.class.getName());
+      return 2;
+    }
+    JobFactory factory = (JobFactory) ReflectionUtils.newInstance(type, conf);
+    Job job = factory.createJob(conf, Arrays.copyOfRange(args, 1, args.length));
+    configure(job);
+    return job.waitForCompletion(true) ? 0 : 1;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new DeviceJobClient(), args));
+  }
+}

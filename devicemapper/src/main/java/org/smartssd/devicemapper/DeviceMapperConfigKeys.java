@@ -1,0 +1,79 @@
+package org.smartssd.devicemapper;
+
+/**
+ * Every configuration key of the device mapper, each beside its default. The keys are read in one
+ * place, {@link DeviceMapperSettings}. Durations accept Hadoop's time suffixes ({@code 500ms},
+ * {@code 5s}); sizes accept its byte suffixes ({@code 64k}, {@code 4m}). CONFIG.md has the table.
+ */
+public final class DeviceMapperConfigKeys {
+  private DeviceMapperConfigKeys() {}
+
+  public static final String PREFIX = "smartssd.mapper.";
+
+  /**
+   * What to do when a device cannot run a split's map: {@code auto} runs it on the host when the
+   * device refuses or fails the tasklet; {@code always} runs every split on the host (for
+   * comparison and tests); {@code never} fails the task, naming the device.
+   */
+  public static final String FALLBACK = "smartssd.mapper.fallback";
+  public static final String FALLBACK_DEFAULT = "auto";
+
+  /** Map output records a lane buffers before it runs the combiner over them (and at the end). */
+  public static final String BUFFER_RECORDS = "smartssd.mapper.buffer-records";
+  public static final int BUFFER_RECORDS_DEFAULT = 10_000;
+
+  /** Serialized map output bytes a lane buffers before it runs the combiner, whatever the record count. */
+  public static final String BUFFER_BYTES = "smartssd.mapper.buffer-bytes";
+  public static final long BUFFER_BYTES_DEFAULT = 4L << 20;
+
+  /** Serialized (key, value) pairs a lane packs into one result record before it hands it to the device. */
+  public static final String RESULT_BATCH_BYTES = "smartssd.mapper.result-batch-bytes";
+  public static final long RESULT_BATCH_BYTES_DEFAULT = 64L << 10;
+
+  /** Where the lanes' partial results are merged: empty (the device's own setting), host or device. */
+  public static final String MERGE = "smartssd.mapper.merge";
+  public static final String MERGE_DEFAULT = "";
+
+  /** The pause after the first READ_OBJECT that brought nothing; it doubles up to the maximum. */
+  public static final String POLL_MIN_PAUSE = "smartssd.mapper.poll.min-pause";
+  public static final String POLL_MIN_PAUSE_DEFAULT = "1ms";
+
+  /** The longest pause between two READ_OBJECTs that brought nothing. */
+  public static final String POLL_MAX_PAUSE = "smartssd.mapper.poll.max-pause";
+  public static final String POLL_MAX_PAUSE_DEFAULT = "50ms";
+
+  /** The result bytes asked for by one READ_OBJECT. */
+  public static final String POLL_MAX_RESULT_BYTES = "smartssd.mapper.poll.max-result-bytes";
+  public static final long POLL_MAX_RESULT_BYTES_DEFAULT = 4L << 20;
+
+  /**
+   * Result bytes the record reader holds back until the execution is done, so that a device failing
+   * midway can still fall back to the host; past it, results go on to the shuffle as they come and
+   * a later failure of the device fails the task.
+   */
+  public static final String HOLD_RESULT_BYTES = "smartssd.mapper.hold-result-bytes";
+  public static final long HOLD_RESULT_BYTES_DEFAULT = 64L << 20;
+
+  /** How long EXECUTE_OBJECT is retried while the device answers BUSY (it runs all the executions it can). */
+  public static final String BUSY_TIMEOUT = "smartssd.mapper.busy-timeout";
+  public static final String BUSY_TIMEOUT_DEFAULT = "60s";
+
+  /**
+   * Package prefixes the device shares with tasklets besides its tasklet API (its
+   * {@code smartssd.device.isp.shared-packages}): their classes are not packed into the tasklet's
+   * jar, the device provides them.
+   */
+  public static final String SHARED_PACKAGES = "smartssd.mapper.shared-packages";
+  public static final String SHARED_PACKAGES_DEFAULT = "org.apache.hadoop.";
+
+  // ---- set by DeviceJobClient.configure: the job as it was written ----
+
+  /** The job's own mapper, which the device runs (set by {@link DeviceJobClient#configure}). */
+  public static final String REAL_MAPPER_CLASS = "smartssd.mapper.real.mapper.class";
+
+  /** The job's own input format (set by {@link DeviceJobClient#configure}). */
+  public static final String REAL_INPUT_FORMAT_CLASS = "smartssd.mapper.real.input-format.class";
+
+  /** The job's combiner, or unset for none (set by {@link DeviceJobClient#configure}). */
+  public static final String REAL_COMBINER_CLASS = "smartssd.mapper.real.combiner.class";
+}

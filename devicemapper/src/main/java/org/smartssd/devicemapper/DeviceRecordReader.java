@@ -1,0 +1,458 @@
+package org.smartssd.devicemapper;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.DataInputBuffer;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.apache.hadoop.io.serializer.Deserializer;
+import org.apache.hadoop.io.serializer.SerializationFactory;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.smartssd.device.DeviceException;
+import org.smartssd.device.ExecutionStatistics;
+import org.smartssd.device.client.DeviceAddress;
+import org.smartssd.device.client.DeviceClient;
+import org.smartssd.device.client.SocketDeviceClient;
+import org.smartssd.device.protocol.Response;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.TaskletResult;
+import org.smartssd.objectfs.ObjectFileSystem;
+
+/**
+ * The proxy map task's record reader. In device mode it installs the job's mapper and combiner in
+ * the split's device as a tasklet (CREATE_OBJECT with the jar of {@link TaskletJarBuilder}),
+ * executes it over the split's byte range (EXECUTE_OBJECT), polls READ_OBJECT with the adaptive
+ * rhythm of {@code ExecutionPoller} (1 ms doubling to 50 ms while polls come back empty, by
+ * default) one poll at a time, so that results reach the mapper while the device works, and
+ * returns the partial (key, value) pairs decoded with the job's serialization of the map output
+ * classes. The tasklet is removed as soon as its execution has started.
+ *
+ * <p>When the device cannot run the split's map (the input is not on a device or is compressed, the
+ * job's mapper or input format is not one the device can run, the device is unreachable, refuses
+ * the tasklet, or fails the execution before any result reached the mapper) and {@code
+ * smartssd.mapper.fallback} is {@code auto}, or always with {@code always}, it reads the split's raw
+ * records through the file system with the job's own input format instead, marks the split so that
+ * {@link DeviceMapper} runs the job's own mapper over them, and counts a fallback. With {@code
+ * never}, the task fails with a message naming the device. Results are held back until the
+ * execution is done, up to {@code smartssd.mapper.hold-result-bytes}, so that a device failing
+ * midway can still fall back; past it a failure fails the task.
+ */
+final class DeviceRecordReader extends RecordReader<Object, Object> {
+  private static final Logger LOG = LoggerFactory.getLogger(DeviceRecordReader.class);
+  private static final int HOST_ACCOUNTING_RECORDS = 4096;
+
+  /** The device cannot run this split's map; the message says which device and why. */
+  private static final class DeviceUnavailable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    DeviceUnavailable(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private TaskAttemptContext context;
+  private Configuration conf;
+  private DeviceSplit split;
+  private DeviceMapperSettings settings;
+
+  // ---- host mode ----
+  private RecordReader<Object, Object> hostReader;
+  private String hostScheme;
+  private long hostBytesAccounted;
+  private int hostRecordsSinceAccounting;
+
+  // ---- device mode ----
+  private DeviceClient client;
+  private String device = "(none)";
+  private long taskletId = -1;
+  private long executionId = -1;
+  private boolean finished;
+  private ExecutionStatistics statistics;
+  private Duration pause;
+  private final ArrayDeque<TaskletResult> pending = new ArrayDeque<>();
+  private long pendingBytes;
+  private final List<ResultCodec.CounterValue> deviceCounters = new ArrayList<>();
+  private ResultCodec.PairCursor cursor;
+  private byte[] record = new byte[0];
+  private Deserializer<Object> keyDeserializer;
+  private Deserializer<Object> valueDeserializer;
+  private final DataInputBuffer keyIn = new DataInputBuffer();
+  private final DataInputBuffer valueIn = new DataInputBuffer();
+  private Object key;
+  private Object value;
+
+  @Override
+  public void initialize(InputSplit genericSplit, TaskAttemptContext taskContext)
+      throws IOException, InterruptedException {
+    if (!(genericSplit instanceof DeviceSplit)) {
+      throw new IOException("split " + genericSplit + " is not a " + DeviceSplit.class.getSimpleName());
+    }
+    this.context = taskContext;
+    this.conf = taskContext.getConfiguration();
+    this.split = (DeviceSplit) genericSplit;
+    this.settings = DeviceMapperSettings.from(conf);
+    if (settings.fallback() == DeviceMapperSettings.Fallback.ALWAYS) {
+      runOnHost();
+      return;
+    }
+    try {
+      runOnDevice();
+    } catch (DeviceUnavailable e) {
+      closeDevice();
+      if (settings.fallback() == DeviceMapperSettings.Fallback.NEVER) {
+        throw new IOException(e.getMessage() + "; " + DeviceMapperConfigKeys.FALLBACK
+            + " is never, so the task fails", e.getCause());
+      }
+      LOG.warn("{}; the split's map runs on the host", e.getMessage());
+      runOnHost();
+    }
+  }
+
+  // ---- device mode ----
+
+  private void runOnDevice() throws DeviceUnavailable, IOException, InterruptedException {
+    URI uri = split.getPath().toUri();
+    if (!ObjectFileSystem.SCHEME.equals(uri.getScheme())) {
+      throw new DeviceUnavailable("split " + describe() + " is not on a device (" + ObjectFileSystem.SCHEME
+          + "://HOST:PORT/path)", null);
+    }
+    DeviceAddress address;
+    try {
+      address = ObjectFileSystem.deviceAddress(uri);
+    } catch (IOException e) {
+      throw new DeviceUnavailable("split " + describe() + " names no device: " + e.getMessage(), e);
+    }
+    device = address.toString();
+    if (new CompressionCodecFactory(conf).getCodec(split.getPath()) != null) {
+      throw unavailable("the input is compressed, and the device reads records as stored", null);
+    }
+    TaskletJarBuilder.Tasklet tasklet;
+    try {
+      tasklet = TaskletJarBuilder.build(conf, settings, split, context.getTaskAttemptID());
+    } catch (UnsupportedJobException e) {
+      throw unavailable(e.getMessage(), e);
+    } catch (IOException e) {
+      throw unavailable("the tasklet's jar could not be built: " + e, e);
+    }
+    try {
+      client = SocketDeviceClient.connect(address, ObjectFileSystem.clientOptions(conf));
+    } catch (IOException e) {
+      throw unavailable("cannot be reached: " + e.getMessage(), e);
+    }
+    count(DeviceCounters.TASKLET_INSTALL_BYTES,
+        FrameSizes.createObject(tasklet.jar().length, tasklet.className(), tasklet.parameters()));
+    try {
+      taskletId = client.createObject(ByteBuffer.wrap(tasklet.jar()), tasklet.className(), tasklet.parameters());
+    } catch (IOException e) {
+      throw unavailable("refused the tasklet: " + e.getMessage(), e);
+    }
+    List<InputRange> inputs = List.of(new InputRange(uri.getPath(), split.getStart(), split.getLength()));
+    Map<String, String> options = settings.merge().isEmpty() ? Map.of() : Map.of("merge", settings.merge());
+    executionId = execute(inputs, options);
+    removeTasklet(); // the execution goes on; nothing is left installed if this task dies
+    openDeserializers();
+    // Hold the results back until the execution is done (or too many wait): until one reaches the
+    // mapper, a failing device can still leave the split to the host.
+    while (!finished && pendingBytes <= settings.holdResultBytes()) {
+      Response.ExecutionProgress progress;
+      try {
+        progress = poll();
+      } catch (InterruptedIOException e) {
+        throw e;
+      } catch (IOException e) {
+        throw unavailable("failed while running the map: " + e.getMessage(), e);
+      }
+      if (progress.finished() && progress.state() != ExecutionState.DONE) {
+        throw unavailable(ended(progress), null);
+      }
+    }
+  }
+
+  private long execute(List<InputRange> inputs, Map<String, String> options)
+      throws DeviceUnavailable, InterruptedException {
+    long deadline = System.nanoTime() + settings.busyTimeout().toNanos();
+    Duration wait = settings.polling().min();
+    while (true) {
+      count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.executeObject(inputs, options));
+      try {
+        return client.executeObject(taskletId, inputs, options);
+      } catch (DeviceException.Busy busy) {
+        if (System.nanoTime() - deadline > 0) {
+          throw unavailable("stayed busy for " + settings.busyTimeout().toMillis() + " ms ("
+              + DeviceMapperConfigKeys.BUSY_TIMEOUT + "): " + busy.getMessage(), busy);
+        }
+        TimeUnit.NANOSECONDS.sleep(wait.toNanos());
+        wait = wait.multipliedBy(2).compareTo(settings.polling().max()) > 0 ? settings.polling().max()
+            : wait.multipliedBy(2);
+      } catch (IOException e) {
+        throw unavailable("could not start the execution: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** One READ_OBJECT; after one that brought nothing, a pause that doubles up to the maximum. */
+  private Response.ExecutionProgress poll() throws IOException {
+    context.progress();
+    Response.ExecutionProgress progress = client.readObject(executionId, settings.polling().maxBytes());
+    count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.readObject(progress));
+    statistics = progress.statistics();
+    for (TaskletResult r : progress.results()) {
+      ByteBuffer data = r.data();
+      if (data.hasRemaining() && data.get(data.position()) == ResultCodec.COUNTERS) {
+        byte[] bytes = new byte[data.remaining()];
+        data.duplicate().get(bytes);
+        deviceCounters.addAll(ResultCodec.readCounters(bytes, 0, bytes.length));
+      } else {
+        pending.add(r);
+        pendingBytes += data.remaining();
+      }
+    }
+    if (progress.finished()) {
+      finished = true;
+      if (progress.state() == ExecutionState.DONE) {
+        done(progress.statistics());
+      }
+      return progress;
+    }
+    if (progress.results().isEmpty()) {
+      pause = pause == null ? settings.polling().min()
+          : (pause.multipliedBy(2).compareTo(settings.polling().max()) > 0 ? settings.polling().max()
+              : pause.multipliedBy(2));
+      try {
+        TimeUnit.NANOSECONDS.sleep(pause.toNanos());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while polling device " + device + " for " + describe());
+      }
+    } else {
+      pause = null;
+    }
+    return progress;
+  }
+
+  /** The execution is done and every result is in: the counters. */
+  private void done(ExecutionStatistics s) {
+    count(DeviceCounters.DEVICE_EXECUTIONS, 1);
+    count(DeviceCounters.DEVICE_BYTES_SCANNED, s.bytesScanned());
+    count(DeviceCounters.MODELLED_DEVICE_NANOS, s.modelledNanos());
+    for (ResultCodec.CounterValue c : deviceCounters) {
+      context.getCounter(c.group(), c.name()).increment(c.value());
+    }
+    LOG.info("device {} ran the map of {}: {} bytes scanned, {} records, {} result bytes in {} records, {} lanes,"
+        + " wall {} ms, lane CPU {} ms, modelled {} ms (read {} ms, compute {} ms, transfer {} ms)", device, describe(),
+        s.bytesScanned(), s.records(), s.resultBytes(), s.resultRecords(), s.lanes(), s.wallNanos() / 1_000_000,
+        s.laneCpuNanos() / 1_000_000, s.modelledNanos() / 1_000_000, s.modelledReadNanos() / 1_000_000,
+        s.modelledComputeNanos() / 1_000_000, s.modelledTransferNanos() / 1_000_000);
+  }
+
+  @SuppressWarnings("unchecked")
+  private void openDeserializers() throws IOException {
+    SerializationFactory serializations = new SerializationFactory(conf);
+    keyDeserializer = (Deserializer<Object>) serializations.getDeserializer(context.getMapOutputKeyClass());
+    valueDeserializer = (Deserializer<Object>) serializations.getDeserializer(context.getMapOutputValueClass());
+    if (keyDeserializer == null || valueDeserializer == null) {
+      throw new IOException("no serialization in io.serializations for the map output classes "
+          + context.getMapOutputKeyClass().getName() + " and " + context.getMapOutputValueClass().getName());
+    }
+    keyDeserializer.open(keyIn);
+    valueDeserializer.open(valueIn);
+  }
+
+  private boolean nextFromDevice() throws IOException {
+    while (true) {
+      if (cursor != null) {
+        if (cursor.next()) {
+          keyIn.reset(cursor.data(), cursor.keyOffset, cursor.keyLength);
+          key = keyDeserializer.deserialize(key);
+          valueIn.reset(cursor.data(), cursor.valueOffset, cursor.valueLength);
+          value = valueDeserializer.deserialize(value);
+          return true;
+        }
+        cursor = null;
+      }
+      TaskletResult next = pending.poll();
+      if (next != null) {
+        ByteBuffer data = next.data();
+        int n = data.remaining();
+        pendingBytes -= n;
+        if (record.length < n) {
+          record = new byte[Math.max(n, record.length * 2)];
+        }
+        data.duplicate().get(record, 0, n);
+        cursor = new ResultCodec.PairCursor(record, 0, n);
+        continue;
+      }
+      if (finished) {
+        return false;
+      }
+      Response.ExecutionProgress progress = poll();
+      if (progress.finished() && progress.state() != ExecutionState.DONE) {
+        throw new IOException("device " + device + " ran the map of " + describe() + " but "
+            + ended(progress) + ", after part of its results had gone to the shuffle (more than "
+            + DeviceMapperConfigKeys.HOLD_RESULT_BYTES + "), so the split cannot fall back to the host");
+      }
+    }
+  }
+
+  private void removeTasklet() {
+    if (taskletId < 0) {
+      return;
+    }
+    long id = taskletId;
+    taskletId = -1;
+    count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.idCommand());
+    try {
+      client.removeObject(id);
+    } catch (IOException e) {
+      LOG.debug("removing tasklet {} from device {}: {}", id, device, e.toString());
+    }
+  }
+
+  /** Stops what runs on the device for this split, if anything, and disconnects. */
+  private void closeDevice() {
+    if (client == null) {
+      return;
+    }
+    try {
+      if (executionId >= 0 && !finished) {
+        count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.idCommand());
+        client.cancel(executionId);
+        // One more poll collects the cancelled state, so that the device can forget the execution.
+        count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.readObject(client.readObject(executionId, 1)));
+      }
+    } catch (IOException e) {
+      LOG.debug("cancelling execution {} on device {}: {}", executionId, device, e.toString());
+    } finally {
+      removeTasklet();
+      try {
+        client.close();
+      } catch (IOException e) {
+        LOG.debug("closing the connection to device {}: {}", device, e.toString());
+      }
+      client = null;
+      executionId = -1;
+      finished = false;
+      pending.clear();
+      pendingBytes = 0;
+      deviceCounters.clear();
+      cursor = null;
+    }
+  }
+
+  private static String ended(Response.ExecutionProgress progress) {
+    return "the execution " + (progress.state() == ExecutionState.CANCELLED ? "was cancelled" : "failed") + ": "
+        + progress.message();
+  }
+
+  private DeviceUnavailable unavailable(String reason, Throwable cause) {
+    return new DeviceUnavailable("device " + device + " cannot run the map of " + describe() + ": " + reason, cause);
+  }
+
+  private String describe() {
+    return split.getPath() + " [" + split.getStart() + ", +" + split.getLength() + ")";
+  }
+
+  // ---- host mode ----
+
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private void runOnHost() throws IOException, InterruptedException {
+    split.markRanOnHost();
+    count(DeviceCounters.FALLBACK_SPLITS, 1);
+    InputFormat real = ReflectionUtils.newInstance(DeviceMapperSettings.realInputFormat(conf), conf);
+    hostScheme = split.getPath().toUri().getScheme();
+    hostBytesAccounted = bytesRead(hostScheme);
+    hostReader = real.createRecordReader(split, context);
+    hostReader.initialize(split, context);
+  }
+
+  /** Bytes this thread has read through file systems of {@code scheme}, as Hadoop's task counters count them. */
+  @SuppressWarnings("deprecation")
+  private static long bytesRead(String scheme) {
+    long bytes = 0;
+    for (FileSystem.Statistics s : FileSystem.getAllStatistics()) {
+      if (s.getScheme().equals(scheme)) {
+        bytes += s.getThreadStatistics().getBytesRead();
+      }
+    }
+    return bytes;
+  }
+
+  private void accountHostBytes() {
+    long now = bytesRead(hostScheme);
+    count(DeviceCounters.HOST_INTERFACE_BYTES, now - hostBytesAccounted);
+    hostBytesAccounted = now;
+    hostRecordsSinceAccounting = 0;
+  }
+
+  // ---- RecordReader ----
+
+  @Override
+  public boolean nextKeyValue() throws IOException, InterruptedException {
+    if (hostReader == null) {
+      return nextFromDevice();
+    }
+    boolean more = hostReader.nextKeyValue();
+    if (!more || ++hostRecordsSinceAccounting >= HOST_ACCOUNTING_RECORDS) {
+      accountHostBytes();
+    }
+    return more;
+  }
+
+  @Override
+  public Object getCurrentKey() throws IOException, InterruptedException {
+    return hostReader == null ? key : hostReader.getCurrentKey();
+  }
+
+  @Override
+  public Object getCurrentValue() throws IOException, InterruptedException {
+    return hostReader == null ? value : hostReader.getCurrentValue();
+  }
+
+  @Override
+  public float getProgress() throws IOException, InterruptedException {
+    if (hostReader != null) {
+      return hostReader.getProgress();
+    }
+    if (finished && pending.isEmpty() && cursor == null) {
+      return 1;
+    }
+    if (statistics == null || split.getLength() == 0) {
+      return 0;
+    }
+    return Math.min(1f, (float) statistics.bytesScanned() / split.getLength());
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      if (hostReader != null) {
+        accountHostBytes();
+        hostReader.close();
+      }
+    } finally {
+      closeDevice();
+    }
+  }
+
+  private void count(DeviceCounters counter, long amount) {
+    if (amount != 0) {
+      context.getCounter(counter).increment(amount);
+    }
+  }
+}

@@ -1,0 +1,240 @@
+package org.smartssd.devicemapper;
+
+import java.nio.ByteBuffer;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.smartssd.device.tasklet.DataChunk;
+import org.smartssd.device.tasklet.RecordFormat;
+
+/**
+ * Presents the records of the device's chunks exactly as Hadoop's own record readers would: runs
+ * inside the device. The key and value objects are reused from record to record, as Hadoop's
+ * readers do.
+ *
+ * <ul>
+ *   <li>{@link #fixedLength}: as {@code FixedLengthRecordReader}: key {@code LongWritable} (the
+ *       record's byte offset in the file), value {@code BytesWritable} (the record's bytes).
+ *   <li>{@link #lines}: as {@code LineRecordReader} without a custom delimiter: key {@code
+ *       LongWritable} (the line's byte offset), value {@code Text} (the line without its end); a
+ *       line ends at '\n', "\r\n" or a lone '\r'. The device cuts records at '\n'; a lone '\r'
+ *       inside one ends a line too, as Hadoop's {@code LineReader} does.
+ *   <li>{@link #delimited}: as {@code LineRecordReader} with a one-byte
+ *       {@code textinputformat.record.delimiter}: records end at that byte alone.
+ * </ul>
+ *
+ * <p>For lines, as {@code LineRecordReader} does, a UTF-8 byte order mark at the start of the file
+ * is left out of the first line. {@code mapreduce.input.linerecordreader.line.maxlength} is not
+ * supported: {@code LineRecordReader} gives the line after skipped ones the key of the first one
+ * skipped, which a lane cannot know when another lane skipped it (such a job's splits run on the
+ * host).
+ */
+abstract class InputRecords {
+  protected final LongWritable key = new LongWritable();
+  protected byte[] buffer = new byte[8192];
+  protected int length;
+  protected int position;
+  protected long base;
+
+  abstract RecordFormat format();
+
+  /** Moves to the next record of the chunk; false when it has no more. */
+  abstract boolean next();
+
+  abstract Object value();
+
+  LongWritable key() {
+    return key;
+  }
+
+  /** Starts on a chunk's records (the chunk is valid only during the event that brings it, so it is copied). */
+  void reset(DataChunk chunk) {
+    ByteBuffer data = chunk.data();
+    length = data.remaining();
+    if (buffer.length < length) {
+      buffer = new byte[Math.max(length, buffer.length * 2)];
+    }
+    data.duplicate().get(buffer, 0, length);
+    position = 0;
+    base = chunk.offset();
+  }
+
+  static InputRecords fixedLength(int recordLength) {
+    return new FixedLength(recordLength);
+  }
+
+  static InputRecords lines() {
+    return new Lines();
+  }
+
+  static InputRecords delimited(byte delimiter) {
+    return new Delimited(delimiter);
+  }
+
+  private static final class FixedLength extends InputRecords {
+    private final int recordLength;
+    private final BytesWritable value = new BytesWritable();
+
+    FixedLength(int recordLength) {
+      this.recordLength = recordLength;
+    }
+
+    @Override
+    RecordFormat format() {
+      return RecordFormat.fixedLength(recordLength);
+    }
+
+    @Override
+    boolean next() {
+      if (position + recordLength > length) {
+        return false;
+      }
+      key.set(base + position);
+      value.set(buffer, position, recordLength);
+      position += recordLength;
+      return true;
+    }
+
+    @Override
+    Object value() {
+      return value;
+    }
+  }
+
+  /** Lines of text: what the two line formats share. */
+  private abstract static class TextLines extends InputRecords {
+    private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    protected final Text value = new Text();
+
+    @Override
+    Object value() {
+      return value;
+    }
+
+    /**
+     * Presents the line at {@code [start, end)} ended by {@code terminator} bytes; false for the
+     * one line LineRecordReader does not return: a byte order mark alone at the end of the file.
+     */
+    protected boolean line(int start, int end, int terminator) {
+      long offset = base + start;
+      int from = start;
+      if (offset == 0 && end - start >= BOM.length && buffer[start] == BOM[0] && buffer[start + 1] == BOM[1]
+          && buffer[start + 2] == BOM[2]) {
+        from += BOM.length; // and, as LineRecordReader counts it, not part of the line's size
+      }
+      if (end - from + terminator == 0) {
+        return false;
+      }
+      key.set(offset);
+      value.set(buffer, from, end - from);
+      return true;
+    }
+  }
+
+  private static final class Lines extends TextLines {
+    /** The device record being presented: its content ends at contentEnd, the record at recordEnd. */
+    private int contentEnd;
+    private int recordEnd;
+    private boolean inRecord;
+
+    Lines() {}
+
+    @Override
+    RecordFormat format() {
+      return RecordFormat.lines();
+    }
+
+    @Override
+    void reset(DataChunk chunk) {
+      super.reset(chunk);
+      inRecord = false;
+    }
+
+    @Override
+    boolean next() {
+      while (true) {
+        if (!inRecord) {
+          if (position >= length) {
+            return false;
+          }
+          int newline = indexOf((byte) '\n', position, length);
+          recordEnd = newline < 0 ? length : newline + 1;
+          contentEnd = newline < 0 ? length : newline;
+          inRecord = true;
+          if (position == contentEnd) { // an empty line: "\n" alone
+            inRecord = false;
+            int start = position;
+            position = recordEnd;
+            if (line(start, start, recordEnd - start)) {
+              return true;
+            }
+            continue;
+          }
+        }
+        if (position >= contentEnd) { // the content ended with a lone '\r' at the end of the file
+          position = recordEnd;
+          inRecord = false;
+          continue;
+        }
+        int start = position;
+        int cr = indexOf((byte) '\r', start, contentEnd);
+        int end;
+        int terminator;
+        if (cr < 0) {
+          end = contentEnd;
+          terminator = recordEnd - contentEnd;
+          position = recordEnd;
+          inRecord = false;
+        } else if (cr + 1 == contentEnd && contentEnd < recordEnd) { // "\r\n"
+          end = cr;
+          terminator = 2;
+          position = recordEnd;
+          inRecord = false;
+        } else { // a lone '\r'
+          end = cr;
+          terminator = 1;
+          position = cr + 1;
+        }
+        if (line(start, end, terminator)) {
+          return true;
+        }
+      }
+    }
+  }
+
+  private static final class Delimited extends TextLines {
+    private final byte delimiter;
+
+    Delimited(byte delimiter) {
+      this.delimiter = delimiter;
+    }
+
+    @Override
+    RecordFormat format() {
+      return RecordFormat.delimited(delimiter);
+    }
+
+    @Override
+    boolean next() {
+      while (position < length) {
+        int at = indexOf(delimiter, position, length);
+        int start = position;
+        int end = at < 0 ? length : at;
+        position = at < 0 ? length : at + 1;
+        if (line(start, end, position - end)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  protected final int indexOf(byte b, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (buffer[i] == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

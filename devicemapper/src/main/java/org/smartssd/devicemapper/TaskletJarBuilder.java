@@ -1,0 +1,163 @@
+package org.smartssd.devicemapper;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+
+/**
+ * Builds, on the host, what CREATE_OBJECT installs for one split: a jar with {@link
+ * MapReduceTasklet} and the classes it runs inside the device, the generated {@link MapperDriver}
+ * of the job's mapper, the job's classes it needs (mapper, combiner, map output key and value
+ * classes, custom comparators, and what they use: see {@link ClassClosure}) and the job's
+ * configuration; and the tasklet's parameters.
+ *
+ * <p>The job's classes are read as class files from the task's class loaders, so they come from the
+ * job jar when the task runs from one and from the class path otherwise; what the device shares
+ * ({@code smartssd.mapper.shared-packages}, Hadoop's by default) and the Java platform are not
+ * packed.
+ */
+final class TaskletJarBuilder {
+
+  /** What CREATE_OBJECT sends. */
+  record Tasklet(byte[] jar, String className, Map<String, String> parameters) {}
+
+  private TaskletJarBuilder() {}
+
+  /**
+   * @throws UnsupportedJobException when the device cannot run this job's map (the host can)
+   */
+  @SuppressWarnings("rawtypes")
+  static Tasklet build(Configuration conf, DeviceMapperSettings settings, FileSplit split, TaskAttemptID attempt)
+      throws IOException {
+    JobConf job = new JobConf(conf);
+    Class<? extends Mapper> mapper = DeviceMapperSettings.realMapper(conf);
+    Class<? extends InputFormat> inputFormat = DeviceMapperSettings.realInputFormat(conf);
+    Class<? extends Reducer> combiner = job.getNumReduceTasks() > 0 ? DeviceMapperSettings.realCombiner(conf) : null;
+    String input = input(inputFormat, conf);
+    MapperShims.check(mapper, settings.sharedPackages());
+    String driver = MapperShims.driverName(mapper, settings.sharedPackages());
+
+    Set<String> roots = new LinkedHashSet<>();
+    roots.add(MapReduceTasklet.class.getName());
+    roots.add(mapper.getName());
+    if (combiner != null) {
+      roots.add(combiner.getName());
+    }
+    roots.add(job.getMapOutputKeyClass().getName());
+    roots.add(job.getMapOutputValueClass().getName());
+    for (String key : List.of(MRJobConfig.KEY_COMPARATOR, MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS)) {
+      String name = conf.getTrimmed(key);
+      if (name != null && !name.isEmpty()) {
+        roots.add(name);
+      }
+    }
+    List<ClassLoader> loaders = new ArrayList<>();
+    for (ClassLoader l : new ClassLoader[] {conf.getClassLoader(), Thread.currentThread().getContextClassLoader(),
+        TaskletJarBuilder.class.getClassLoader()}) {
+      if (l != null && !loaders.contains(l)) {
+        loaders.add(l);
+      }
+    }
+    ClassLoader platform = ClassLoader.getPlatformClassLoader();
+    SortedMap<String, byte[]> classes = ClassClosure.of(roots, loaders,
+        name -> shared(name, settings.sharedPackages())
+            || platform.getResource(name.replace('.', '/') + ".class") != null);
+    classes.put(driver, MapperShims.generate(driver, mapper));
+
+    // The job's configuration as the job was written: its own mapper and input format.
+    Configuration original = new Configuration(conf);
+    original.set(MRJobConfig.MAP_CLASS_ATTR, mapper.getName());
+    original.set(MRJobConfig.INPUT_FORMAT_CLASS_ATTR, inputFormat.getName());
+    ByteArrayOutputStream confBytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(confBytes)) {
+      original.write(out);
+    }
+
+    Map<String, String> parameters = new TreeMap<>();
+    parameters.put(MapReduceTasklet.INPUT, input);
+    parameters.put(MapReduceTasklet.MAPPER_DRIVER, driver);
+    parameters.put(MapReduceTasklet.COMBINER, combiner == null ? "" : combiner.getName());
+    parameters.put(MapReduceTasklet.SPLIT_PATH, split.getPath().toString());
+    parameters.put(MapReduceTasklet.SPLIT_START, Long.toString(split.getStart()));
+    parameters.put(MapReduceTasklet.SPLIT_LENGTH, Long.toString(split.getLength()));
+    parameters.put(MapReduceTasklet.TASK_ATTEMPT, attempt.toString());
+    parameters.put(MapReduceTasklet.BUFFER_RECORDS, Integer.toString(settings.bufferRecords()));
+    parameters.put(MapReduceTasklet.BUFFER_BYTES, Integer.toString(settings.bufferBytes()));
+    parameters.put(MapReduceTasklet.RESULT_BATCH_BYTES, Integer.toString(settings.resultBatchBytes()));
+    return new Tasklet(jar(classes, confBytes.toByteArray()), MapReduceTasklet.class.getName(), parameters);
+  }
+
+  /** How the device presents records: as the job's input format would. */
+  @SuppressWarnings("rawtypes")
+  private static String input(Class<? extends InputFormat> inputFormat, Configuration conf)
+      throws UnsupportedJobException {
+    if (inputFormat == FixedLengthInputFormat.class) {
+      if (FixedLengthInputFormat.getRecordLength(conf) <= 0) {
+        throw new UnsupportedJobException("FixedLengthInputFormat needs a positive record length ("
+            + FixedLengthInputFormat.FIXED_RECORD_LENGTH + ")");
+      }
+      return MapReduceTasklet.INPUT_FIXED_LENGTH;
+    }
+    if (inputFormat == TextInputFormat.class) {
+      if (conf.getInt(MapReduceTasklet.MAX_LINE_LENGTH, Integer.MAX_VALUE) != Integer.MAX_VALUE) {
+        throw new UnsupportedJobException(MapReduceTasklet.MAX_LINE_LENGTH + " is set: LineRecordReader then gives "
+            + "the line after skipped ones the key of the first one skipped, which a device lane cannot know");
+      }
+      String delimiter = conf.get("textinputformat.record.delimiter");
+      if (delimiter != null && delimiter.getBytes(StandardCharsets.UTF_8).length != 1) {
+        throw new UnsupportedJobException("the device cuts records at one byte; textinputformat.record.delimiter has "
+            + delimiter.getBytes(StandardCharsets.UTF_8).length);
+      }
+      return MapReduceTasklet.INPUT_TEXT;
+    }
+    throw new UnsupportedJobException("input format " + inputFormat.getName() + " is not one the device presents "
+        + "records as (FixedLengthInputFormat, TextInputFormat)");
+  }
+
+  private static boolean shared(String binaryName, List<String> sharedPackages) {
+    if (binaryName.startsWith("org.smartssd.device.tasklet.")) {
+      return true;
+    }
+    for (String prefix : sharedPackages) {
+      if (binaryName.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static byte[] jar(SortedMap<String, byte[]> classes, byte[] configuration) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (JarOutputStream jar = new JarOutputStream(bytes)) {
+      for (Map.Entry<String, byte[]> c : classes.entrySet()) {
+        jar.putNextEntry(new JarEntry(c.getKey().replace('.', '/') + ".class"));
+        jar.write(c.getValue());
+        jar.closeEntry();
+      }
+      jar.putNextEntry(new JarEntry(MapReduceTasklet.CONFIGURATION_ENTRY));
+      jar.write(configuration);
+      jar.closeEntry();
+    }
+    return bytes.toByteArray();
+  }
+}

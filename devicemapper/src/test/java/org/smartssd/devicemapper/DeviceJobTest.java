@@ -1,0 +1,296 @@
+package org.smartssd.devicemapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.smartssd.devicemapper.Jobs.counter;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.StringTokenizer;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Unchanged jobs on the local runner over objfs, run three ways: as they are (the host reads the
+ * records through objfs), configured by DeviceJobClient (the device runs mapper and combiner), and
+ * with fallback=always (configured, every split on the host). The reducers' output must be the same
+ * and equal to a direct computation; the counters say what ran where. Records straddle pages, and
+ * objects are cut into several splits, so exactly-once shows in the counts.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DeviceJobTest {
+  private static final String[] WORDS = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+      "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi",
+      "psi", "omega", "Ünïcödé", "日本", "x"};
+  private static final int RECORDS = 50_000;
+  private static final long TEXT_SPLIT_BYTES = 48 << 10;
+  private static final long RECORD_SPLIT_BYTES = 256 << 10;
+
+  enum Mode {
+    HOST,
+    DEVICE,
+    FALLBACK
+  }
+
+  @TempDir static java.nio.file.Path work;
+  private Jobs jobs;
+  private final List<byte[]> texts = new ArrayList<>();
+  private byte[] records;
+
+  @BeforeAll
+  void start() throws Exception {
+    jobs = Jobs.start(work, true);
+    Random random = new Random(42);
+    for (int f = 0; f < 3; f++) {
+      byte[] text = text(random, 2000 + 700 * f, f == 0, f != 2);
+      texts.add(text);
+      jobs.write("/text/part-" + f + ".txt", text);
+    }
+    jobs.write("/text/empty.txt", new byte[0]); // an empty split runs too: setup and cleanup, no record
+    records = new byte[RECORDS * 20];
+    random.nextBytes(records);
+    jobs.write("/records/trace.bin", records);
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    jobs.close();
+  }
+
+  /** Lines of words with "\n", "\r\n" and lone "\r" ends, empty lines, a BOM at the start of one file. */
+  private static byte[] text(Random random, int lines, boolean bom, boolean lastEnded) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    if (bom) {
+      out.writeBytes(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF});
+    }
+    for (int i = 0; i < lines; i++) {
+      StringBuilder line = new StringBuilder();
+      int words = random.nextInt(100) < 5 ? 0 : 1 + random.nextInt(14);
+      for (int w = 0; w < words; w++) {
+        if (w > 0) {
+          line.append(random.nextInt(10) == 0 ? "\t" : " ");
+        }
+        line.append(WORDS[random.nextInt(WORDS.length)]);
+      }
+      out.writeBytes(line.toString().getBytes(StandardCharsets.UTF_8));
+      if (i < lines - 1 || lastEnded) {
+        int end = random.nextInt(100);
+        out.writeBytes((end < 80 ? "\n" : end < 95 ? "\r\n" : "\r").getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private Map<String, Long> expectedWords() {
+    Map<String, Long> counts = new TreeMap<>();
+    for (byte[] text : texts) {
+      String s = new String(text, StandardCharsets.UTF_8).replace("\uFEFF", "");
+      StringTokenizer words = new StringTokenizer(s);
+      while (words.hasMoreTokens()) {
+        counts.merge(words.nextToken(), 1L, Long::sum);
+      }
+    }
+    return counts;
+  }
+
+  /** Lines as Hadoop's LineReader ends them: at "\n", "\r\n" or a lone "\r". */
+  private static long lines(byte[] text) {
+    long lines = 0;
+    boolean open = false;
+    for (int i = 0; i < text.length; i++) {
+      if (text[i] == '\n') {
+        lines++;
+        open = false;
+      } else if (text[i] == '\r') {
+        lines++;
+        open = false;
+        if (i + 1 < text.length && text[i + 1] == '\n') {
+          i++;
+        }
+      } else {
+        open = true;
+      }
+    }
+    return open ? lines + 1 : lines;
+  }
+
+  private Map<String, Long> expectedRegions() {
+    Map<String, Long> counts = new TreeMap<>();
+    for (int r = 0; r < RECORDS; r++) {
+      counts.merge(Integer.toString((records[r * 20 + 19] & 0xFF) >>> 5), 1L, Long::sum);
+    }
+    return counts;
+  }
+
+  private Configuration conf(long splitBytes) {
+    Configuration conf = jobs.conf();
+    conf.setLong(FileInputFormat.SPLIT_MAXSIZE, splitBytes);
+    return conf;
+  }
+
+  private static Job inMode(Job job, Mode mode) throws Exception {
+    switch (mode) {
+      case HOST:
+        return job;
+      case FALLBACK:
+        job.getConfiguration().set(DeviceMapperConfigKeys.FALLBACK, "always");
+        DeviceJobClient.configure(job);
+        return job;
+      case DEVICE:
+        DeviceJobClient.configure(job);
+        return job;
+      default:
+        throw new IllegalArgumentException(mode.toString());
+    }
+  }
+
+  private static int splits(Job configured) throws Exception {
+    return new DeviceInputFormat().getSplits(configured).size();
+  }
+
+  private interface JobMaker {
+    Job make(Configuration conf, Path input, Path output) throws Exception;
+  }
+
+  /** Runs the job in every mode; the outputs by mode, the counters by mode, and the split count. */
+  private record Runs(Map<Mode, List<String>> outputs, Map<Mode, Counters> counters, int splits) {}
+
+  private Runs everyMode(JobMaker maker, String input, long splitBytes) throws Exception {
+    Map<Mode, List<String>> outputs = new EnumMap<>(Mode.class);
+    Map<Mode, Counters> counters = new EnumMap<>(Mode.class);
+    int splits = 0;
+    for (Mode mode : Mode.values()) {
+      Path out = jobs.output();
+      Job job = inMode(maker.make(conf(splitBytes), jobs.path(input), out), mode);
+      if (mode == Mode.DEVICE) {
+        splits = splits(job);
+      }
+      counters.put(mode, Jobs.run(job));
+      outputs.put(mode, Jobs.lines(out));
+    }
+    return new Runs(outputs, counters, splits);
+  }
+
+  @Test
+  void wordCountIsTheSameOnTheHostInTheDeviceAndInFallback() throws Exception {
+    Runs runs = everyMode(TestJobs::wordCount, "/text", TEXT_SPLIT_BYTES);
+    long textBytes = texts.stream().mapToLong(t -> t.length).sum();
+    long lines = texts.stream().mapToLong(DeviceJobTest::lines).sum();
+
+    assertThat(runs.splits()).isGreaterThan(3);
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(runs.outputs().get(Mode.FALLBACK)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(Jobs.counts(runs.outputs().get(Mode.HOST))).isEqualTo(expectedWords());
+    for (Mode mode : Mode.values()) {
+      assertThat(counter(runs.counters().get(mode), TestJobs.MapperCounters.LINES)).as("lines mapped, %s", mode)
+          .isEqualTo(lines);
+    }
+
+    Counters device = runs.counters().get(Mode.DEVICE);
+    assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(runs.splits());
+    assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
+    assertThat(counter(device, DeviceCounters.DEVICE_BYTES_SCANNED)).isGreaterThanOrEqualTo(textBytes);
+    assertThat(counter(device, DeviceCounters.MODELLED_DEVICE_NANOS)).isPositive();
+    assertThat(counter(device, DeviceCounters.TASKLET_INSTALL_BYTES)).isPositive();
+
+    Counters fallback = runs.counters().get(Mode.FALLBACK);
+    assertThat(counter(fallback, DeviceCounters.FALLBACK_SPLITS)).isEqualTo(runs.splits());
+    assertThat(counter(fallback, DeviceCounters.DEVICE_EXECUTIONS)).isZero();
+    assertThat(counter(fallback, DeviceCounters.HOST_INTERFACE_BYTES)).isGreaterThanOrEqualTo(textBytes);
+  }
+
+  @Test
+  void fixedLengthRecordsAreCountedExactlyOnceAcrossPagesAndSplits() throws Exception {
+    Runs runs = everyMode(TestJobs::regionCount, "/records/trace.bin", RECORD_SPLIT_BYTES);
+
+    assertThat(runs.splits()).isEqualTo(4); // 1,000,000 bytes in 256 KiB splits, not record-aligned
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(runs.outputs().get(Mode.FALLBACK)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(Jobs.counts(runs.outputs().get(Mode.HOST))).isEqualTo(expectedRegions());
+    for (Mode mode : Mode.values()) {
+      assertThat(counter(runs.counters().get(mode), TestJobs.MapperCounters.RECORDS)).as("records mapped, %s", mode)
+          .isEqualTo(RECORDS);
+    }
+
+    Counters device = runs.counters().get(Mode.DEVICE);
+    assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(4);
+    assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
+    assertThat(counter(device, DeviceCounters.DEVICE_BYTES_SCANNED)).isGreaterThanOrEqualTo(records.length);
+    // A counting job: only partial counts cross the host interface.
+    assertThat(counter(device, DeviceCounters.HOST_INTERFACE_BYTES)).isPositive().isLessThan(records.length / 50);
+
+    Counters fallback = runs.counters().get(Mode.FALLBACK);
+    assertThat(counter(fallback, DeviceCounters.FALLBACK_SPLITS)).isEqualTo(4);
+    assertThat(counter(fallback, DeviceCounters.HOST_INTERFACE_BYTES)).isGreaterThanOrEqualTo(records.length);
+  }
+
+  @Test
+  void linesReachTheMapperAsTextInputFormatPresentsThem() throws Exception {
+    Runs runs = everyMode(TestJobs::lineEcho, "/text", TEXT_SPLIT_BYTES);
+    long lines = texts.stream().mapToLong(DeviceJobTest::lines).sum();
+
+    assertThat(runs.outputs().get(Mode.HOST)).hasSize((int) lines);
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(runs.outputs().get(Mode.FALLBACK)).isEqualTo(runs.outputs().get(Mode.HOST));
+    // No combiner: every line crosses the host interface, yet only once.
+    assertThat(counter(runs.counters().get(Mode.DEVICE), DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(runs.splits());
+  }
+
+  @Test
+  void theMapperSeesItsSplitAsAFileSplit() throws Exception {
+    Runs runs = everyMode(TestJobs::fileLines, "/text", TEXT_SPLIT_BYTES);
+
+    Map<String, Long> expected = new TreeMap<>();
+    for (int f = 0; f < texts.size(); f++) {
+      expected.put("part-" + f + ".txt", lines(texts.get(f)));
+    }
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(runs.outputs().get(Mode.FALLBACK)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(Jobs.counts(runs.outputs().get(Mode.HOST))).isEqualTo(expected);
+  }
+
+  @Test
+  void aMapOnlyJobRunsNoCombinerInTheDeviceEither() throws Exception {
+    Runs runs = everyMode((conf, in, out) -> {
+      Job job = TestJobs.fileLines(conf, in, out);
+      job.setNumReduceTasks(0); // Hadoop runs no combiner then, and neither may the device
+      return job;
+    }, "/text", TEXT_SPLIT_BYTES);
+    long lines = texts.stream().mapToLong(DeviceJobTest::lines).sum();
+    assertThat(runs.outputs().get(Mode.HOST)).hasSize((int) lines);
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(runs.outputs().get(Mode.FALLBACK)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(counter(runs.counters().get(Mode.DEVICE), DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(runs.splits());
+  }
+
+  @Test
+  void everySettingGivesTheSameResult() throws Exception {
+    Map<String, Long> words = expectedWords();
+    for (String[] setting : new String[][] {{DeviceMapperConfigKeys.MERGE, "device"},
+        {DeviceMapperConfigKeys.MERGE, "host"}, {DeviceMapperConfigKeys.BUFFER_RECORDS, "7"},
+        {DeviceMapperConfigKeys.RESULT_BATCH_BYTES, "100"}, {DeviceMapperConfigKeys.HOLD_RESULT_BYTES, "0"},
+        {DeviceMapperConfigKeys.POLL_MAX_RESULT_BYTES, "1"}}) {
+      Configuration conf = conf(TEXT_SPLIT_BYTES);
+      conf.set(setting[0], setting[1]);
+      Path out = jobs.output();
+      Job job = TestJobs.wordCount(conf, jobs.path("/text"), out);
+      DeviceJobClient.configure(job);
+      Counters counters = Jobs.run(job);
+      assertThat(Jobs.counts(out)).as("%s=%s", setting[0], setting[1]).isEqualTo(words);
+      assertThat(counter(counters, DeviceCounters.FALLBACK_SPLITS)).isZero();
+    }
+  }
+}

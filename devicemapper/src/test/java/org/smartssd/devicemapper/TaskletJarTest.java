@@ -1,0 +1,152 @@
+package org.smartssd.devicemapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.jar.JarEntry;
+import java.util.jar.JarInputStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.junit.jupiter.api.Test;
+import org.smartssd.device.runtime.isp.TaskletLoader;
+import org.smartssd.device.runtime.isp.TaskletRefusedException;
+
+/** What CREATE_OBJECT installs: the adapter, the job's classes and its configuration, and nothing of the host. */
+class TaskletJarTest {
+  private static final FileSplit SPLIT = new FileSplit(new Path("objfs://127.0.0.1:7070/in/a.txt"), 0, 100, null);
+  private static final TaskAttemptID ATTEMPT = new TaskAttemptID("j", 1, TaskType.MAP, 3, 0);
+
+  /** A mapper nested in a class that uses files (this test): the class must not go to the device. */
+  public static class NestedMapper extends Mapper<LongWritable, Text, Text, LongWritable> {
+    @Override
+    protected void map(LongWritable key, Text value, Context context) throws IOException, InterruptedException {
+      context.write(value, key);
+    }
+  }
+
+  static File useOfFiles() {
+    return new File("/tmp");
+  }
+
+  private static Configuration configured(Job job) throws IOException {
+    DeviceJobClient.configure(job);
+    return job.getConfiguration();
+  }
+
+  private static TaskletJarBuilder.Tasklet build(Configuration conf) throws IOException {
+    return TaskletJarBuilder.build(conf, DeviceMapperSettings.from(conf), SPLIT, ATTEMPT);
+  }
+
+  private static Map<String, byte[]> entries(byte[] jar) throws IOException {
+    Map<String, byte[]> entries = new TreeMap<>();
+    try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar))) {
+      for (JarEntry e = in.getNextJarEntry(); e != null; e = in.getNextJarEntry()) {
+        entries.put(e.getName(), in.readAllBytes());
+      }
+    }
+    return entries;
+  }
+
+  @Test
+  void theJarHoldsTheAdapterTheJobsClassesAndItsConfiguration() throws Exception {
+    Configuration conf = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out")));
+    TaskletJarBuilder.Tasklet tasklet = build(conf);
+    Map<String, byte[]> entries = entries(tasklet.jar());
+    String p = "org/smartssd/devicemapper/";
+
+    assertThat(tasklet.className()).isEqualTo(MapReduceTasklet.class.getName());
+    assertThat(entries).containsKeys(p + "MapReduceTasklet.class", p + "MapperDriver.class",
+        p + "InputRecords.class", p + "MapOutputCollector.class", p + "ResultCodec.class",
+        p + "TestJobs$TokenizerMapper.class", p + "TestJobs$IntSumReducer.class", p + "TestJobs$MapperCounters.class",
+        p + "TestJobs$TokenizerMapper" + MapperShims.SUFFIX + ".class", MapReduceTasklet.CONFIGURATION_ENTRY);
+    for (String name : entries.keySet()) {
+      assertThat(name).doesNotStartWith("org/apache/hadoop/").doesNotStartWith("org/slf4j/")
+          .doesNotStartWith("org/smartssd/device/").doesNotStartWith("java/")
+          .isNotIn(p + "DeviceRecordReader.class", p + "TaskletJarBuilder.class", p + "DeviceJobClient.class",
+              p + "DeviceMapperSettings.class", p + "DeviceInputFormat.class");
+    }
+    // The enclosing class of the job's classes is only a stub: no methods, nothing it refers to.
+    assertThat(entries.get(p + "TestJobs.class").length).isLessThan(300);
+
+    Configuration shipped = new Configuration(false);
+    shipped.readFields(new DataInputStream(new ByteArrayInputStream(entries.get(MapReduceTasklet.CONFIGURATION_ENTRY))));
+    assertThat(shipped.get(MRJobConfig.MAP_CLASS_ATTR)).isEqualTo(TestJobs.TokenizerMapper.class.getName());
+    assertThat(shipped.get(MRJobConfig.INPUT_FORMAT_CLASS_ATTR)).isEqualTo(TextInputFormat.class.getName());
+
+    assertThat(tasklet.parameters()).containsEntry(MapReduceTasklet.INPUT, MapReduceTasklet.INPUT_TEXT)
+        .containsEntry(MapReduceTasklet.COMBINER, TestJobs.IntSumReducer.class.getName())
+        .containsEntry(MapReduceTasklet.SPLIT_PATH, SPLIT.getPath().toString())
+        .containsEntry(MapReduceTasklet.TASK_ATTEMPT, ATTEMPT.toString());
+  }
+
+  @Test
+  void theDeviceAcceptsTheJarOnlyWhenItSharesHadoop() throws Exception {
+    Job job = TestJobs.lineEcho(new Configuration(), new Path("/in"), new Path("/out"));
+    job.setMapperClass(NestedMapper.class);
+    job.setMapOutputKeyClass(Text.class);
+    job.setMapOutputValueClass(LongWritable.class);
+    TaskletJarBuilder.Tasklet tasklet = build(configured(job));
+    ByteBuffer jar = ByteBuffer.wrap(tasklet.jar());
+
+    TaskletLoader sharing = new TaskletLoader(Map.of(), List.of("org.apache.hadoop."), getClass().getClassLoader());
+    assertThat(sharing.load(jar, tasklet.className()).className()).isEqualTo(MapReduceTasklet.class.getName());
+
+    TaskletLoader notSharing = new TaskletLoader(Map.of(), List.of(), getClass().getClassLoader());
+    assertThatThrownBy(() -> notSharing.load(jar, tasklet.className())).isInstanceOf(TaskletRefusedException.class)
+        .hasMessageContaining("org.apache.hadoop.");
+  }
+
+  @Test
+  void jobsTheDevicesCannotPresentRecordsForAreLeftToTheHost() throws Exception {
+    Configuration conf = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out")));
+    conf.setInt(MapReduceTasklet.MAX_LINE_LENGTH, 100);
+    assertThatThrownBy(() -> build(conf)).isInstanceOf(UnsupportedJobException.class)
+        .hasMessageContaining(MapReduceTasklet.MAX_LINE_LENGTH);
+
+    Configuration crlf = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out")));
+    crlf.set("textinputformat.record.delimiter", "\r\n");
+    assertThatThrownBy(() -> build(crlf)).isInstanceOf(UnsupportedJobException.class)
+        .hasMessageContaining("one byte");
+
+    Configuration comma = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out")));
+    comma.set("textinputformat.record.delimiter", ",");
+    assertThat(build(comma).parameters()).containsEntry(MapReduceTasklet.INPUT, MapReduceTasklet.INPUT_TEXT);
+  }
+
+  @Test
+  void configureChecksTheInputFormatAndIsIdempotent() throws Exception {
+    Job other = TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out"));
+    other.setInputFormatClass(KeyValueTextInputFormat.class);
+    assertThatThrownBy(() -> DeviceJobClient.configure(other)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("KeyValueTextInputFormat");
+
+    Job job = TestJobs.regionCount(new Configuration(), new Path("/in"), new Path("/out"));
+    DeviceJobClient.configure(job);
+    DeviceJobClient.configure(job);
+    assertThat(job.getMapperClass()).isEqualTo(DeviceMapper.class);
+    assertThat(job.getInputFormatClass()).isEqualTo(DeviceInputFormat.class);
+    assertThat(DeviceMapperSettings.realMapper(job.getConfiguration())).isEqualTo(TestJobs.RegionMapper.class);
+
+    Job bad = TestJobs.regionCount(new Configuration(), new Path("/in"), new Path("/out"));
+    bad.getConfiguration().set(DeviceMapperConfigKeys.FALLBACK, "sometimes");
+    assertThatThrownBy(() -> DeviceJobClient.configure(bad)).hasMessageContaining(DeviceMapperConfigKeys.FALLBACK);
+  }
+}

@@ -1,0 +1,151 @@
+package org.smartssd.devicemapper;
+
+import java.io.IOException;
+import java.util.StringTokenizer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
+
+/** Ordinary Hadoop jobs, written as anyone would, that the tests run unchanged on the host and in a device. */
+final class TestJobs {
+  private TestJobs() {}
+
+  /** A counter the mappers count with, which must reach the job's counters from the device too. */
+  enum MapperCounters {
+    LINES,
+    RECORDS
+  }
+
+  /** WordCount's mapper. */
+  public static class TokenizerMapper extends Mapper<LongWritable, Text, Text, IntWritable> {
+    private static final IntWritable ONE = new IntWritable(1);
+    private final Text word = new Text();
+
+    @Override
+    protected void map(LongWritable key, Text value, Context context) throws IOException, InterruptedException {
+      context.getCounter(MapperCounters.LINES).increment(1);
+      StringTokenizer words = new StringTokenizer(value.toString());
+      while (words.hasMoreTokens()) {
+        word.set(words.nextToken());
+        context.write(word, ONE);
+      }
+    }
+  }
+
+  /** WordCount's combiner and reducer. */
+  public static class IntSumReducer extends Reducer<Text, IntWritable, Text, IntWritable> {
+    private final IntWritable result = new IntWritable();
+
+    @Override
+    protected void reduce(Text key, Iterable<IntWritable> values, Context context)
+        throws IOException, InterruptedException {
+      int sum = 0;
+      for (IntWritable v : values) {
+        sum += v.get();
+      }
+      result.set(sum);
+      context.write(key, result);
+    }
+  }
+
+  /** Lines per file, from the split the mapper's context gives (a FileSplit, on the host as in the device). */
+  public static class FileLinesMapper extends Mapper<LongWritable, Text, Text, IntWritable> {
+    private static final IntWritable ONE = new IntWritable(1);
+    private final Text file = new Text();
+
+    @Override
+    protected void setup(Context context) {
+      file.set(((FileSplit) context.getInputSplit()).getPath().getName());
+    }
+
+    @Override
+    protected void map(LongWritable key, Text value, Context context) throws IOException, InterruptedException {
+      context.write(file, ONE);
+    }
+  }
+
+  /** Records per value of the top three bits of byte 19 of 20-byte records (the World Cup trace's region). */
+  public static class RegionMapper extends Mapper<LongWritable, BytesWritable, IntWritable, LongWritable> {
+    private static final LongWritable ONE = new LongWritable(1);
+    private final IntWritable region = new IntWritable();
+
+    @Override
+    protected void map(LongWritable offset, BytesWritable record, Context context)
+        throws IOException, InterruptedException {
+      if (record.getLength() != 20 || offset.get() % 20 != 0) {
+        throw new IOException("bad record at " + offset + ": " + record.getLength() + " bytes");
+      }
+      context.getCounter(MapperCounters.RECORDS).increment(1);
+      region.set((record.getBytes()[19] & 0xFF) >>> 5);
+      context.write(region, ONE);
+    }
+  }
+
+  static Job wordCount(Configuration conf, Path input, Path output) throws IOException {
+    Job job = Job.getInstance(conf, "word count");
+    job.setMapperClass(TokenizerMapper.class);
+    job.setCombinerClass(IntSumReducer.class);
+    job.setReducerClass(IntSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(IntWritable.class);
+    job.setInputFormatClass(TextInputFormat.class);
+    FileInputFormat.addInputPath(job, input);
+    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
+  static Job fileLines(Configuration conf, Path input, Path output) throws IOException {
+    Job job = wordCount(conf, input, output);
+    job.setMapperClass(FileLinesMapper.class);
+    return job;
+  }
+
+  /** The identity mapper and reducer over lines: (offset, line) exactly as the input format presents them. */
+  static Job lineEcho(Configuration conf, Path input, Path output) throws IOException {
+    Job job = Job.getInstance(conf, "line echo");
+    job.setMapperClass(Mapper.class);
+    job.setReducerClass(Reducer.class);
+    job.setOutputKeyClass(LongWritable.class);
+    job.setOutputValueClass(Text.class);
+    job.setInputFormatClass(TextInputFormat.class);
+    FileInputFormat.addInputPath(job, input);
+    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
+  static Job regionCount(Configuration conf, Path input, Path output) throws IOException {
+    Job job = Job.getInstance(conf, "records per region");
+    FixedLengthInputFormat.setRecordLength(job.getConfiguration(), 20);
+    job.setInputFormatClass(FixedLengthInputFormat.class);
+    job.setMapperClass(RegionMapper.class);
+    job.setCombinerClass(LongSumReducer.class);
+    job.setReducerClass(LongSumReducer.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    job.setMapOutputValueClass(LongWritable.class);
+    job.setOutputKeyClass(IntWritable.class);
+    job.setOutputValueClass(LongWritable.class);
+    FileInputFormat.addInputPath(job, input);
+    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
+  /** For DeviceJobClient's command line: {@code INPUT OUTPUT}, a word count. */
+  public static class WordCountFactory implements JobFactory {
+    @Override
+    public Job createJob(Configuration conf, String[] args) throws IOException {
+      return wordCount(conf, new Path(args[0]), new Path(args[1]));
+    }
+  }
+}
