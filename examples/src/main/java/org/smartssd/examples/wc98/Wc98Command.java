@@ -23,8 +23,9 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "wc98",
     mixinStandardHelpOptions = true,
-    description = "The World Cup 1998 web-site access trace: generate a faithful one, or validate a trace file.",
-    subcommands = {Wc98Command.Generate.class, Wc98Command.Validate.class})
+    description = "The World Cup 1998 web-site access trace: generate a faithful one, validate a trace file, "
+        + "or load trace files into a device.",
+    subcommands = {Wc98Command.Generate.class, Wc98Command.Validate.class, Wc98Command.Load.class})
 public final class Wc98Command implements Runnable {
   private static final DateTimeFormatter GMT_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -34,7 +35,7 @@ public final class Wc98Command implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: generate or validate");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: generate, validate or load");
   }
 
   @Command(name = "generate", mixinStandardHelpOptions = true,
@@ -198,6 +199,45 @@ public final class Wc98Command implements Runnable {
             s.distinctObjects(), 100 * s.topObjectShare(0.01));
       }
       out.printf(Locale.ROOT, "clients      %,d distinct%n", s.distinctClients());
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "load", mixinStandardHelpOptions = true,
+      description = {
+        "Copy trace files (plain or gzip) into a device, checking every record on the way: "
+            + "smartssd wc98 load wc_day46_1.gz objfs://127.0.0.1:7070/wc98/",
+        "gzip files are stored decompressed, as the 20-byte records the analyses read. The target is a directory "
+            + "(names kept, .gz dropped) when it exists as one, ends with /, or several files are loaded; otherwise "
+            + "the file's new name. All or nothing: a bad record or truncated file loads no file at all."})
+  static final class Load implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE... TARGET", arity = "2..*", hideParamSyntax = true,
+        description = "Trace files, then where to load them: objfs://HOST:PORT/PATH (any Hadoop file system URI works).")
+    List<String> arguments = new ArrayList<>();
+
+    @Option(names = {"-f", "--force"}, description = "Replace files that already exist at the target.")
+    boolean force;
+
+    @Override
+    public Integer call() throws IOException {
+      List<Path> files = arguments.subList(0, arguments.size() - 1).stream().map(Path::of).toList();
+      String target = arguments.get(arguments.size() - 1);
+      long started = System.nanoTime();
+      List<org.smartssd.examples.loganalysis.TraceLoader.Loaded> loaded = org.smartssd.examples.loganalysis.TraceLoader
+          .load(new org.apache.hadoop.conf.Configuration(), files, target, force);
+      double seconds = (System.nanoTime() - started) / 1e9;
+      PrintWriter out = spec.commandLine().getOut();
+      long records = 0;
+      for (org.smartssd.examples.loganalysis.TraceLoader.Loaded l : loaded) {
+        out.printf(Locale.ROOT, "loaded %s: %,d records (%,d bytes) into %s%n", l.source(), l.records(), l.bytes(),
+            l.destination());
+        records += l.records();
+      }
+      out.printf(Locale.ROOT, "loaded %d file(s), %,d records in %.2f s%n", loaded.size(), records, seconds);
       out.flush();
       return 0;
     }

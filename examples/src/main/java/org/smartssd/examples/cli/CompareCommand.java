@@ -1,0 +1,105 @@
+package org.smartssd.examples.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.smartssd.device.runtime.cli.Cli;
+import org.smartssd.examples.loganalysis.Comparison;
+import org.smartssd.examples.loganalysis.ComparisonReport;
+import org.smartssd.examples.loganalysis.Mode;
+import org.smartssd.examples.wc98.GeneratorParameters;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code smartssd compare}: the main job, the source's evaluation end to end. */
+@Command(
+    name = "compare",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The main job: generate a World Cup 1998 trace (7,000,000 records, the source's run), load it into a device, "
+          + "run both analyses (accesses per region, top 5 file types per region) in all three modes "
+          + "(host-normal, host-optimized, device) with the device unpaced (the software's own speed) and paced "
+          + "(answers held until their modelled completion, the source's comparison), check that every run "
+          + "agrees with a direct count, print the table and write the report (CSV, JSON, PNG charts).",
+      "Without --device it starts its own device in a child JVM (so that the host CPU time measured here is the "
+          + "host's alone) on a temporary data directory, deleted at the end. Exits 1 if any result disagrees."})
+public final class CompareCommand implements Callable<Integer> {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--records", paramLabel = "N", defaultValue = "7000000",
+      description = "Records to generate (default: ${DEFAULT-VALUE}, the source's run).")
+  long records;
+
+  @Option(names = "--profile", paramLabel = "P", defaultValue = "msst13-sata",
+      description = "Profile of the device compare starts: msst13-sata, issd-current, issd-future, xsd, nvme-gen4 "
+          + "(default: ${DEFAULT-VALUE}). Ignored with --device.")
+  String profile;
+
+  @Option(names = "--device", paramLabel = "HOST:PORT",
+      description = "Use this running device instead (one pass, paced or not as the device is; it needs "
+          + "smartssd.device.isp.shared-packages for MapReduce tasklets). The trace goes to /smartssd-compare.")
+  String device;
+
+  @Option(names = "--report", paramLabel = "DIR", defaultValue = "smartssd-report",
+      description = "Where to write results.csv, results.json and the charts (default: ./${DEFAULT-VALUE}).")
+  Path report;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "" + GeneratorParameters.DEFAULT_SEED,
+      description = "Seed of the generated trace (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--modes", paramLabel = "MODE", split = ",",
+      description = "Modes to run, comma-separated (default: host-normal,host-optimized,device).")
+  List<String> modes = new ArrayList<>();
+
+  @Option(names = "-D", paramLabel = "key=value", description = "A Hadoop configuration key for the jobs.")
+  Map<String, String> properties = new LinkedHashMap<>();
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    HadoopLogging.quiet();
+    System.setProperty("java.awt.headless", "true");
+    CommandLine cl = spec.commandLine();
+    if (records < 1) {
+      throw new CommandLine.ParameterException(cl, "--records must be 1 or more, not " + records);
+    }
+    List<Mode> chosen = new ArrayList<>();
+    try {
+      for (String m : modes) {
+        chosen.add(Mode.parse(m.trim()));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--modes: " + e.getMessage());
+    }
+    if (chosen.isEmpty()) {
+      chosen.addAll(List.of(Mode.values()));
+    }
+    PrintWriter out = cl.getOut();
+    PrintWriter err = cl.getErr();
+    Comparison.Options options = new Comparison.Options(records, profile, device, report, seed,
+        List.copyOf(chosen), properties);
+    Comparison.Outcome outcome = new Comparison(options, err).run();
+    ComparisonReport r = new ComparisonReport(outcome);
+    out.print(r.table());
+    out.flush();
+    List<Path> files = r.write(report);
+    out.printf(Locale.ROOT, "%nreport: %s%n", String.join(", ", files.stream().map(Path::toString).toList()));
+    out.printf(Locale.ROOT, "compare took %.1f s (all of it: generating, loading, warm-up, %d runs)%n",
+        outcome.totalSeconds(), outcome.runs().size());
+    out.flush();
+    if (!outcome.agree()) {
+      err.println("smartssd: the modes' results disagree: " + String.join("; ", outcome.disagreements()));
+      err.flush();
+      return Cli.EXIT_FAILED;
+    }
+    return 0;
+  }
+}

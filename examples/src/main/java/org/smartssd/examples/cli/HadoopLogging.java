@@ -1,0 +1,23 @@
+package org.smartssd.examples.cli;
+
+/**
+ * Keeps Hadoop's per-job INFO chatter (task progress, counters, spills) off standard error, where the
+ * commands print their own statistics; warnings and errors still show. Must run before Hadoop's
+ * loggers are created (slf4j-simple reads a logger's level when it is made); a level set by the user
+ * ({@code -Dorg.slf4j.simpleLogger.log.org.apache.hadoop=info}) wins.
+ */
+final class HadoopLogging {
+  private HadoopLogging() {}
+
+  static void quiet() {
+    setIfUnset("org.slf4j.simpleLogger.log.org.apache.hadoop", "warn");
+    // Repeated jobs in one JVM re-initialise the local runner's metrics; the warning says nothing useful.
+    setIfUnset("org.slf4j.simpleLogger.log.org.apache.hadoop.metrics2", "error");
+  }
+
+  private static void setIfUnset(String key, String value) {
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, value);
+    }
+  }
+}

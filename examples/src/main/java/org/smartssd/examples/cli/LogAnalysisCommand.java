@@ -1,0 +1,99 @@
+package org.smartssd.examples.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.smartssd.examples.loganalysis.AnalysisRun;
+import org.smartssd.examples.loganalysis.LogAnalysis;
+import org.smartssd.examples.loganalysis.Mode;
+import org.smartssd.examples.loganalysis.Scenario;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code smartssd loganalysis}: one analysis of the World Cup 1998 trace, in one mode. */
+@Command(
+    name = "loganalysis",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Analyse World Cup 1998 trace records (20-byte binary, e.g. loaded with 'smartssd wc98 load') with a Hadoop "
+          + "job: accesses per region, or the top 5 file types per region; on the host (an ordinary job over objfs, "
+          + "or with in-mapper combining) or with the map phase inside the device.",
+      "The result goes to standard output as tab-separated lines sorted by region name (then rank): "
+          + "REGION<TAB>COUNT, or REGION<TAB>RANK<TAB>TYPE<TAB>COUNT (ties by type code). Run statistics "
+          + "(wall, modelled time, host-interface bytes, host CPU, modelled energy) go to standard error.",
+      "Jobs run on Hadoop's local runner unless -D mapreduce.framework.name=yarn (with the cluster's keys) says otherwise."})
+public final class LogAnalysisCommand implements Callable<Integer> {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--scenario", required = true, paramLabel = "regions|top-types", converter = ScenarioConverter.class,
+      description = "regions: accesses per region; top-types: the top 5 file types per region.")
+  Scenario scenario;
+
+  @Option(names = "--mode", required = true, paramLabel = "host-normal|host-optimized|device", converter = ModeConverter.class,
+      description = "host-normal: an ordinary job with a combiner; host-optimized: in-mapper combining; "
+          + "device: the host-normal mapper and combiner run inside the device (DeviceJobClient).")
+  Mode mode;
+
+  @Option(names = "--input", required = true, paramLabel = "PATH",
+      description = "Trace files or directories, e.g. objfs://127.0.0.1:7070/wc98/ (repeatable).")
+  List<String> inputs = new ArrayList<>();
+
+  @Option(names = "--output", paramLabel = "PATH",
+      description = "Keep the job's output in this directory (it must not exist): the reducer's part files and "
+          + "_result.tsv, the printed result. Default: a temporary directory, deleted.")
+  String output;
+
+  @Option(names = "--stats-json", paramLabel = "FILE", description = "Also write the run statistics to this file, as JSON.")
+  java.nio.file.Path statsJson;
+
+  @Option(names = "-D", paramLabel = "key=value", description = "A Hadoop configuration key for the job.")
+  Map<String, String> properties = new LinkedHashMap<>();
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    HadoopLogging.quiet();
+    Configuration conf = LogAnalysis.configuration(properties);
+    List<Path> paths = inputs.stream().map(Path::new).toList();
+    AnalysisRun run = LogAnalysis.run(conf, scenario, mode, paths, output == null ? null : new Path(output));
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(run.result().text());
+    out.flush();
+    run.statistics().print(spec.commandLine().getErr());
+    if (statsJson != null) {
+      Files.writeString(statsJson, run.statistics().toJson(), StandardCharsets.UTF_8);
+    }
+    return 0;
+  }
+
+  static final class ScenarioConverter implements CommandLine.ITypeConverter<Scenario> {
+    @Override
+    public Scenario convert(String value) {
+      try {
+        return Scenario.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class ModeConverter implements CommandLine.ITypeConverter<Mode> {
+    @Override
+    public Mode convert(String value) {
+      try {
+        return Mode.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package org.smartssd.examples.loganalysis;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * The comparison's charts, like the source's figures: one bar per mode for each scenario and pacing,
+ * drawn headless with XChart into PNG files.
+ */
+final class ComparisonCharts {
+  static final String ELAPSED = "elapsed-time.png";
+  static final String MODELLED = "modelled-time.png";
+  static final String BYTES = "host-interface-bytes.png";
+  static final String CPU = "host-cpu-time.png";
+  static final String ENERGY = "modelled-energy.png";
+
+  private ComparisonCharts() {}
+
+  static List<Path> write(Path dir, List<RunStatistics> runs) throws IOException {
+    // Charts need AWT's fonts, never a display.
+    System.setProperty("java.awt.headless", "true");
+    List<Path> files = new ArrayList<>();
+    files.add(chart(dir, ELAPSED, "Elapsed time (measured wall clock)", "seconds", false, runs, RunStatistics::wallSeconds));
+    files.add(chart(dir, MODELLED, "Modelled time (device execution + host link busy)", "seconds (modelled)", false,
+        runs, RunStatistics::modelledSeconds));
+    files.add(chart(dir, BYTES, "Bytes across the host interface", "bytes (log scale)", true, runs,
+        s -> Math.max(1, s.hostInterfaceBytes())));
+    files.add(chart(dir, CPU, "Host CPU time (host JVM)", "seconds", false, runs, RunStatistics::hostCpuSeconds));
+    files.add(chart(dir, ENERGY, "Modelled energy (host + device)", "joules (modelled)", false, runs,
+        RunStatistics::energyJoules));
+    return files;
+  }
+
+  private static Path chart(Path dir, String file, String title, String yTitle, boolean logarithmic,
+      List<RunStatistics> runs, ToDoubleFunction<RunStatistics> value) throws IOException {
+    List<String> categories = new ArrayList<>();
+    for (RunStatistics s : runs) {
+      String c = category(s);
+      if (!categories.contains(c)) {
+        categories.add(c);
+      }
+    }
+    Map<Mode, List<Double>> series = new LinkedHashMap<>();
+    for (Mode m : Mode.values()) {
+      List<Double> ys = new ArrayList<>();
+      boolean any = false;
+      for (String c : categories) {
+        RunStatistics found = null;
+        for (RunStatistics s : runs) {
+          if (s.mode() == m && category(s).equals(c)) {
+            found = s;
+          }
+        }
+        ys.add(found == null ? (logarithmic ? 1.0 : 0.0) : value.applyAsDouble(found));
+        any |= found != null;
+      }
+      if (any) {
+        series.put(m, ys);
+      }
+    }
+    CategoryChart chart = new CategoryChartBuilder().width(900).height(520).title(title)
+        .xAxisTitle("scenario, device pacing").yAxisTitle(yTitle).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setYAxisLogarithmic(logarithmic);
+    if (logarithmic) {
+      // XChart draws log-scale bars only above an explicit minimum: the power of ten below the smallest.
+      double min = series.values().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).min().orElse(1);
+      chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(Math.max(1, min)))));
+    }
+    chart.getStyler().setLabelsVisible(true);
+    chart.getStyler().setLabelsRotation(0);
+    chart.getStyler().setYAxisDecimalPattern(logarithmic ? "0.#E0" : "#,##0.##");
+    series.forEach((m, ys) -> chart.addSeries(m.optionName(), categories, ys));
+    Path out = dir.resolve(file);
+    BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
+    return out;
+  }
+
+  private static String category(RunStatistics s) {
+    return s.scenario().optionName() + (Objects.equals(s.paced(), Boolean.TRUE) ? ", paced"
+        : Objects.equals(s.paced(), Boolean.FALSE) ? ", unpaced" : "");
+  }
+}

@@ -1,0 +1,83 @@
+package org.smartssd.examples.loganalysis;
+
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.smartssd.examples.wc98.Wc98Record;
+
+/**
+ * Finds why a job failed when the runner does not say (Hadoop's local runner only logs a task's
+ * exception): scans the input for the first record the scenario's mapper refuses, with the checks the
+ * mappers make. Used only after a failure.
+ */
+final class InputDiagnosis {
+  private InputDiagnosis() {}
+
+  /** The first problem in the input, or null if every record is one the mappers accept. */
+  static String firstProblem(Configuration conf, Scenario scenario, List<Path> inputs) throws IOException {
+    byte[] record = new byte[Wc98Record.BYTES];
+    for (Path input : inputs) {
+      FileSystem fs = input.getFileSystem(conf);
+      for (FileStatus file : files(fs, input)) {
+        try (InputStream in = new BufferedInputStream(fs.open(file.getPath()), 1 << 20)) {
+          for (long offset = 0; offset < file.getLen(); offset += Wc98Record.BYTES) {
+            try {
+              readFully(in, record);
+            } catch (EOFException e) {
+              return "truncated record at byte offset " + offset + " of " + file.getPath();
+            }
+            int server = record[RecordFields.SERVER_OFFSET] & 0xFF;
+            if (server >>> 5 >= RecordFields.REGIONS) {
+              return new InvalidRecordException(file.getPath().toString(), offset,
+                  String.format("region %d is not one of 0-3 (server byte 0x%02x)", server >>> 5, server)).getMessage();
+            }
+            int type = record[RecordFields.TYPE_OFFSET] & 0xFF;
+            if (scenario == Scenario.TOP_TYPES && type >= RecordFields.TYPES) {
+              return new InvalidRecordException(file.getPath().toString(), offset,
+                  "unknown file type " + type + " (types are 0-12)").getMessage();
+            }
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  private static List<FileStatus> files(FileSystem fs, Path input) throws IOException {
+    FileStatus status = fs.getFileStatus(input);
+    List<FileStatus> files = new ArrayList<>();
+    if (!status.isDirectory()) {
+      files.add(status);
+      return files;
+    }
+    RemoteIterator<LocatedFileStatus> it = fs.listFiles(input, true);
+    while (it.hasNext()) {
+      LocatedFileStatus f = it.next();
+      String name = f.getPath().getName();
+      if (!name.startsWith("_") && !name.startsWith(".")) {
+        files.add(f);
+      }
+    }
+    return files;
+  }
+
+  private static void readFully(InputStream in, byte[] b) throws IOException {
+    int n = 0;
+    while (n < b.length) {
+      int r = in.read(b, n, b.length - n);
+      if (r < 0) {
+        throw new EOFException();
+      }
+      n += r;
+    }
+  }
+}

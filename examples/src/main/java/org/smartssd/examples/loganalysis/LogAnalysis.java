@@ -1,0 +1,289 @@
+package org.smartssd.examples.loganalysis;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.smartssd.examples.wc98.Wc98FormatException;
+import org.smartssd.examples.wc98.Wc98Record;
+
+/**
+ * The World Cup 1998 log analysis as Hadoop jobs: builds the job of a scenario in a mode, runs it,
+ * measures it, and reads its result. Jobs read the trace with {@link FixedLengthInputFormat} (20-byte
+ * records, {@code BytesWritable} values) and have one reducer.
+ */
+public final class LogAnalysis {
+  private static final Logger LOG = LoggerFactory.getLogger(LogAnalysis.class);
+
+  /** Hadoop's key for how often the client polls a running job; its default of 5 s would round every run up. */
+  public static final String POLL_INTERVAL = "mapreduce.client.completion.pollinterval";
+  public static final String POLL_INTERVAL_MS = "50";
+  /** The file beside the job's part files that holds the printed result (hidden from Hadoop inputs by its '_'). */
+  public static final String RESULT_FILE = "_result.tsv";
+
+  private LogAnalysis() {}
+
+  /**
+   * The configuration of the analyses: Hadoop's local runner unless {@code mapreduce.framework.name}
+   * says otherwise, polls every 50 ms; then the overrides ({@code -D key=value}).
+   */
+  public static Configuration configuration(Map<String, String> overrides) {
+    Configuration conf = new Configuration();
+    conf.setIfUnset("mapreduce.framework.name", "local");
+    conf.set(POLL_INTERVAL, POLL_INTERVAL_MS);
+    // The command line parses its own options; Hadoop need not warn that it did not.
+    conf.setBoolean("mapreduce.client.genericoptionsparser.used", true);
+    overrides.forEach(conf::set);
+    return conf;
+  }
+
+  /** A configured job of a scenario in a mode, not yet submitted. */
+  public static Job createJob(Configuration conf, Scenario scenario, Mode mode, List<Path> inputs, Path output)
+      throws IOException {
+    Job job = Job.getInstance(conf, "wc98 " + scenario.optionName() + " " + mode.optionName());
+    job.setJarByClass(LogAnalysis.class);
+    job.setInputFormatClass(FixedLengthInputFormat.class);
+    FixedLengthInputFormat.setRecordLength(job.getConfiguration(), Wc98Record.BYTES);
+    for (Path input : inputs) {
+      FileInputFormat.addInputPath(job, input);
+    }
+    job.setMapperClass(mapperClass(scenario, mode));
+    if (mode != Mode.HOST_OPTIMIZED) {
+      job.setCombinerClass(CountSumReducer.class);
+    }
+    job.setReducerClass(CountSumReducer.class);
+    job.setMapOutputKeyClass(Text.class);
+    job.setMapOutputValueClass(LongWritable.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(LongWritable.class);
+    job.setOutputFormatClass(TextOutputFormat.class);
+    job.setNumReduceTasks(1);
+    FileOutputFormat.setOutputPath(job, output);
+    if (mode == Mode.DEVICE) {
+      DeviceMode.configure(job);
+    }
+    return job;
+  }
+
+  /** The mapper of a scenario in a mode; host-normal and device share theirs. */
+  public static Class<? extends Mapper<LongWritable, ?, Text, LongWritable>> mapperClass(Scenario scenario, Mode mode) {
+    boolean inMapperCombining = mode == Mode.HOST_OPTIMIZED;
+    if (scenario == Scenario.REGIONS) {
+      return inMapperCombining ? InMapperRegionMapper.class : RegionMapper.class;
+    }
+    return inMapperCombining ? InMapperRegionTypeMapper.class : RegionTypeMapper.class;
+  }
+
+  /**
+   * Runs a scenario in a mode over the inputs and measures it.
+   *
+   * @param output the job's output directory, kept (it must not exist, as Hadoop wants), or null for a
+   *     temporary one, deleted after; a failed job leaves no output behind
+   * @throws Wc98FormatException if an input file is not a whole number of records (checked before the job)
+   * @throws IOException if the job fails, with the reason
+   */
+  public static AnalysisRun run(Configuration conf, Scenario scenario, Mode mode, List<Path> inputs, Path output)
+      throws IOException, InterruptedException {
+    if (inputs.isEmpty()) {
+      throw new IllegalArgumentException("no input");
+    }
+    long inputBytes = checkInputs(conf, inputs);
+    java.nio.file.Path temporary = null;
+    Path out = output;
+    if (out == null) {
+      temporary = Files.createTempDirectory("smartssd-loganalysis-");
+      out = new Path(temporary.toUri().toString(), "output");
+    }
+    FileSystem outFs = out.getFileSystem(conf);
+    if (output != null && outFs.exists(out)) {
+      // Hadoop's rule; checked here so that a refused run never touches what is there.
+      throw new org.apache.hadoop.mapred.FileAlreadyExistsException("output directory " + outFs.makeQualified(out)
+          + " already exists");
+    }
+    boolean succeeded = false;
+    try (HostInterfaceMeter meter = HostInterfaceMeter.forInputs(conf, inputs)) {
+      EnergyModel energy = EnergyModel.fromDeviceConfiguration(meter.configuration());
+      HostInterfaceMeter.Snapshot before = meter.snapshot();
+      long cpuBefore = processCpuNanos();
+      long started = System.nanoTime();
+      Job job = createJob(conf, scenario, mode, inputs, out);
+      boolean done;
+      try {
+        done = job.waitForCompletion(false);
+      } catch (ClassNotFoundException e) {
+        throw new IOException("job '" + job.getJobName() + "': class not found: " + e.getMessage(), e);
+      }
+      if (!done) {
+        throw new IOException(failureMessage(conf, scenario, inputs, job));
+      }
+      AnalysisResult result = AnalysisResult.fromJobOutput(scenario, readOutput(outFs, out));
+      long wall = System.nanoTime() - started;
+      long cpu = processCpuNanos() - cpuBefore;
+      HostInterfaceMeter.Snapshot used = meter.snapshot().minus(before);
+      DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters())
+          : new DeviceMode.Values(0, 0, 0, 0, 0);
+      if (result.total() != inputBytes / Wc98Record.BYTES) {
+        throw new IOException("the job counted " + result.total() + " records, but the input holds "
+            + inputBytes / Wc98Record.BYTES);
+      }
+      long modelled = device.modelledNanos() + used.linkBusyNanos();
+      RunStatistics statistics = new RunStatistics(scenario, mode, meter.paced(), inputBytes, wall,
+          device.modelledNanos(), used.linkBusyNanos(), used.hostBytesIn(), used.hostBytesOut(), cpu,
+          energy.joules(wall, modelled, cpu), device.executions(), device.bytesScanned(), device.fallbackSplits(), energy);
+      if (output != null) {
+        try (OutputStream o = outFs.create(new Path(out, RESULT_FILE), false)) {
+          o.write(result.text().getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      succeeded = true;
+      return new AnalysisRun(result, statistics);
+    } finally {
+      if (!succeeded || temporary != null) {
+        deleteQuietly(outFs, out);
+      }
+      if (temporary != null) {
+        Files.deleteIfExists(temporary);
+      }
+    }
+  }
+
+  /** This JVM's CPU time: every thread of the process, including the local runner's tasks. */
+  static long processCpuNanos() {
+    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+      return Math.max(0, sun.getProcessCpuTime());
+    }
+    return 0;
+  }
+
+  /**
+   * Checks that every input file is a whole number of 20-byte records, before a job starts: a truncated
+   * file would fail in its record reader anyway, but this names the file and the offset.
+   *
+   * @return the bytes of the input files
+   */
+  static long checkInputs(Configuration conf, List<Path> inputs) throws IOException {
+    long bytes = 0;
+    for (Path input : inputs) {
+      FileSystem fs = input.getFileSystem(conf);
+      FileStatus status = fs.getFileStatus(input);
+      List<FileStatus> files = new ArrayList<>();
+      if (status.isDirectory()) {
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(input, true);
+        while (it.hasNext()) {
+          LocatedFileStatus f = it.next();
+          if (!hidden(f.getPath(), input)) {
+            files.add(f);
+          }
+        }
+      } else {
+        files.add(status);
+      }
+      for (FileStatus f : files) {
+        long partial = f.getLen() % Wc98Record.BYTES;
+        if (partial != 0) {
+          throw new Wc98FormatException(f.getPath().toString(), f.getLen() - partial, "truncated record: the file ends "
+              + partial + " bytes into a " + Wc98Record.BYTES + "-byte record");
+        }
+        bytes += f.getLen();
+      }
+    }
+    return bytes;
+  }
+
+  /** As FileInputFormat: names starting with '_' or '.' below the input are not read. */
+  private static boolean hidden(Path file, Path root) {
+    for (Path p = file; p != null && !p.equals(root) && p.getParent() != null; p = p.getParent()) {
+      String name = p.getName();
+      if (name.startsWith("_") || name.startsWith(".")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static List<String> readOutput(FileSystem fs, Path out) throws IOException {
+    FileStatus[] parts = fs.listStatus(out, p -> p.getName().startsWith("part-"));
+    Arrays.sort(parts);
+    List<String> lines = new ArrayList<>();
+    for (FileStatus part : parts) {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(part.getPath()), StandardCharsets.UTF_8))) {
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+          lines.add(line);
+        }
+      }
+    }
+    return lines;
+  }
+
+  /** Why a job failed: the runner's words and the failed tasks' diagnostics (YARN), else a scan of the input. */
+  private static String failureMessage(Configuration conf, Scenario scenario, List<Path> inputs, Job job) {
+    StringBuilder sb = new StringBuilder("job '").append(job.getJobName()).append("' (").append(job.getJobID())
+        .append(") failed");
+    boolean explained = false;
+    try {
+      JobStatus status = job.getStatus();
+      String info = status == null ? null : status.getFailureInfo();
+      if (info != null && !info.isBlank() && !info.equals("NA")) {
+        sb.append(": ").append(info.trim());
+      }
+      for (TaskCompletionEvent event : job.getTaskCompletionEvents(0, 1000)) {
+        if (event.getStatus() == TaskCompletionEvent.Status.FAILED) {
+          for (String d : job.getTaskDiagnostics(event.getTaskAttemptId())) {
+            sb.append("; ").append(event.getTaskAttemptId()).append(": ").append(d.lines().findFirst().orElse(""));
+            explained = true;
+            break;
+          }
+        }
+        if (explained) {
+          break;
+        }
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      LOG.debug("no failure information for {}", job.getJobID(), e);
+    }
+    if (!explained) {
+      try {
+        String problem = InputDiagnosis.firstProblem(conf, scenario, inputs);
+        sb.append(problem != null ? ": " + problem : " (the input's records are valid; see the task's error in the log)");
+      } catch (IOException e) {
+        sb.append(" (and reading the input to find why failed too: ").append(e.getMessage()).append(')');
+      }
+    }
+    return sb.toString();
+  }
+
+  private static void deleteQuietly(FileSystem fs, Path path) {
+    try {
+      fs.delete(path, true);
+    } catch (IOException e) {
+      LOG.warn("could not delete {}: {}", path, e.toString());
+    }
+  }
+}

@@ -1,0 +1,200 @@
+package org.smartssd.examples.loganalysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.runtime.SimulatedDevice;
+import org.smartssd.device.runtime.TestDevices;
+import org.smartssd.devicemapper.DeviceMapperConfigKeys;
+import org.smartssd.examples.wc98.FileType;
+import org.smartssd.examples.wc98.Region;
+import org.smartssd.examples.wc98.Wc98FormatException;
+import org.smartssd.examples.wc98.Wc98Record;
+
+/**
+ * The three modes against a real (small, in-process) device: the same results as a direct count, on
+ * a generated trace and on hand-made records; an empty input; bad inputs fail clearly and leave no
+ * output. The device's pages are 4 KiB, so 20-byte records straddle pages (and so channels and lanes)
+ * all through every file.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LogAnalysisTest {
+  @TempDir static Path dir;
+  SimulatedDevice device;
+  Configuration conf;
+  FileSystem fs;
+  List<Wc98Record> generated;
+  org.apache.hadoop.fs.Path generatedInput;
+
+  @BeforeAll
+  void start() throws IOException {
+    Map<String, String> o = TestDevices.small(dir.resolve("device"));
+    o.put("smartssd.device.isp.shared-packages", DeviceMode.SHARED_PACKAGES);
+    device = TestDevices.start(o);
+    conf = LogAnalysis.configuration(Map.of());
+    fs = Traces.objfs(device.address(), conf);
+    generated = Traces.generated(50_000);
+    generatedInput = Traces.write(fs, "/wc98/generated", Traces.bytes(generated));
+  }
+
+  @AfterAll
+  void stop() throws IOException {
+    fs.close();
+    device.close();
+  }
+
+  @Test
+  void everyModeFindsWhatADirectCountFindsOnAGeneratedTrace() throws Exception {
+    assertTrue(50_000 * Wc98Record.BYTES % 4096 != 0, "the file ends inside a page");
+    for (Scenario s : Scenario.values()) {
+      AnalysisResult expected = AnalysisResult.compute(s, generated);
+      for (Mode m : Mode.values()) {
+        AnalysisRun run = LogAnalysis.run(conf, s, m, List.of(generatedInput), null);
+        assertEquals(expected, run.result(), s + " " + m);
+        RunStatistics st = run.statistics();
+        assertEquals(50_000, st.records());
+        assertEquals(m, st.mode());
+        assertEquals(Boolean.FALSE, st.paced());
+        assertTrue(st.wallNanos() > 0 && st.energyJoules() > 0, st.toString());
+        if (m == Mode.DEVICE) {
+          assertTrue(st.deviceExecutions() >= 1, st.toString());
+          assertEquals(0, st.fallbackSplits(), st.toString());
+          assertTrue(st.deviceExecutionNanos() > 0, st.toString());
+          // Partial results only: far fewer bytes than the input cross the host interface.
+          assertTrue(st.hostBytesOut() < st.inputBytes() / 10, st.toString());
+        } else {
+          // The raw records cross the host interface.
+          assertTrue(st.hostBytesOut() >= st.inputBytes(), st.toString());
+        }
+      }
+    }
+  }
+
+  @Test
+  void theHostFallbackFindsTheSameResult() throws Exception {
+    Configuration always = new Configuration(conf);
+    always.set(DeviceMapperConfigKeys.FALLBACK, "always");
+    for (Scenario s : Scenario.values()) {
+      AnalysisRun run = LogAnalysis.run(always, s, Mode.DEVICE, List.of(generatedInput), null);
+      assertEquals(AnalysisResult.compute(s, generated), run.result(), s.toString());
+      assertTrue(run.statistics().fallbackSplits() >= 1, run.statistics().toString());
+    }
+  }
+
+  @Test
+  void handMadeRecordsCoveringEveryRegionTypeAndTieInTwoFiles() throws Exception {
+    List<Wc98Record> records = Traces.handMade();
+    // Two files in a directory, plus a hidden one that is not input.
+    int half = records.size() / 2;
+    Traces.write(fs, "/hand/part-a", Traces.bytes(records.subList(0, half)));
+    Traces.write(fs, "/hand/part-b", Traces.bytes(records.subList(half, records.size())));
+    Traces.write(fs, "/hand/_ignored", new byte[] {1, 2, 3});
+    org.apache.hadoop.fs.Path input = fs.makeQualified(new org.apache.hadoop.fs.Path("/hand"));
+    for (Scenario s : Scenario.values()) {
+      AnalysisResult expected = AnalysisResult.compute(s, records);
+      for (Mode m : Mode.values()) {
+        assertEquals(expected, LogAnalysis.run(conf, s, m, List.of(input), null).result(), s + " " + m);
+      }
+    }
+    // Every region, and in top-types five ranks each.
+    assertEquals(4, AnalysisResult.compute(Scenario.REGIONS, records).lines().size());
+    assertEquals(20, AnalysisResult.compute(Scenario.TOP_TYPES, records).lines().size());
+  }
+
+  @Test
+  void anEmptyInputGivesAnEmptyResultInEveryMode() throws Exception {
+    org.apache.hadoop.fs.Path input = Traces.write(fs, "/empty/trace", new byte[0]);
+    for (Scenario s : Scenario.values()) {
+      for (Mode m : Mode.values()) {
+        AnalysisRun run = LogAnalysis.run(conf, s, m, List.of(input), null);
+        assertEquals(List.of(), run.result().lines(), s + " " + m);
+        assertEquals(0, run.statistics().records());
+      }
+    }
+  }
+
+  @Test
+  void aTruncatedFileIsAClearErrorAndLeavesNoOutput() throws Exception {
+    byte[] b = Traces.bytes(Traces.handMade());
+    byte[] truncated = java.util.Arrays.copyOf(b, b.length - 7);
+    org.apache.hadoop.fs.Path input = Traces.write(fs, "/truncated/trace", truncated);
+    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(dir.resolve("truncated-out").toUri());
+    for (Mode m : Mode.values()) {
+      Wc98FormatException e = assertThrows(Wc98FormatException.class,
+          () -> LogAnalysis.run(conf, Scenario.REGIONS, m, List.of(input), output));
+      assertEquals(b.length - Wc98Record.BYTES, e.offset());
+      assertTrue(e.getMessage().contains("truncated record") && e.getMessage().contains("/truncated/trace"),
+          e.getMessage());
+      assertFalse(output.getFileSystem(conf).exists(output));
+    }
+  }
+
+  @Test
+  void aCorruptRecordIsAClearErrorAndLeavesNoOutput() throws Exception {
+    byte[] b = Traces.bytes(Traces.handMade());
+    int bad = 7;
+    b[bad * Wc98Record.BYTES + 19] = (byte) 0xA3; // region 5
+    org.apache.hadoop.fs.Path input = Traces.write(fs, "/corrupt/trace", b);
+    byte[] badType = Traces.bytes(Traces.handMade());
+    badType[3 * Wc98Record.BYTES + 18] = 13; // no such type
+    org.apache.hadoop.fs.Path typeInput = Traces.write(fs, "/corrupt/type", badType);
+    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(dir.resolve("corrupt-out").toUri());
+    for (Mode m : List.of(Mode.HOST_NORMAL, Mode.HOST_OPTIMIZED, Mode.DEVICE)) {
+      IOException e = assertThrows(IOException.class,
+          () -> LogAnalysis.run(conf, Scenario.REGIONS, m, List.of(input), output));
+      assertTrue(e.getMessage().contains("failed") && e.getMessage().contains("byte offset " + bad * Wc98Record.BYTES)
+          && e.getMessage().contains("region 5"), m + ": " + e.getMessage());
+      assertFalse(output.getFileSystem(conf).exists(output));
+    }
+    IOException e = assertThrows(IOException.class,
+        () -> LogAnalysis.run(conf, Scenario.TOP_TYPES, Mode.HOST_NORMAL, List.of(typeInput), output));
+    assertTrue(e.getMessage().contains("byte offset 60") && e.getMessage().contains("unknown file type 13"),
+        e.getMessage());
+    // Accesses per region read only the server byte, as in the source: a bad type does not stop them.
+    assertEquals(AnalysisResult.compute(Scenario.REGIONS, Traces.handMade()),
+        LogAnalysis.run(conf, Scenario.REGIONS, Mode.HOST_OPTIMIZED, List.of(typeInput), null).result());
+  }
+
+  @Test
+  void anOutputDirectoryKeepsThePartFilesAndThePrintedResult() throws Exception {
+    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(dir.resolve("kept").toUri());
+    AnalysisRun run = LogAnalysis.run(conf, Scenario.TOP_TYPES, Mode.HOST_NORMAL, List.of(generatedInput), output);
+    FileSystem local = output.getFileSystem(conf);
+    assertTrue(local.exists(new org.apache.hadoop.fs.Path(output, "part-r-00000")));
+    assertTrue(local.exists(new org.apache.hadoop.fs.Path(output, "_SUCCESS")));
+    assertEquals(run.result().text(), java.nio.file.Files.readString(dir.resolve("kept").resolve(LogAnalysis.RESULT_FILE)));
+    // Hadoop's rule: an existing output directory is refused, and kept.
+    assertThrows(IOException.class,
+        () -> LogAnalysis.run(conf, Scenario.TOP_TYPES, Mode.HOST_NORMAL, List.of(generatedInput), output));
+    assertTrue(local.exists(new org.apache.hadoop.fs.Path(output, "part-r-00000")));
+  }
+
+  @Test
+  void theHostModesUseTheirOwnMappers() throws Exception {
+    assertEquals(RegionMapper.class, LogAnalysis.mapperClass(Scenario.REGIONS, Mode.HOST_NORMAL));
+    assertEquals(RegionMapper.class, LogAnalysis.mapperClass(Scenario.REGIONS, Mode.DEVICE));
+    assertEquals(InMapperRegionMapper.class, LogAnalysis.mapperClass(Scenario.REGIONS, Mode.HOST_OPTIMIZED));
+    assertEquals(RegionTypeMapper.class, LogAnalysis.mapperClass(Scenario.TOP_TYPES, Mode.DEVICE));
+    assertEquals(InMapperRegionTypeMapper.class, LogAnalysis.mapperClass(Scenario.TOP_TYPES, Mode.HOST_OPTIMIZED));
+    org.apache.hadoop.mapreduce.Job job = LogAnalysis.createJob(conf, Scenario.REGIONS, Mode.HOST_OPTIMIZED,
+        List.of(generatedInput), new org.apache.hadoop.fs.Path(dir.resolve("unused").toUri()));
+    assertNull(job.getConfiguration().get("mapreduce.job.combine.class"));
+    assertEquals(1, job.getNumReduceTasks());
+    assertEquals("local", job.getConfiguration().get("mapreduce.framework.name"));
+    assertEquals("50", job.getConfiguration().get(LogAnalysis.POLL_INTERVAL));
+  }
+}
