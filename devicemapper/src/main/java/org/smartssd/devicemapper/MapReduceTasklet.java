@@ -9,14 +9,12 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.StatusReporter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
@@ -98,7 +96,7 @@ public final class MapReduceTasklet implements MergingTasklet {
     String combinerName = p.getOrDefault(COMBINER, "");
     Class<? extends Reducer> combiner = combinerName.isEmpty() ? null
         : conf.getClassByName(combinerName).asSubclass(Reducer.class);
-    Reporter reporter = new Reporter(counters);
+    CountersReporter reporter = new CountersReporter(counters);
     collector = new MapOutputCollector(conf, attempt, combiner, reporter, batcher, intParameter(p, BUFFER_RECORDS),
         intParameter(p, BUFFER_BYTES));
     if (context.lane() < 0) {
@@ -301,35 +299,5 @@ public final class MapReduceTasklet implements MergingTasklet {
 
     @Override
     public void close() {}
-  }
-
-  /** The lane's counters: what the job's code counts is sent to the host with the last results. */
-  private static final class Reporter extends StatusReporter {
-    private final Counters counters;
-
-    Reporter(Counters counters) {
-      this.counters = counters;
-    }
-
-    @Override
-    public Counter getCounter(Enum<?> name) {
-      return counters.findCounter(name);
-    }
-
-    @Override
-    public Counter getCounter(String group, String name) {
-      return counters.findCounter(group, name);
-    }
-
-    @Override
-    public void progress() {}
-
-    @Override
-    public float getProgress() {
-      return 0;
-    }
-
-    @Override
-    public void setStatus(String status) {}
   }
 }

@@ -11,11 +11,9 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.StatusReporter;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
@@ -118,39 +116,9 @@ class RefusingDeviceTest {
     InputSplit split = new DeviceInputFormat().getSplits(job).get(0);
     Counters counters = new Counters();
     TaskAttemptContextImpl context = new TaskAttemptContextImpl(job.getConfiguration(),
-        new TaskAttemptID("test", 1, TaskType.MAP, 0, 0), new CountingReporter(counters));
+        new TaskAttemptID("test", 1, TaskType.MAP, 0, 0), new CountersReporter(counters));
     try (DeviceRecordReader reader = new DeviceRecordReader()) {
       reader.initialize(split, context);
     }
-  }
-
-  /** A task's reporter with counters of its own. */
-  static final class CountingReporter extends StatusReporter {
-    private final Counters counters;
-
-    CountingReporter(Counters counters) {
-      this.counters = counters;
-    }
-
-    @Override
-    public Counter getCounter(Enum<?> name) {
-      return counters.findCounter(name);
-    }
-
-    @Override
-    public Counter getCounter(String group, String name) {
-      return counters.findCounter(group, name);
-    }
-
-    @Override
-    public void progress() {}
-
-    @Override
-    public float getProgress() {
-      return 0;
-    }
-
-    @Override
-    public void setStatus(String status) {}
   }
 }
