@@ -34,13 +34,16 @@ public final class DeviceMapperConfigKeys {
   public static final String MERGE = "smartssd.mapper.merge";
   public static final String MERGE_DEFAULT = "";
 
-  /** The pause after the first READ_OBJECT that brought nothing; it doubles up to the maximum. */
+  /**
+   * The shortest pause after a READ_OBJECT that brought nothing; while the time the execution still
+   * needs is not known, the pause starts here and doubles.
+   */
   public static final String POLL_MIN_PAUSE = "smartssd.mapper.poll.min-pause";
   public static final String POLL_MIN_PAUSE_DEFAULT = "1ms";
 
-  /** The longest pause between two READ_OBJECTs that brought nothing. */
+  /** The longest pause between two READ_OBJECTs; while the execution's progress is known, half the time it still needs. */
   public static final String POLL_MAX_PAUSE = "smartssd.mapper.poll.max-pause";
-  public static final String POLL_MAX_PAUSE_DEFAULT = "50ms";
+  public static final String POLL_MAX_PAUSE_DEFAULT = "500ms";
 
   /** The result bytes asked for by one READ_OBJECT. */
   public static final String POLL_MAX_RESULT_BYTES = "smartssd.mapper.poll.max-result-bytes";

@@ -27,6 +27,7 @@ import org.smartssd.device.DeviceException;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
+import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.SocketDeviceClient;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.tasklet.ExecutionState;
@@ -85,6 +86,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
   private boolean finished;
   private ExecutionStatistics statistics;
   private Duration pause;
+  /** The doubling pause, while the time the execution still needs is not known. */
+  private Duration tailPause;
   private final ArrayDeque<TaskletResult> pending = new ArrayDeque<>();
   private long pendingBytes;
   private final List<ResultCodec.CounterValue> deviceCounters = new ArrayList<>();
@@ -155,13 +158,15 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     } catch (IOException e) {
       throw unavailable("cannot be reached: " + e.getMessage(), e);
     }
-    count(DeviceCounters.TASKLET_INSTALL_BYTES,
-        FrameSizes.createObject(tasklet.jar().length, tasklet.className(), tasklet.parameters()));
+    DeviceClient.Installed installed;
     try {
-      taskletId = client.createObject(ByteBuffer.wrap(tasklet.jar()), tasklet.className(), tasklet.parameters());
+      installed = client.installTasklet(ByteBuffer.wrap(tasklet.jar()), tasklet.className(), tasklet.parameters());
     } catch (IOException e) {
       throw unavailable("refused the tasklet: " + e.getMessage(), e);
     }
+    taskletId = installed.taskletId();
+    count(DeviceCounters.TASKLET_INSTALL_BYTES, FrameSizes.install(tasklet.jar().length, tasklet.className(),
+        tasklet.parameters(), installed, device));
     List<InputRange> inputs = List.of(new InputRange(uri.getPath(), split.getStart(), split.getLength()));
     Map<String, String> options = settings.merge().isEmpty() ? Map.of() : Map.of("merge", settings.merge());
     executionId = execute(inputs, options);
@@ -206,7 +211,9 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     }
   }
 
-  /** One READ_OBJECT; after one that brought nothing, a pause that doubles up to the maximum. */
+  /**
+   * One READ_OBJECT; after one that brought nothing, a pause ({@link #nextPause}) before the next.
+   */
   private Response.ExecutionProgress poll() throws IOException {
     context.progress();
     Response.ExecutionProgress progress = client.readObject(executionId, settings.polling().maxBytes());
@@ -231,9 +238,7 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
       return progress;
     }
     if (progress.results().isEmpty()) {
-      pause = pause == null ? settings.polling().min()
-          : (pause.multipliedBy(2).compareTo(settings.polling().max()) > 0 ? settings.polling().max()
-              : pause.multipliedBy(2));
+      pause = nextPause(progress.statistics());
       try {
         TimeUnit.NANOSECONDS.sleep(pause.toNanos());
       } catch (InterruptedException e) {
@@ -242,8 +247,37 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
       }
     } else {
       pause = null;
+      tailPause = null;
     }
     return progress;
+  }
+
+  /**
+   * The pause after a READ_OBJECT that brought nothing: half the time the execution still needs by
+   * its progress so far, while that is known and longer than two minimum pauses; otherwise (nothing
+   * scanned yet, or the scan is over and the lanes finish) a pause that starts at the minimum and
+   * doubles. Never more than the maximum. The time still needed is the larger of two projections of
+   * the bytes scanned so far to the split's length: the device's wall time (an unpaced device) and
+   * its modelled time less the wall time spent (a paced one, which holds the end until the model
+   * gets there).
+   */
+  private Duration nextPause(ExecutionStatistics s) {
+    Duration min = settings.polling().min();
+    Duration max = settings.polling().max();
+    long remaining = -1;
+    long scanned = s.bytesScanned();
+    if (scanned > 0) {
+      double left = Math.max(0, split.getLength() - scanned) / (double) scanned;
+      long byWall = (long) (s.wallNanos() * left);
+      long byModel = (long) (s.modelledNanos() * (1 + left)) - s.wallNanos();
+      remaining = Math.max(byWall, byModel);
+    }
+    if (remaining > 2 * min.toNanos()) {
+      tailPause = null;
+      return Duration.ofNanos(Math.min(remaining / 2, max.toNanos()));
+    }
+    tailPause = tailPause == null ? min : (tailPause.multipliedBy(2).compareTo(max) > 0 ? max : tailPause.multipliedBy(2));
+    return tailPause;
   }
 
   /** The execution is done and every result is in: the counters. */

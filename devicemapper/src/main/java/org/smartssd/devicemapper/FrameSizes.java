@@ -3,6 +3,9 @@ package org.smartssd.devicemapper;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.smartssd.device.client.DeviceClient;
+import org.smartssd.device.protocol.CodeDigest;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.tasklet.InputRange;
 import org.smartssd.device.tasklet.TaskletResult;
@@ -30,6 +33,28 @@ final class FrameSizes {
 
   static long createObject(int jarBytes, String className, Map<String, String> parameters) {
     return HEADER + 4L + jarBytes + string(className) + map(parameters) + ID_ANSWER;
+  }
+
+  /**
+   * What {@link DeviceClient#installTasklet} sent and received: the CREATE_OBJECT with the code's
+   * digest alone, and, when the device did not keep the code, its answer and the CREATE_OBJECT with
+   * the code.
+   *
+   * @param device the device's address, which the client puts before the device's message
+   */
+  static long install(int jarBytes, String className, Map<String, String> parameters, DeviceClient.Installed installed,
+      String device) {
+    Map<String, String> withDigest = new TreeMap<>(parameters);
+    withDigest.put(CodeDigest.PARAMETER, "0".repeat(64));
+    long byDigest = HEADER + 4L + string(className) + map(withDigest);
+    if (!installed.codeSent()) {
+      return byDigest + ID_ANSWER;
+    }
+    String message = installed.notKept();
+    if (message.startsWith(device + ": ")) {
+      message = message.substring(device.length() + 2);
+    }
+    return byDigest + HEADER + string(message) + createObject(jarBytes, className, withDigest);
   }
 
   static long executeObject(List<InputRange> inputs, Map<String, String> options) {

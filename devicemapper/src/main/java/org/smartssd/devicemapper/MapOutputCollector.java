@@ -5,11 +5,13 @@ import java.util.Arrays;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.StatusReporter;
@@ -28,6 +30,12 @@ import org.apache.hadoop.util.ReflectionUtils;
  * output buffer holds it; each time it fills (and at the end) it is sorted with the job's sort
  * comparator and the job's combiner runs over it, as Hadoop runs a combiner over a spill (a new
  * combiner instance each time, grouping with the combiner's grouping comparator).
+ *
+ * <p>When the job sets neither a sort comparator nor a combiner grouping comparator, the buffer is
+ * grouped by hashing the serialized keys instead of sorting them: the combiner then sees each
+ * distinct key once with all its values, as after a sort, in the order keys first appeared (the
+ * order of a combiner's input keys is not part of its contract, and the shuffle sorts anyway). With
+ * either comparator set, the buffer is sorted with it, as Hadoop does.
  *
  * <p>What the combiner gives back stays in the buffer, to be combined again with the next records,
  * as Hadoop combines its spills again when it merges them: a counting job sends each key once per
@@ -55,6 +63,12 @@ final class MapOutputCollector {
   private int[] valueEnd = new int[1024];
   private int[] order = new int[1024];
   private int count;
+  /** Group by hashing the serialized keys rather than sorting (the job sets no comparator). */
+  private final boolean hashGrouping;
+  private int[] slots = new int[0];
+  private int[] groupHead = new int[1024];
+  private int[] groupSize = new int[1024];
+  private int[] groupOf = new int[1024];
 
   // The combiner's output, serialized one pair at a time into the carry.
   private final DataOutputBuffer scratch = new DataOutputBuffer();
@@ -84,6 +98,8 @@ final class MapOutputCollector {
     this.out = out;
     this.maxRecords = maxRecords;
     this.maxBytes = maxBytes;
+    this.hashGrouping = isEmpty(conf.get(MRJobConfig.KEY_COMPARATOR))
+        && isEmpty(conf.get(MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS));
     SerializationFactory serializations = new SerializationFactory(conf);
     this.keySerializer = (Serializer<Object>) serializations.getSerializer(keyClass);
     this.valueSerializer = (Serializer<Object>) serializations.getSerializer(valueClass);
@@ -140,6 +156,7 @@ final class MapOutputCollector {
       valueStart = Arrays.copyOf(valueStart, n);
       valueEnd = Arrays.copyOf(valueEnd, n);
       order = Arrays.copyOf(order, n);
+      groupOf = Arrays.copyOf(groupOf, n);
     }
     keyStart[count] = ks;
     valueStart[count] = vs;
@@ -199,6 +216,75 @@ final class MapOutputCollector {
 
   @SuppressWarnings({"rawtypes", "unchecked"})
   private void combine(byte[] data) throws IOException, InterruptedException {
+    if (hashGrouping) {
+      groupByKeyBytes(data);
+    } else {
+      sort(data);
+    }
+    Reducer reducer = ReflectionUtils.newInstance(combiner, conf);
+    ReduceContextImpl context = new ReduceContextImpl(conf, attempt, new SortedRun(data), combineInputKeys,
+        combineInputValues, new CombineOutput(), null, reporter, conf.getCombinerKeyGroupingComparator(), keyClass,
+        valueClass);
+    reducer.run(new WrappedReducer().getReducerContext(context));
+  }
+
+  private static boolean isEmpty(String s) {
+    return s == null || s.trim().isEmpty();
+  }
+
+  /**
+   * Orders the buffer so that records with byte-equal keys are adjacent, groups in the order their
+   * keys first appear: an open-addressing table of the groups' first records, then a counting sort.
+   */
+  private void groupByKeyBytes(byte[] data) {
+    int capacity = Integer.highestOneBit(Math.max(4, count) * 2 - 1) << 1;
+    if (slots.length < capacity) {
+      slots = new int[capacity];
+    }
+    Arrays.fill(slots, 0, capacity, -1);
+    int mask = capacity - 1;
+    int groups = 0;
+    for (int r = 0; r < count; r++) {
+      int ks = keyStart[r];
+      int kl = valueStart[r] - ks;
+      int slot = WritableComparator.hashBytes(data, ks, kl) & mask;
+      while (true) {
+        int g = slots[slot];
+        if (g < 0) {
+          if (groups == groupHead.length) {
+            groupHead = Arrays.copyOf(groupHead, groups * 2);
+            groupSize = Arrays.copyOf(groupSize, groups * 2);
+          }
+          groupHead[groups] = r;
+          groupSize[groups] = 1;
+          slots[slot] = groups;
+          groupOf[r] = groups++;
+          break;
+        }
+        int h = groupHead[g];
+        int hs = keyStart[h];
+        if (valueStart[h] - hs == kl && Arrays.equals(data, hs, hs + kl, data, ks, ks + kl)) {
+          groupSize[g]++;
+          groupOf[r] = g;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+    // groupSize becomes each group's next position in order[].
+    int at = 0;
+    for (int g = 0; g < groups; g++) {
+      int n = groupSize[g];
+      groupSize[g] = at;
+      at += n;
+    }
+    for (int r = 0; r < count; r++) {
+      order[groupSize[groupOf[r]]++] = r;
+    }
+  }
+
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private void sort(byte[] data) {
     RawComparator sortComparator = conf.getOutputKeyComparator();
     new QuickSort().sort(new IndexedSortable() {
       @Override
@@ -216,11 +302,6 @@ final class MapOutputCollector {
         order[j] = t;
       }
     }, 0, count);
-    Reducer reducer = ReflectionUtils.newInstance(combiner, conf);
-    ReduceContextImpl context = new ReduceContextImpl(conf, attempt, new SortedRun(data), combineInputKeys,
-        combineInputValues, new CombineOutput(), null, reporter, conf.getCombinerKeyGroupingComparator(), keyClass,
-        valueClass);
-    reducer.run(new WrappedReducer().getReducerContext(context));
   }
 
   /** The buffer in sorted order, as the combiner's reduce context reads a spill. */

@@ -1,6 +1,5 @@
 package org.smartssd.devicemapper;
 
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -37,7 +36,8 @@ import org.smartssd.device.tasklet.TaskletResult;
  * (Hadoop's). It reaches the job's classes by name through Hadoop's {@code Configuration}, whose
  * class loader is the lane thread's context loader: the tasklet's own.
  *
- * <p>In each lane: {@code onCreate} reads the job's configuration (an entry of the tasklet's jar),
+ * <p>In each lane: {@code onCreate} reads the job's configuration (the host's defaults, an entry of
+ * the tasklet's jar, and the job's differences from them, a parameter: {@link JobConfigurations}),
  * makes the mapper (through the generated {@link MapperDriver} subclass) and its {@code
  * Mapper.Context} ({@code WrappedMapper} over a {@code MapContextImpl} whose writer collects into
  * the lane's {@link MapOutputCollector}, with counters of its own); {@code onExecute} calls the
@@ -48,10 +48,9 @@ import org.smartssd.device.tasklet.TaskletResult;
  * partial results with the combiner too (option {@code merge=device}).
  */
 public final class MapReduceTasklet implements MergingTasklet {
-  /** The jar entry holding the job's configuration, as {@code Configuration.write} writes it. */
-  static final String CONFIGURATION_ENTRY = "META-INF/smartssd/job-configuration";
-
   // ---- parameters (CREATE_OBJECT) ----
+  /** The job's configuration as its differences from the defaults in the jar ({@link JobConfigurations}). */
+  static final String CONFIGURATION = "configuration";
   /** How records are presented: {@link #INPUT_FIXED_LENGTH} or {@link #INPUT_TEXT}. */
   static final String INPUT = "input";
   static final String INPUT_FIXED_LENGTH = "fixed-length";
@@ -90,7 +89,7 @@ public final class MapReduceTasklet implements MergingTasklet {
   @SuppressWarnings({"rawtypes", "unchecked"})
   public void onCreate(TaskletContext context) throws Exception {
     Map<String, String> p = context.parameters();
-    conf = context.lane() < 0 ? readConfiguration() : configuration(context.lanes());
+    conf = context.lane() < 0 ? readConfiguration(p) : configuration(p, context.lanes());
     TaskAttemptID attempt = TaskAttemptID.forName(required(p, TASK_ATTEMPT));
     batcher = new ResultCodec.PairBatcher(intParameter(p, RESULT_BATCH_BYTES));
     String combinerName = p.getOrDefault(COMBINER, "");
@@ -189,9 +188,9 @@ public final class MapReduceTasklet implements MergingTasklet {
   private static JobConf configuration;
   private static int copies;
 
-  private static synchronized JobConf configuration(int lanes) throws IOException {
+  private static synchronized JobConf configuration(Map<String, String> parameters, int lanes) throws IOException {
     if (configuration == null) {
-      configuration = readConfiguration();
+      configuration = readConfiguration(parameters);
       copies = 0;
     }
     JobConf copy = new JobConf(configuration);
@@ -201,15 +200,15 @@ public final class MapReduceTasklet implements MergingTasklet {
     return copy;
   }
 
-  private static JobConf readConfiguration() throws IOException {
-    JobConf conf = new JobConf(false);
-    try (InputStream in = MapReduceTasklet.class.getResourceAsStream("/" + CONFIGURATION_ENTRY)) {
+  private static JobConf readConfiguration(Map<String, String> parameters) throws IOException {
+    byte[] defaults;
+    try (InputStream in = MapReduceTasklet.class.getResourceAsStream("/" + JobConfigurations.DEFAULTS_ENTRY)) {
       if (in == null) {
-        throw new IOException("the tasklet's jar has no " + CONFIGURATION_ENTRY + ": the job's configuration");
+        throw new IOException("the tasklet's jar has no " + JobConfigurations.DEFAULTS_ENTRY + ": the host's defaults");
       }
-      conf.readFields(new DataInputStream(in));
+      defaults = in.readAllBytes();
     }
-    return conf;
+    return JobConfigurations.decode(defaults, required(parameters, CONFIGURATION));
   }
 
   /** The records as the job's input format presents them, read from the job's configuration as Hadoop reads it. */

@@ -1,10 +1,10 @@
 package org.smartssd.devicemapper;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -88,12 +88,11 @@ final class TaskletJarBuilder {
     Configuration original = new Configuration(conf);
     original.set(MRJobConfig.MAP_CLASS_ATTR, mapper.getName());
     original.set(MRJobConfig.INPUT_FORMAT_CLASS_ATTR, inputFormat.getName());
-    ByteArrayOutputStream confBytes = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(confBytes)) {
-      original.write(out);
-    }
+    Map<String, String> defaults = defaults();
 
     Map<String, String> parameters = new TreeMap<>();
+    parameters.put(MapReduceTasklet.CONFIGURATION,
+        JobConfigurations.encodeDifferences(JobConfigurations.entries(original), defaults));
     parameters.put(MapReduceTasklet.INPUT, input);
     parameters.put(MapReduceTasklet.MAPPER_DRIVER, driver);
     parameters.put(MapReduceTasklet.COMBINER, combiner == null ? "" : combiner.getName());
@@ -104,7 +103,8 @@ final class TaskletJarBuilder {
     parameters.put(MapReduceTasklet.BUFFER_RECORDS, Integer.toString(settings.bufferRecords()));
     parameters.put(MapReduceTasklet.BUFFER_BYTES, Integer.toString(settings.bufferBytes()));
     parameters.put(MapReduceTasklet.RESULT_BATCH_BYTES, Integer.toString(settings.resultBatchBytes()));
-    return new Tasklet(jar(classes, confBytes.toByteArray()), MapReduceTasklet.class.getName(), parameters);
+    return new Tasklet(jar(classes, JobConfigurations.encodeDefaults(defaults)), MapReduceTasklet.class.getName(),
+        parameters);
   }
 
   /** How the device presents records: as the job's input format would. */
@@ -146,18 +146,39 @@ final class TaskletJarBuilder {
     return false;
   }
 
-  private static byte[] jar(SortedMap<String, byte[]> classes, byte[] configuration) throws IOException {
+  /** What {@code new JobConf()} holds on this host, read once. */
+  private static synchronized Map<String, String> defaults() {
+    if (defaults == null) {
+      defaults = Collections.unmodifiableSortedMap(JobConfigurations.entries(new JobConf()));
+    }
+    return defaults;
+  }
+
+  private static SortedMap<String, String> defaults;
+
+  /**
+   * The jar: the same bytes for the same classes and defaults (entries in name order, every time
+   * stamp the same), so that a device that keeps it is not sent it again.
+   */
+  private static byte[] jar(SortedMap<String, byte[]> classes, byte[] defaults) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (JarOutputStream jar = new JarOutputStream(bytes)) {
       for (Map.Entry<String, byte[]> c : classes.entrySet()) {
-        jar.putNextEntry(new JarEntry(c.getKey().replace('.', '/') + ".class"));
-        jar.write(c.getValue());
-        jar.closeEntry();
+        entry(jar, c.getKey().replace('.', '/') + ".class", c.getValue());
       }
-      jar.putNextEntry(new JarEntry(MapReduceTasklet.CONFIGURATION_ENTRY));
-      jar.write(configuration);
-      jar.closeEntry();
+      entry(jar, JobConfigurations.DEFAULTS_ENTRY, defaults);
     }
     return bytes.toByteArray();
+  }
+
+  /** 1980-01-01, the earliest time a zip entry holds. */
+  private static final long ENTRY_TIME = 315532800000L;
+
+  private static void entry(JarOutputStream jar, String name, byte[] content) throws IOException {
+    JarEntry entry = new JarEntry(name);
+    entry.setTime(ENTRY_TIME);
+    jar.putNextEntry(entry);
+    jar.write(content);
+    jar.closeEntry();
   }
 }

@@ -35,7 +35,7 @@ class ConfigDocTest {
     assertThat(s.resultBatchBytes()).isEqualTo(64 << 10);
     assertThat(s.merge()).isEmpty();
     assertThat(s.polling().min().toMillis()).isEqualTo(1);
-    assertThat(s.polling().max().toMillis()).isEqualTo(50);
+    assertThat(s.polling().max().toMillis()).isEqualTo(500);
     assertThat(s.sharedPackages()).containsExactly("org.apache.hadoop.");
   }
 }

@@ -19,6 +19,7 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
@@ -76,7 +77,7 @@ class TaskletJarTest {
     assertThat(entries).containsKeys(p + "MapReduceTasklet.class", p + "MapperDriver.class",
         p + "InputRecords.class", p + "MapOutputCollector.class", p + "ResultCodec.class",
         p + "TestJobs$TokenizerMapper.class", p + "TestJobs$IntSumReducer.class", p + "TestJobs$MapperCounters.class",
-        p + "TestJobs$TokenizerMapper" + MapperShims.SUFFIX + ".class", MapReduceTasklet.CONFIGURATION_ENTRY);
+        p + "TestJobs$TokenizerMapper" + MapperShims.SUFFIX + ".class", JobConfigurations.DEFAULTS_ENTRY);
     for (String name : entries.keySet()) {
       assertThat(name).doesNotStartWith("org/apache/hadoop/").doesNotStartWith("org/slf4j/")
           .doesNotStartWith("org/smartssd/device/").doesNotStartWith("java/")
@@ -86,15 +87,40 @@ class TaskletJarTest {
     // The enclosing class of the job's classes is only a stub: no methods, nothing it refers to.
     assertThat(entries.get(p + "TestJobs.class").length).isLessThan(300);
 
-    Configuration shipped = new Configuration(false);
-    shipped.readFields(new DataInputStream(new ByteArrayInputStream(entries.get(MapReduceTasklet.CONFIGURATION_ENTRY))));
+    Configuration shipped = JobConfigurations.decode(entries.get(JobConfigurations.DEFAULTS_ENTRY),
+        tasklet.parameters().get(MapReduceTasklet.CONFIGURATION));
     assertThat(shipped.get(MRJobConfig.MAP_CLASS_ATTR)).isEqualTo(TestJobs.TokenizerMapper.class.getName());
     assertThat(shipped.get(MRJobConfig.INPUT_FORMAT_CLASS_ATTR)).isEqualTo(TextInputFormat.class.getName());
+    Map<String, String> expected = JobConfigurations.entries(conf);
+    expected.put(MRJobConfig.MAP_CLASS_ATTR, TestJobs.TokenizerMapper.class.getName());
+    expected.put(MRJobConfig.INPUT_FORMAT_CLASS_ATTR, TextInputFormat.class.getName());
+    assertThat(JobConfigurations.entries(shipped)).isEqualTo(expected);
 
     assertThat(tasklet.parameters()).containsEntry(MapReduceTasklet.INPUT, MapReduceTasklet.INPUT_TEXT)
         .containsEntry(MapReduceTasklet.COMBINER, TestJobs.IntSumReducer.class.getName())
         .containsEntry(MapReduceTasklet.SPLIT_PATH, SPLIT.getPath().toString())
         .containsEntry(MapReduceTasklet.TASK_ATTEMPT, ATTEMPT.toString());
+  }
+
+  @Test
+  void jobsWithTheSameClassesShipTheSameJarAndOnlyTheirDifferences() throws Exception {
+    Configuration a = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out-a")));
+    Configuration b = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out-b")));
+    b.set("a.key.of.job.b", "its value");
+    b.unset("io.file.buffer.size"); // a default the job removed
+    TaskletJarBuilder.Tasklet first = build(a);
+    TaskletJarBuilder.Tasklet second = build(b);
+
+    assertThat(second.jar()).isEqualTo(first.jar());
+    assertThat(second.parameters().get(MapReduceTasklet.CONFIGURATION))
+        .isNotEqualTo(first.parameters().get(MapReduceTasklet.CONFIGURATION));
+    byte[] defaults = entries(second.jar()).get(JobConfigurations.DEFAULTS_ENTRY);
+    Configuration shipped = JobConfigurations.decode(defaults, second.parameters().get(MapReduceTasklet.CONFIGURATION));
+    assertThat(shipped.get("a.key.of.job.b")).isEqualTo("its value");
+    assertThat(shipped.get("io.file.buffer.size")).isNull();
+    assertThat(shipped.get(FileOutputFormat.OUTDIR)).isEqualTo(b.get(FileOutputFormat.OUTDIR));
+    // The differences are small next to the whole configuration.
+    assertThat(second.parameters().get(MapReduceTasklet.CONFIGURATION).length()).isLessThan(defaults.length / 4);
   }
 
   @Test

@@ -1,14 +1,17 @@
 package org.smartssd.device.client;
 
 import java.io.Closeable;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.protocol.CodeDigest;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.tasklet.InputRange;
@@ -110,6 +113,35 @@ public interface DeviceClient extends Closeable {
    *     missing, not a tasklet, forbidden API, constructor failed); the message says why
    */
   long createObject(ByteBuffer code, String className, Map<String, String> parameters) throws IOException;
+
+  /**
+   * What {@link #installTasklet} did: the tasklet id, and whether the code had to be sent (then
+   * {@code notKept} is the device's answer to the digest alone, for callers that count bytes).
+   */
+  record Installed(long taskletId, boolean codeSent, String notKept) {}
+
+  /**
+   * Installs a tasklet sending its code only when the device does not keep that code already: a
+   * CREATE_OBJECT with the code's SHA-256 and no code first, and with the code when the device
+   * answers that it does not have it ({@link CodeDigest}).
+   *
+   * @param code a jar's bytes (the buffer's remaining bytes; its position is not changed), or none
+   *     for a tasklet built into the device (then this is {@link #createObject})
+   * @throws org.smartssd.device.DeviceException.BadRequest when the device refuses the tasklet
+   */
+  default Installed installTasklet(ByteBuffer code, String className, Map<String, String> parameters)
+      throws IOException {
+    if (!code.hasRemaining()) {
+      return new Installed(createObject(code, className, parameters), false, null);
+    }
+    Map<String, String> withDigest = new TreeMap<>(parameters);
+    withDigest.put(CodeDigest.PARAMETER, CodeDigest.of(code));
+    try {
+      return new Installed(createObject(ByteBuffer.allocate(0), className, withDigest), false, null);
+    } catch (FileNotFoundException notKept) {
+      return new Installed(createObject(code, className, withDigest), true, notKept.getMessage());
+    }
+  }
 
   /**
    * Starts an execution of an installed tasklet (EXECUTE_OBJECT).

@@ -10,6 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.smartssd.device.runtime.cli.Cli;
+import org.smartssd.device.runtime.config.ConfigException;
+import org.smartssd.device.runtime.config.DeviceConfig;
+import org.smartssd.device.runtime.config.DeviceConfigKeys;
 import org.smartssd.examples.loganalysis.Comparison;
 import org.smartssd.examples.loganalysis.ComparisonReport;
 import org.smartssd.examples.loganalysis.Mode;
@@ -63,6 +66,11 @@ public final class CompareCommand implements Callable<Integer> {
   @Option(names = "-D", paramLabel = "key=value", description = "A Hadoop configuration key for the jobs.")
   Map<String, String> properties = new LinkedHashMap<>();
 
+  @Option(names = "--device-conf", paramLabel = "key=value",
+      description = "A configuration key of the device compare starts (smartssd.device.*, see the README), such as "
+          + "smartssd.device.isp.compute-model=cycles. Ignored with --device.")
+  Map<String, String> deviceProperties = new LinkedHashMap<>();
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     HadoopLogging.quiet();
@@ -82,10 +90,23 @@ public final class CompareCommand implements Callable<Integer> {
     if (chosen.isEmpty()) {
       chosen.addAll(List.of(Mode.values()));
     }
+    for (String key : deviceProperties.keySet()) {
+      if (!key.startsWith(DeviceConfigKeys.PREFIX)) {
+        throw new CommandLine.ParameterException(cl, "--device-conf: " + key + " is not a device key ("
+            + DeviceConfigKeys.PREFIX + "*); Hadoop keys for the jobs go with -D");
+      }
+    }
+    Map<String, String> profiled = new LinkedHashMap<>(deviceProperties);
+    profiled.put(DeviceConfigKeys.PROFILE, profile);
+    try {
+      DeviceConfig.load(profiled);
+    } catch (ConfigException e) {
+      throw new CommandLine.ParameterException(cl, "--device-conf: " + e.getMessage());
+    }
     PrintWriter out = cl.getOut();
     PrintWriter err = cl.getErr();
     Comparison.Options options = new Comparison.Options(records, profile, device, report, seed,
-        List.copyOf(chosen), properties);
+        List.copyOf(chosen), properties, deviceProperties);
     Comparison.Outcome outcome = new Comparison(options, err).run();
     ComparisonReport r = new ComparisonReport(outcome);
     out.print(r.table());

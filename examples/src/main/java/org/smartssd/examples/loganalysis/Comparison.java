@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.smartssd.device.DeviceInfo;
@@ -43,8 +44,12 @@ public final class Comparison {
    * @param device a running device to use ({@code host:port}), or null to start one
    * @param modes the modes to run (all three by default)
    */
+  /**
+   * @param hadoopProperties keys for the jobs
+   * @param deviceProperties keys for the device compare starts (not one given with {@code device})
+   */
   public record Options(long records, String profile, String device, Path reportDir, long seed, List<Mode> modes,
-      Map<String, String> hadoopProperties) {}
+      Map<String, String> hadoopProperties, Map<String, String> deviceProperties) {}
 
   /** What was compared: every run, the direct count, and the runs whose result differs from it. */
   public record Outcome(Options options, String profile, List<AnalysisRun> runs, Map<Scenario, AnalysisResult> expected,
@@ -96,7 +101,8 @@ public final class Comparison {
         profile = options.profile();
         Path dataDir = work.resolve("device");
         Path deviceLog = work.resolve("device.log");
-        Map<String, String> deviceProperties = Map.of("smartssd.device.isp.shared-packages", DeviceMode.SHARED_PACKAGES);
+        Map<String, String> deviceProperties = new TreeMap<>(options.deviceProperties());
+        deviceProperties.put("smartssd.device.isp.shared-packages", DeviceMode.SHARED_PACKAGES);
         for (boolean paced : new boolean[] {false, true}) {
           try (DeviceProcess device = DeviceProcess.start(dataDir, profile, paced, deviceProperties, deviceLog)) {
             say("device %s started in a child JVM (profile %s, %s)", device.address(), profile,

@@ -37,4 +37,34 @@ class CompareCommandTest {
       assertTrue(run.out().contains(mode), run.out());
     }
   }
+
+  @Test
+  void deviceKeysReachTheDeviceCompareStarts() throws IOException {
+    Path report = dir.resolve("cycles");
+    // 20,000 records are 400,000 bytes; at 1,000 cycles a byte on one 400 MHz core that is 1 s of compute.
+    FsCommandTest.Run run = FsCommandTest.smartssd("compare", "--records", "20000", "--modes", "device", "--report",
+        report.toString(), "--device-conf", "smartssd.device.isp.compute-model=cycles", "--device-conf",
+        "smartssd.device.isp.cycles-per-byte=1000", "--device-conf", "smartssd.device.isp.cores=1");
+    assertEquals(0, run.code(), run.err() + run.out());
+    List<String> csv = Files.readAllLines(report.resolve("results.csv"));
+    int column = List.of(csv.get(0).split(",")).indexOf("modelled_device_execution_s");
+    assertEquals(1 + 2 * 2, csv.size(), String.join("\n", csv));
+    for (String line : csv.subList(1, csv.size())) {
+      double modelled = Double.parseDouble(line.split(",")[column]);
+      assertTrue(modelled >= 1.0 && modelled < 2.0, line);
+    }
+  }
+
+  @Test
+  void aBadDeviceKeyIsRefusedBeforeAnythingStarts() {
+    FsCommandTest.Run unknown = FsCommandTest.smartssd("compare", "--device-conf", "smartssd.device.isp.corez=2");
+    assertEquals(2, unknown.code(), unknown.out());
+    assertTrue(unknown.err().contains("smartssd.device.isp.corez"), unknown.err());
+    FsCommandTest.Run hadoop = FsCommandTest.smartssd("compare", "--device-conf", "mapreduce.job.reduces=2");
+    assertEquals(2, hadoop.code(), hadoop.out());
+    assertTrue(hadoop.err().contains("-D"), hadoop.err());
+    FsCommandTest.Run bad = FsCommandTest.smartssd("compare", "--device-conf", "smartssd.device.isp.cores=zero");
+    assertEquals(2, bad.code(), bad.out());
+    assertTrue(bad.err().contains("smartssd.device.isp.cores") && bad.err().contains("zero"), bad.err());
+  }
 }

@@ -147,6 +147,7 @@ public final class DeviceConfig {
         values.wholeNumber(ISP_TIME_LIMIT_MS, 1L, Long.MAX_VALUE),
         values.wholeNumber(ISP_MAX_EXECUTIONS, 1, 4096),
         values.wholeNumber(ISP_MAX_RECORD_BYTES, 1, Integer.MAX_VALUE),
+        values.wholeNumber(ISP_CODE_CACHE_BYTES, 0L, Long.MAX_VALUE),
         shared);
   }
 

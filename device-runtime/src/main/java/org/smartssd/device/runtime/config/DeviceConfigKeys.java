@@ -107,6 +107,9 @@ public final class DeviceConfigKeys {
   public static final String ISP_MAX_RECORD_BYTES = "smartssd.device.isp.max-record-bytes";
   public static final String ISP_MAX_RECORD_BYTES_DEFAULT = "1048576";
 
+  public static final String ISP_CODE_CACHE_BYTES = "smartssd.device.isp.code-cache-bytes";
+  public static final String ISP_CODE_CACHE_BYTES_DEFAULT = "67108864";
+
   public static final String ISP_SHARED_PACKAGES = "smartssd.device.isp.shared-packages";
   public static final String ISP_SHARED_PACKAGES_DEFAULT = "org.smartssd.device.tasklet.";
 
@@ -180,6 +183,8 @@ public final class DeviceConfigKeys {
           "executions running at once; more are refused with BUSY"),
       key(ISP_MAX_RECORD_BYTES, ISP_MAX_RECORD_BYTES_DEFAULT, "bytes",
           "longest delimited record a tasklet may get; a longer one fails the execution"),
+      key(ISP_CODE_CACHE_BYTES, ISP_CODE_CACHE_BYTES_DEFAULT, "bytes",
+          "tasklet jars kept by SHA-256 so that a host installs the same code again without sending it (least recently used go first; 0: none)"),
       key(ISP_SHARED_PACKAGES, ISP_SHARED_PACKAGES_DEFAULT, "package prefixes",
           "comma-separated package prefixes of the device's own classes that tasklet code may use"),
       new ConfigKey(ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_ACTIVE_W_DEFAULT, "W",

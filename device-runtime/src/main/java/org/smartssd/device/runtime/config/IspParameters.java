@@ -19,6 +19,7 @@ import java.util.List;
  * @param timeLimitMillis wall-clock time an execution may run
  * @param maxExecutions executions running at once
  * @param maxRecordBytes longest delimited record read past an input range
+ * @param codeCacheBytes tasklet jars kept by their SHA-256, in bytes (0: none)
  * @param sharedPackages package prefixes of device classes that tasklets may use
  */
 public record IspParameters(
@@ -36,6 +37,7 @@ public record IspParameters(
     long timeLimitMillis,
     int maxExecutions,
     int maxRecordBytes,
+    long codeCacheBytes,
     List<String> sharedPackages) {
 
   public IspParameters {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.smartssd.device.protocol.CodeDigest;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.device.runtime.config.IspParameters;
@@ -56,6 +58,7 @@ public final class IspEngine implements Closeable {
   private final Map<Long, InstalledTasklet> tasklets = new ConcurrentHashMap<>();
   private final Map<Long, Execution> executions = new ConcurrentHashMap<>();
   private final Map<Long, List<LaneWorker>> workers = new ConcurrentHashMap<>();
+  private final CodeCache codeCache;
   private final AtomicLong nextTasklet = new AtomicLong(1);
   private final AtomicLong nextExecution = new AtomicLong(1);
   private final ScheduledExecutorService watchdog;
@@ -71,6 +74,7 @@ public final class IspEngine implements Closeable {
     this.paced = paced;
     this.hostWaiting = hostWaiting;
     this.loader = loader;
+    this.codeCache = new CodeCache(isp.codeCacheBytes());
     this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, name + "-isp-watchdog");
       t.setDaemon(true);
@@ -82,6 +86,28 @@ public final class IspEngine implements Closeable {
   // ---- create_object / remove_object ----
 
   public long createObject(ByteBuffer code, String className, Map<String, String> parameters) throws StoreException {
+    String digest = parameters.get(CodeDigest.PARAMETER);
+    if (digest != null) {
+      if (!CodeDigest.isWellFormed(digest)) {
+        throw new StoreException(Status.BAD_REQUEST, "parameter " + CodeDigest.PARAMETER + " must be 64 lower-case hex"
+            + " digits (a SHA-256), not '" + digest + "'");
+      }
+      parameters = new TreeMap<>(parameters);
+      parameters.remove(CodeDigest.PARAMETER);
+      if (code.hasRemaining()) {
+        String actual = CodeDigest.of(code);
+        if (!actual.equals(digest)) {
+          throw new StoreException(Status.BAD_REQUEST, "the code's SHA-256 is " + actual + ", not " + digest + " as "
+              + CodeDigest.PARAMETER + " says");
+        }
+      } else {
+        code = codeCache.get(digest);
+        if (code == null) {
+          throw new StoreException(Status.NOT_FOUND, "no code with SHA-256 " + digest + " is kept on this device"
+              + " (smartssd.device.isp.code-cache-bytes): send it");
+        }
+      }
+    }
     LoadedTasklet loaded;
     try {
       loaded = loader.load(code, className);
@@ -89,6 +115,9 @@ public final class IspEngine implements Closeable {
       loaded.newInstance();
     } catch (TaskletRefusedException e) {
       throw new StoreException(Status.BAD_REQUEST, e.getMessage());
+    }
+    if (digest != null) {
+      codeCache.put(digest, code);
     }
     long id = nextTasklet.getAndIncrement();
     tasklets.put(id, new InstalledTasklet(id, loaded, parameters));

@@ -25,6 +25,7 @@ import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.ExecutionPoller;
 import org.smartssd.device.client.SocketDeviceClient;
+import org.smartssd.device.protocol.CodeDigest;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.runtime.SimulatedDevice;
@@ -98,6 +99,48 @@ class IspEngineTest {
     Map<String, String> o = TestDevices.small(dir.resolve(name));
     o.putAll(extra);
     return TestDevices.start(o);
+  }
+
+  @Test
+  void codeIsSentOnceAndThenInstalledByItsDigest() throws Exception {
+    ByteBuffer jar = TestJars.of(EventRecorder.class);
+    String name = EventRecorder.class.getName();
+    try (SimulatedDevice device = device("digest", Map.of("smartssd.device.isp.cores", "2"));
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", records(500));
+      DeviceClient.Installed first = c.installTasklet(jar, name, Map.of("tag", "first"));
+      assertTrue(first.codeSent());
+      assertTrue(first.notKept().contains(CodeDigest.of(jar)), first.notKept());
+
+      long before = c.statistics().hostBytesIn();
+      DeviceClient.Installed second = c.installTasklet(jar, name, Map.of("tag", "second"));
+      long sent = c.statistics().hostBytesIn() - before;
+      assertFalse(second.codeSent());
+      assertNotEquals(first.taskletId(), second.taskletId());
+      assertTrue(sent < jar.remaining(), sent + " bytes sent for a jar of " + jar.remaining());
+
+      Run run = run(c, second.taskletId(), "/in");
+      assertEquals(ExecutionState.DONE, run.last().state(), run.last().message());
+      String created = StandardCharsets.UTF_8.decode(run.results().get(0).data()).toString();
+      assertTrue(created.contains("onCreate|" + name + "|2|second"), created);
+
+      // The digest must be the code's, well formed, and known when the code is left out.
+      Map<String, String> wrong = Map.of(CodeDigest.PARAMETER, "0".repeat(64));
+      DeviceException.BadRequest mismatch = assertThrows(DeviceException.BadRequest.class,
+          () -> c.createObject(jar, name, wrong));
+      assertTrue(mismatch.getMessage().contains("SHA-256 is " + CodeDigest.of(jar)), mismatch.getMessage());
+      DeviceException.BadRequest malformed = assertThrows(DeviceException.BadRequest.class,
+          () -> c.createObject(jar, name, Map.of(CodeDigest.PARAMETER, "ABC")));
+      assertTrue(malformed.getMessage().contains(CodeDigest.PARAMETER), malformed.getMessage());
+      FileNotFoundException unknown = assertThrows(FileNotFoundException.class,
+          () -> c.createObject(BUILT_IN, name, Map.of(CodeDigest.PARAMETER, "1".repeat(64))));
+      assertTrue(unknown.getMessage().contains("1".repeat(64)), unknown.getMessage());
+    }
+    try (SimulatedDevice device = device("no-cache", Map.of("smartssd.device.isp.code-cache-bytes", "0"));
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      assertTrue(c.installTasklet(jar, name, Map.of()).codeSent());
+      assertTrue(c.installTasklet(jar, name, Map.of()).codeSent(), "a device that keeps no code is sent it each time");
+    }
   }
 
   @Test
