@@ -14,8 +14,10 @@ import java.util.StringTokenizer;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -282,7 +284,10 @@ class DeviceJobTest {
     for (String[] setting : new String[][] {{DeviceMapperConfigKeys.MERGE, "device"},
         {DeviceMapperConfigKeys.MERGE, "host"}, {DeviceMapperConfigKeys.BUFFER_RECORDS, "7"},
         {DeviceMapperConfigKeys.RESULT_BATCH_BYTES, "100"}, {DeviceMapperConfigKeys.HOLD_RESULT_BYTES, "0"},
-        {DeviceMapperConfigKeys.POLL_MAX_RESULT_BYTES, "1"}}) {
+        {DeviceMapperConfigKeys.POLL_MAX_RESULT_BYTES, "1"},
+        // A job's own comparators: the lane buffer is sorted with them instead of grouped by hashing.
+        {MRJobConfig.KEY_COMPARATOR, Text.Comparator.class.getName()},
+        {MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS, Text.Comparator.class.getName()}}) {
       Configuration conf = conf(TEXT_SPLIT_BYTES);
       conf.set(setting[0], setting[1]);
       Path out = jobs.output();
