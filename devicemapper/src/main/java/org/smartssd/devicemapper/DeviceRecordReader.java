@@ -28,7 +28,6 @@ import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.DeviceClient;
-import org.smartssd.device.client.SocketDeviceClient;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
@@ -154,7 +153,7 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
       throw unavailable("the tasklet's jar could not be built: " + e, e);
     }
     try {
-      client = SocketDeviceClient.connect(address, ObjectFileSystem.clientOptions(conf));
+      client = ObjectFileSystem.connectClient(conf, address);
     } catch (IOException e) {
       throw unavailable("cannot be reached: " + e.getMessage(), e);
     }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.objectfs.ObjfsConfigKeys;
 
 /**
  * Unchanged jobs on the local runner over objfs, run three ways: as they are (the host reads the
@@ -287,7 +288,9 @@ class DeviceJobTest {
         {DeviceMapperConfigKeys.POLL_MAX_RESULT_BYTES, "1"},
         // A job's own comparators: the lane buffer is sorted with them instead of grouped by hashing.
         {MRJobConfig.KEY_COMPARATOR, Text.Comparator.class.getName()},
-        {MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS, Text.Comparator.class.getName()}}) {
+        {MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS, Text.Comparator.class.getName()},
+        // The proxy map tasks reach the device through the C library.
+        {ObjfsConfigKeys.TRANSPORT, "native"}}) {
       Configuration conf = conf(TEXT_SPLIT_BYTES);
       conf.set(setting[0], setting[1]);
       Path out = jobs.output();

@@ -7,12 +7,12 @@ import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
-import org.smartssd.device.client.SocketDeviceClient;
+import org.smartssd.device.client.DeviceTransport;
 import org.smartssd.device.protocol.Response;
 
 /**
  * The adapter over {@link DeviceClient} connections from a {@link ConnectionPool}. Only {@link
- * #connect} knows the transport (TCP); everything else speaks to the {@code DeviceClient}
+ * #connect} knows the transport (Java or native, TCP or Unix socket); everything else speaks to the {@code DeviceClient}
  * interface, so that the JNI transport can replace it.
  */
 public final class DeviceClientAdapter implements ObjectStoreAdapter {
@@ -24,10 +24,10 @@ public final class DeviceClientAdapter implements ObjectStoreAdapter {
     this.pool = new ConnectionPool(connector, address, poolSize);
   }
 
-  /** Connects to the device over TCP with {@code poolSize} pooled connections (the first at once). */
-  public static DeviceClientAdapter connect(DeviceAddress address, ClientOptions options, int poolSize)
-      throws IOException {
-    return new DeviceClientAdapter(address.toString(), () -> SocketDeviceClient.connect(address, options), poolSize);
+  /** Connects to the device through the transport, with {@code poolSize} pooled connections (the first at once). */
+  public static DeviceClientAdapter connect(DeviceTransport transport, DeviceAddress address, ClientOptions options,
+      int poolSize) throws IOException {
+    return new DeviceClientAdapter(address.toString(), () -> transport.connect(address, options), poolSize);
   }
 
   @Override

@@ -30,6 +30,7 @@ import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
+import org.smartssd.device.client.DeviceClient;
 import org.smartssd.objectfs.ObjfsExceptions.Op;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,7 +115,8 @@ public class ObjectFileSystem extends FileSystem {
    * transport, put another adapter. Called once by {@link #initialize}, settings already read.
    */
   protected ObjectStoreAdapter createAdapter(URI name, Configuration conf) throws IOException {
-    return DeviceClientAdapter.connect(deviceAddress(name), settings.clientOptions(), settings.connectionPoolSize());
+    return DeviceClientAdapter.connect(settings.transport(), deviceAddress(name), settings.clientOptions(),
+        settings.connectionPoolSize());
   }
 
   /**
@@ -146,6 +148,19 @@ public class ObjectFileSystem extends FileSystem {
    */
   public static ClientOptions clientOptions(Configuration conf) {
     return ObjfsSettings.from(conf).clientOptions();
+  }
+
+  /**
+   * A connection to the device at {@code address}, through the transport {@code smartssd.transport}
+   * selects (the Java one when the native one cannot load, with a logged reason) and with the
+   * client settings of {@link #clientOptions}: for programs that talk to a device directly, such as
+   * {@code DeviceJobClient}'s proxy map tasks.
+   *
+   * @throws IllegalArgumentException for a bad {@code fs.objfs.*} or {@code smartssd.transport} value, naming the key
+   */
+  public static DeviceClient connectClient(Configuration conf, DeviceAddress address) throws IOException {
+    ObjfsSettings settings = ObjfsSettings.from(conf);
+    return settings.transport().connect(address, settings.clientOptions());
   }
 
   @Override

@@ -45,4 +45,12 @@ public final class ObjfsConfigKeys {
   /** Entries asked for per LIST request when a directory is listed. */
   public static final String LIST_PAGE_SIZE = "fs.objfs.list-page-size";
   public static final int LIST_PAGE_SIZE_DEFAULT = 1000;
+
+  /**
+   * The device transport: {@code java} (the pure-Java client) or {@code native} (the C library
+   * through JNI, module {@code smartssd-jni}; when it cannot load, the Java one with a logged reason).
+   * Also what {@code DeviceJobClient}'s proxy map tasks use.
+   */
+  public static final String TRANSPORT = "smartssd.transport";
+  public static final String TRANSPORT_DEFAULT = "java";
 }

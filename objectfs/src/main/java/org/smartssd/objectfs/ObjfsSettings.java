@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.smartssd.device.client.ClientOptions;
+import org.smartssd.device.client.DeviceTransport;
+import org.smartssd.device.client.DeviceTransports;
 
 /**
  * The objfs settings of one file system instance: every {@code fs.objfs.*} key read once, here,
@@ -13,6 +15,7 @@ import org.smartssd.device.client.ClientOptions;
  *
  * @param readaheadBytes 0: whole stripes of the device, at least 1 MiB, known only once connected
  * @param host "": the device's own name
+ * @param transport the Java client, or another transport when it can be used here
  */
 record ObjfsSettings(
     Duration connectTimeout,
@@ -23,7 +26,8 @@ record ObjfsSettings(
     long readaheadBytes,
     int writeBufferBytes,
     String host,
-    int listPageSize) {
+    int listPageSize,
+    DeviceTransport transport) {
 
   static ObjfsSettings from(Configuration conf) {
     return new ObjfsSettings(
@@ -38,7 +42,16 @@ record ObjfsSettings(
         (int) atMostInt(WRITE_BUFFER_BYTES, atLeast(WRITE_BUFFER_BYTES,
             conf.getLongBytes(WRITE_BUFFER_BYTES, WRITE_BUFFER_BYTES_DEFAULT), 1)),
         conf.getTrimmed(HOST, HOST_DEFAULT),
-        (int) atLeast(LIST_PAGE_SIZE, conf.getInt(LIST_PAGE_SIZE, LIST_PAGE_SIZE_DEFAULT), 1));
+        (int) atLeast(LIST_PAGE_SIZE, conf.getInt(LIST_PAGE_SIZE, LIST_PAGE_SIZE_DEFAULT), 1),
+        transport(conf.getTrimmed(TRANSPORT, TRANSPORT_DEFAULT)));
+  }
+
+  private static DeviceTransport transport(String name) {
+    try {
+      return DeviceTransports.select(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(TRANSPORT + ": " + e.getMessage(), e);
+    }
   }
 
   ClientOptions clientOptions() {

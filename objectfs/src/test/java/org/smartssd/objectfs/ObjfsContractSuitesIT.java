@@ -1,9 +1,12 @@
 package org.smartssd.objectfs;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
@@ -28,6 +31,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.TestInstance;
+import org.smartssd.device.client.DeviceTransports;
 import org.smartssd.device.runtime.DeviceProcess;
 import org.smartssd.device.runtime.TestDevices;
 
@@ -46,6 +50,9 @@ class ObjfsContractSuitesIT {
 
   @BeforeAll
   void startDevice() throws IOException {
+    // The suites must run over the transport they are run for, not quietly over the Java one.
+    Optional<String> unavailable = DeviceTransports.find(TRANSPORT).orElseThrow().unavailable();
+    assertThat(unavailable).as("transport %s", TRANSPORT).isEmpty();
     dataDir = Files.createTempDirectory("objfs-contract");
     device = DeviceProcess.start(dataDir, TestDevices.small(dataDir));
     fsUri = URI.create(ObjectFileSystem.SCHEME + "://" + device.address());
@@ -67,8 +74,12 @@ class ObjfsContractSuitesIT {
   static Configuration withObjfs(Configuration conf) {
     conf.set(ObjfsConfigKeys.REQUEST_TIMEOUT, "20s");
     conf.set(ObjfsConfigKeys.CONNECT_TIMEOUT, "5s");
+    conf.set(ObjfsConfigKeys.TRANSPORT, TRANSPORT);
     return conf;
   }
+
+  /** The transport under test: the build runs these suites once per transport (smartssd.test.transport). */
+  static final String TRANSPORT = System.getProperty("smartssd.test.transport", DeviceTransports.JAVA);
 
   AbstractFSContract createContract(Configuration conf) {
     return new ObjfsContract(conf, fsUri);

@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Every fs.objfs.* key has its line in the README's table. */
+/** Every fs.objfs.* key (and smartssd.transport) has its line in the README's table. */
 class ReadmeConfigurationTest {
   @Test
   void everyKeyHasItsLine() throws Exception {
@@ -22,6 +22,6 @@ class ReadmeConfigurationTest {
         keys++;
       }
     }
-    assertThat(keys).isEqualTo(9);
+    assertThat(keys).isEqualTo(10);
   }
 }

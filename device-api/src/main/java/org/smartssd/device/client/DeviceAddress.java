@@ -1,30 +1,68 @@
 package org.smartssd.device.client;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * Where a device listens. {@link #toString()} gives {@code host:port} ({@code [v6]:port} for an
- * IPv6 literal), the form exceptions use to name the device and {@link #parse} accepts.
+ * Where a device listens: a TCP {@code host:port}, or a Unix domain socket. A TCP address has a
+ * host and a port and no {@code unixSocket} (null); a Unix one has only {@code unixSocket}, an
+ * absolute path, with a null host and port 0. {@code new DeviceAddress(host, port)} makes a TCP
+ * address, {@link #unix} a Unix one.
+ *
+ * <p>{@link #toString()} gives {@code host:port} ({@code [v6]:port} for an IPv6 literal) or
+ * {@code unix:/path}, the form exceptions use to name the device and {@link #parse} accepts.
  */
-public record DeviceAddress(String host, int port) {
+public record DeviceAddress(String host, int port, Path unixSocket) {
+  /** What {@link #parse} and {@link #toString()} put before a Unix domain socket's path. */
+  public static final String UNIX_PREFIX = "unix:";
 
   public DeviceAddress {
-    Objects.requireNonNull(host, "host");
-    if (host.isEmpty()) {
-      throw new IllegalArgumentException("device address without a host");
-    }
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("device port " + port + " is not in 1..65535");
+    if (unixSocket != null) {
+      if (host != null || port != 0) {
+        throw new IllegalArgumentException("a Unix domain socket address has no host or port: " + host + ":" + port
+            + " and " + UNIX_PREFIX + unixSocket);
+      }
+      if (!unixSocket.isAbsolute()) {
+        throw new IllegalArgumentException("Unix domain socket path '" + unixSocket + "' is not absolute");
+      }
+    } else {
+      Objects.requireNonNull(host, "host");
+      if (host.isEmpty()) {
+        throw new IllegalArgumentException("device address without a host");
+      }
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("device port " + port + " is not in 1..65535");
+      }
     }
   }
 
+  /** A TCP address. */
+  public DeviceAddress(String host, int port) {
+    this(host, port, null);
+  }
+
+  /** The address of a Unix domain socket; {@code socket} must be absolute. */
+  public static DeviceAddress unix(Path socket) {
+    return new DeviceAddress(null, 0, Objects.requireNonNull(socket, "socket"));
+  }
+
+  /** Whether this is a Unix domain socket (then {@link #unixSocket()} is its path), else TCP. */
+  public boolean isUnix() {
+    return unixSocket != null;
+  }
+
   /**
-   * Parses {@code host:port}, with an IPv6 literal in brackets ({@code [::1]:7070}).
+   * Parses {@code host:port}, with an IPv6 literal in brackets ({@code [::1]:7070}), or
+   * {@code unix:/absolute/path} for a Unix domain socket.
    *
-   * @throws IllegalArgumentException naming the text when the host or port is missing or invalid
+   * @throws IllegalArgumentException naming the text when the host, port or path is missing or invalid
    */
   public static DeviceAddress parse(String text) {
     Objects.requireNonNull(text, "text");
+    if (text.startsWith(UNIX_PREFIX)) {
+      return parseUnix(text);
+    }
     String host;
     String port;
     if (text.startsWith("[")) {
@@ -63,12 +101,32 @@ public record DeviceAddress(String host, int port) {
     return new DeviceAddress(host, number);
   }
 
+  private static DeviceAddress parseUnix(String text) {
+    String path = text.substring(UNIX_PREFIX.length());
+    if (path.isEmpty()) {
+      throw bad(text, "no socket path; expected " + UNIX_PREFIX + "/absolute/path");
+    }
+    Path socket;
+    try {
+      socket = Path.of(path);
+    } catch (InvalidPathException e) {
+      throw bad(text, "'" + path + "' is not a valid path: " + e.getReason());
+    }
+    if (!socket.isAbsolute()) {
+      throw bad(text, "the socket path '" + path + "' is not absolute; expected " + UNIX_PREFIX + "/absolute/path");
+    }
+    return unix(socket);
+  }
+
   private static IllegalArgumentException bad(String text, String problem) {
     return new IllegalArgumentException("bad device address '" + text + "': " + problem);
   }
 
   @Override
   public String toString() {
+    if (unixSocket != null) {
+      return UNIX_PREFIX + unixSocket;
+    }
     return host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
   }
 }

@@ -6,8 +6,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -38,9 +36,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A device client over one TCP connection. Callers' threads write whole frames under a lock; one
- * daemon reader thread decodes replies and completes the pending request with the same id, so
- * requests from many threads are pipelined and may be answered in any order.
+ * A device client over one connection, TCP or a Unix domain socket (as the {@link DeviceAddress}
+ * says): both behave the same. Callers' threads write whole frames under a lock; one daemon reader
+ * thread decodes replies and completes the pending request with the same id, so requests from many
+ * threads are pipelined and may be answered in any order.
  */
 public final class SocketDeviceClient extends AbstractDeviceClient {
   private static final Logger LOG = LoggerFactory.getLogger(SocketDeviceClient.class);
@@ -50,7 +49,7 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
 
   private final DeviceAddress address;
   private final ClientOptions options;
-  private final Socket socket;
+  private final StreamSocket socket;
   private final OutputStream out;
   private final FrameReader frames;
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -62,12 +61,12 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
   private final Thread reader;
   private volatile int version = ProtocolConstants.MAX_VERSION;
 
-  private SocketDeviceClient(DeviceAddress address, ClientOptions options, Socket socket) throws IOException {
+  private SocketDeviceClient(DeviceAddress address, ClientOptions options, StreamSocket socket) {
     this.address = address;
     this.options = options;
     this.socket = socket;
-    this.out = new BufferedOutputStream(socket.getOutputStream(), COPY_CHUNK);
-    this.frames = new FrameReader(new BufferedInputStream(socket.getInputStream(), COPY_CHUNK));
+    this.out = new BufferedOutputStream(socket.output(), COPY_CHUNK);
+    this.frames = new FrameReader(new BufferedInputStream(socket.input(), COPY_CHUNK));
     this.reader = new Thread(this::readLoop, "smartssd-client-" + address);
     reader.setDaemon(true);
   }
@@ -75,20 +74,16 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
   /**
    * Connects, then asks the device for its protocol versions and picks the highest both speak.
    *
-   * @throws IOException "cannot connect to device host:port: reason" when the connection fails
+   * @throws IOException "cannot connect to device host:port: reason" ({@code unix:/path} for a Unix
+   *     domain socket) when the connection fails
    * @throws DeviceException.UnsupportedVersion when there is no common version (the connection is
    *     closed)
    */
   public static SocketDeviceClient connect(DeviceAddress address, ClientOptions options) throws IOException {
-    Socket socket = new Socket();
     SocketDeviceClient client;
     try {
-      socket.setTcpNoDelay(true);
-      socket.setKeepAlive(true);
-      socket.connect(new InetSocketAddress(address.host(), address.port()), millis(options.connectTimeout()));
-      client = new SocketDeviceClient(address, options, socket);
+      client = new SocketDeviceClient(address, options, StreamSocket.connect(address, options.connectTimeout()));
     } catch (IOException e) {
-      closeQuietly(socket);
       throw new IOException("cannot connect to device " + address + ": " + e.getMessage(), e);
     }
     try {
@@ -301,11 +296,7 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
     return "SocketDeviceClient[" + address + ", version " + version + "]";
   }
 
-  private static int millis(Duration d) {
-    return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
-  }
-
-  private static void closeQuietly(Socket socket) {
+  private static void closeQuietly(StreamSocket socket) {
     try {
       socket.close();
     } catch (IOException e) {

@@ -91,10 +91,11 @@ public final class Messages {
     return segments;
   }
 
-  private static ByteBuffer concat(List<ByteBuffer> segments) {
+  /** The segments' remaining bytes, in order, copied into one heap buffer (position 0); the segments are unchanged. */
+  public static ByteBuffer concat(List<ByteBuffer> segments) {
     int size = segments.stream().mapToInt(ByteBuffer::remaining).sum();
     ByteBuffer all = ByteBuffer.allocate(size);
-    segments.forEach(all::put);
+    segments.forEach(s -> all.put(s.duplicate()));
     return all.flip();
   }
 }

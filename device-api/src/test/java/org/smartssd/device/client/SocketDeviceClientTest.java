@@ -12,7 +12,11 @@ import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.smartssd.device.DeviceException;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.protocol.Frame;
@@ -41,22 +48,23 @@ import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
 
 /**
- * The TCP transport against a fake device: pipelining, timeouts, a lost connection, version
- * negotiation. The {@code @Timeout}s only stop a hang from stalling the build; nothing asserts on time.
+ * The transport against a fake device, over TCP and over a Unix domain socket: pipelining,
+ * timeouts, a lost connection, version negotiation. The {@code @Timeout}s only stop a hang from stalling the build; nothing asserts on time.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SocketDeviceClientTest {
   /** Long enough never to fire in these tests unless a test wants it to. */
   private static final ClientOptions PATIENT = ClientOptions.defaults().withRequestTimeout(Duration.ofMinutes(10));
 
-  @Test
-  void repliesInReversedBatchesReachTheirCallers() throws Exception {
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void repliesInReversedBatchesReachTheirCallers(FakeDevice.Listener listener) throws Exception {
     int threads = 8;
     int perThread = 200;
     AtomicInteger batches = new AtomicInteger();
     List<Frame> batch = new ArrayList<>();
     // Each blocking caller has one request in flight, so a batch of 8 holds one from every thread.
-    try (FakeDevice device = new FakeDevice((connection, frame) -> {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> {
       batch.add(frame);
       if (batch.size() == threads) {
         Collections.reverse(batch);
@@ -108,11 +116,12 @@ class SocketDeviceClientTest {
     return new Response.Data(ByteBuffer.allocate(16).putLong(r.objectId()).putLong(r.offset()).flip());
   }
 
-  @Test
-  void timedOutRequestFailsAndTheConnectionGoesOn() throws Exception {
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void timedOutRequestFailsAndTheConnectionGoesOn(FakeDevice.Listener listener) throws Exception {
     AtomicReference<Frame> held = new AtomicReference<>();
     AtomicBoolean lateReplySent = new AtomicBoolean();
-    try (FakeDevice device = new FakeDevice((connection, frame) -> {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> {
       Request.GetStatus request = (Request.GetStatus) FakeDevice.request(frame);
       if (request.path().equals("/black-hole")) {
         held.set(frame);
@@ -137,10 +146,11 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void writeStuckInTheSocketTimesOutAndBreaksTheConnection() throws Exception {
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void writeStuckInTheSocketTimesOutAndBreaksTheConnection(FakeDevice.Listener listener) throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    try (FakeDevice device = new FakeDevice((connection, frame) -> {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> {
       try {
         release.await(); // stop reading: the client's socket buffers fill up
       } catch (InterruptedException e) {
@@ -168,11 +178,12 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void connectionLostMidFrameFailsEveryPendingAndLaterRequest() throws Exception {
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void connectionLostMidFrameFailsEveryPendingAndLaterRequest(FakeDevice.Listener listener) throws Exception {
     int pending = 5;
     AtomicInteger received = new AtomicInteger();
-    try (FakeDevice device = new FakeDevice((connection, frame) -> {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> {
       if (received.incrementAndGet() == pending) {
         // A header announcing 100 bytes of payload, 10 of them, and the end.
         ByteBuffer partial = ByteBuffer.allocate(ProtocolConstants.HEADER_BYTES + 10);
@@ -200,9 +211,10 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void deviceClosingBetweenFramesFailsPendingRequests() throws Exception {
-    try (FakeDevice device = new FakeDevice((connection, frame) -> connection.close());
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void deviceClosingBetweenFramesFailsPendingRequests(FakeDevice.Listener listener) throws Exception {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> connection.close());
         SocketDeviceClient client = SocketDeviceClient.connect(device.address(), PATIENT)) {
       IOException e = assertThrows(IOException.class, () -> client.mkdirs("/a"));
       assertTrue(e.getMessage().contains(device.address() + " lost"), e.getMessage());
@@ -210,9 +222,10 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void frameWithoutTheResponseFlagBreaksTheConnection() throws Exception {
-    try (FakeDevice device = new FakeDevice((connection, frame) ->
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void frameWithoutTheResponseFlagBreaksTheConnection(FakeDevice.Listener listener) throws Exception {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) ->
             connection.writeRaw(Messages.requestFrame(1, frame.header().requestId(), new Request.Info()).array()));
         SocketDeviceClient client = SocketDeviceClient.connect(device.address(), PATIENT)) {
       IOException e = assertThrows(IOException.class, () -> client.mkdirs("/a"));
@@ -220,10 +233,11 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void malformedReplyFailsOnlyItsRequest() throws Exception {
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void malformedReplyFailsOnlyItsRequest(FakeDevice.Listener listener) throws Exception {
     AtomicBoolean first = new AtomicBoolean(true);
-    try (FakeDevice device = new FakeDevice((connection, frame) -> {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> {
       if (first.getAndSet(false)) { // an OK STATUS reply whose payload is 3 stray bytes
         ByteBuffer bad = ByteBuffer.allocate(ProtocolConstants.HEADER_BYTES + 3);
         FrameHeader.response(1, Opcode.STATUS, org.smartssd.device.protocol.Status.OK, 3,
@@ -240,9 +254,10 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void replyWithTheWrongOpcodeFailsItsRequest() throws Exception {
-    try (FakeDevice device = new FakeDevice((connection, frame) -> connection.writeRaw(Messages.responseFrame(
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void replyWithTheWrongOpcodeFailsItsRequest(FakeDevice.Listener listener) throws Exception {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> connection.writeRaw(Messages.responseFrame(
             1, frame.header().requestId(), Opcode.SYNC, new Response.Length(1), 0).array()));
         SocketDeviceClient client = SocketDeviceClient.connect(device.address(), PATIENT)) {
       ProtocolException e = assertThrows(ProtocolException.class, () -> client.flush(1));
@@ -250,9 +265,10 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void noCommonVersionFailsConnectAndClosesTheConnection() throws Exception {
-    try (FakeDevice device = new FakeDevice(new Response.Versions(2, 3), (connection, frame) -> { })) {
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void noCommonVersionFailsConnectAndClosesTheConnection(FakeDevice.Listener listener) throws Exception {
+    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(2, 3), (connection, frame) -> { })) {
       DeviceException.UnsupportedVersion e = assertThrows(DeviceException.UnsupportedVersion.class,
           () -> SocketDeviceClient.connect(device.address(), PATIENT));
       assertTrue(e.getMessage().startsWith(device.address() + ": no common protocol version"), e.getMessage());
@@ -261,9 +277,10 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void highestCommonVersionIsUsedForLaterRequests() throws Exception {
-    try (FakeDevice device = new FakeDevice(new Response.Versions(1, 9), FakeDevice.answering(r -> new Response.Empty()));
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void highestCommonVersionIsUsedForLaterRequests(FakeDevice.Listener listener) throws Exception {
+    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(1, 9), FakeDevice.answering(r -> new Response.Empty()));
         SocketDeviceClient client = SocketDeviceClient.connect(device.address(), PATIENT)) {
       assertEquals(1, client.protocolVersion());
       client.mkdirs("/a");
@@ -286,8 +303,30 @@ class SocketDeviceClientTest {
   }
 
   @Test
-  void interruptBeforeSendingThrowsInterruptedIoAndKeepsTheFlag() throws Exception {
-    try (FakeDevice device = new FakeDevice((connection, frame) -> {
+  void connectToAMissingUnixSocketNamesIt(@TempDir Path dir) {
+    DeviceAddress address = DeviceAddress.unix(dir.resolve("none.sock"));
+    IOException e = assertThrows(IOException.class, () -> SocketDeviceClient.connect(address, PATIENT));
+    assertTrue(e.getMessage().startsWith("cannot connect to device unix:" + dir.resolve("none.sock") + ": "),
+        e.getMessage());
+  }
+
+  @Test
+  void connectToAUnixSocketNobodyListensOnIsRefused(@TempDir Path dir) throws IOException {
+    Path socket = dir.resolve("stale.sock");
+    // Bound and closed: the file stays, as a device killed with SIGKILL leaves it.
+    try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      gone.bind(UnixDomainSocketAddress.of(socket));
+    }
+    IOException e = assertThrows(IOException.class,
+        () -> SocketDeviceClient.connect(DeviceAddress.unix(socket), PATIENT));
+    assertTrue(e.getMessage().startsWith("cannot connect to device unix:" + socket + ": "), e.getMessage());
+    assertTrue(e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("refused"), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void interruptBeforeSendingThrowsInterruptedIoAndKeepsTheFlag(FakeDevice.Listener listener) throws Exception {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> {
       if (!((Request.GetStatus) FakeDevice.request(frame)).path().equals("/never")) {
         connection.reply(frame, new Response.Stat(new ObjectStatus("/ok", false, 0, 0, 1)), 0);
       }
@@ -303,10 +342,11 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void interruptWhileWaitingForTheReplyThrowsInterruptedIo() throws Exception {
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void interruptWhileWaitingForTheReplyThrowsInterruptedIo(FakeDevice.Listener listener) throws Exception {
     Thread caller = Thread.currentThread();
-    try (FakeDevice device = new FakeDevice((connection, frame) -> {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> {
       String path = ((Request.GetStatus) FakeDevice.request(frame)).path();
       if (path.equals("/never")) {
         caller.interrupt(); // the request has arrived: the caller is waiting, or about to
@@ -325,9 +365,10 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void closeFailsPendingAndLaterRequests() throws Exception {
-    try (FakeDevice device = new FakeDevice((connection, frame) -> { })) {
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void closeFailsPendingAndLaterRequests(FakeDevice.Listener listener) throws Exception {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> { })) {
       SocketDeviceClient client = SocketDeviceClient.connect(device.address(), PATIENT);
       CompletableFuture<DeviceClient.Reply> pending = client.submit(new Request.Info());
       client.close();
@@ -339,12 +380,13 @@ class SocketDeviceClientTest {
     }
   }
 
-  @Test
-  void largeWriteIsSentWhole() throws Exception {
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void largeWriteIsSentWhole(FakeDevice.Listener listener) throws Exception {
     byte[] data = new byte[3 << 20];
     new java.util.Random(7).nextBytes(data);
     AtomicReference<byte[]> received = new AtomicReference<>();
-    try (FakeDevice device = new FakeDevice((connection, frame) -> {
+    try (FakeDevice device = new FakeDevice(listener, (connection, frame) -> {
       Request.Write w = (Request.Write) FakeDevice.request(frame);
       byte[] got = new byte[w.data().remaining()];
       w.data().get(got);

@@ -8,6 +8,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.runtime.config.DeviceConfig;
 import org.smartssd.device.runtime.flash.FlashArray;
 import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
@@ -83,8 +85,9 @@ public final class SimulatedDevice implements Closeable {
           loader);
       this.isp = e;
       CommandHandler handler = new CommandHandler(s, e, this::info, this::statistics);
-      this.server = new DeviceServer(config.deviceName(), config.bindAddress(), config.port(), config.workerThreads(),
-          config.maxFrameBytes(), config.paced(), s, t, handler, hostIoWaiting, this::stopInBackground);
+      this.server = new DeviceServer(config.deviceName(), config.bindAddress(), config.port(),
+          config.unixSocket().orElse(null), config.workerThreads(), config.maxFrameBytes(), config.paced(), s, t,
+          handler, hostIoWaiting, this::stopInBackground);
     } catch (IOException | RuntimeException failure) {
       if (e != null) {
         e.close();
@@ -105,8 +108,9 @@ public final class SimulatedDevice implements Closeable {
   /** As {@link #start(DeviceConfig)}, with the clock the timing model reads. */
   public static SimulatedDevice start(DeviceConfig config, NanoClock clock) throws IOException {
     SimulatedDevice device = new SimulatedDevice(config, clock);
-    LOG.info("device {} (profile {}) listening on {}:{}, data in {}{}", config.deviceName(), config.profile(),
-        config.bindAddress(), device.port(), config.dataDir(), config.paced() ? ", paced" : "");
+    LOG.info("device {} (profile {}) listening on {}:{}{}, data in {}{}", config.deviceName(), config.profile(),
+        config.bindAddress(), device.port(), device.unixAddress().map(a -> " and " + a).orElse(""), config.dataDir(),
+        config.paced() ? ", paced" : "");
     return device;
   }
 
@@ -126,6 +130,11 @@ public final class SimulatedDevice implements Closeable {
       host = "127.0.0.1";
     }
     return (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  /** {@code unix:/path} to give a client, when the device also listens on a Unix domain socket. */
+  public Optional<DeviceAddress> unixAddress() {
+    return server.unixSocket().map(DeviceAddress::unix);
   }
 
   public DeviceInfo info() {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,19 +16,29 @@ import org.smartssd.device.runtime.cli.SmartSsdCommand;
 
 /** A device in a process of its own, started through the command line, so that it can be killed. */
 public final class DeviceProcess implements AutoCloseable {
-  private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+) ");
+  /** The line {@code device start} prints (not the log line, which says the same with other punctuation). */
+  private static final Pattern LISTENING =
+      Pattern.compile("^smartssd device .* listening on (\\S+):(\\d+)(?: and (unix:\\S+))? \\(");
 
   private final Process process;
   private final int port;
+  private final String unixAddress;
   private final StringBuilder output = new StringBuilder();
 
-  private DeviceProcess(Process process, int port) {
+  private DeviceProcess(Process process, int port, String unixAddress) {
     this.process = process;
     this.port = port;
+    this.unixAddress = unixAddress;
   }
 
   /** Runs {@code smartssd device start} with {@code overrides} as {@code -D} options, and waits until it listens. */
   public static DeviceProcess start(Path dataDir, Map<String, String> overrides) throws IOException {
+    return start(dataDir, overrides, List.of());
+  }
+
+  /** As {@link #start(Path, Map)}, with more options of {@code device start} (such as {@code --unix-socket}). */
+  public static DeviceProcess start(Path dataDir, Map<String, String> overrides, List<String> options)
+      throws IOException {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -39,6 +50,7 @@ public final class DeviceProcess implements AutoCloseable {
         command.add(k + "=" + v);
       }
     });
+    command.addAll(options);
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     StringBuilder seen = new StringBuilder();
@@ -47,7 +59,7 @@ public final class DeviceProcess implements AutoCloseable {
       seen.append(line).append('\n');
       Matcher m = LISTENING.matcher(line);
       if (m.find()) {
-        DeviceProcess dp = new DeviceProcess(p, Integer.parseInt(m.group(2)));
+        DeviceProcess dp = new DeviceProcess(p, Integer.parseInt(m.group(2)), m.group(3));
         dp.output.append(seen);
         Thread drain = new Thread(() -> dp.drain(out), "device-process-output");
         drain.setDaemon(true);
@@ -74,6 +86,11 @@ public final class DeviceProcess implements AutoCloseable {
 
   public String address() {
     return "127.0.0.1:" + port;
+  }
+
+  /** {@code unix:/path} when the device also listens on a Unix domain socket. */
+  public Optional<String> unixAddress() {
+    return Optional.ofNullable(unixAddress);
   }
 
   public String output() {

@@ -42,6 +42,11 @@ public final class TestDevices {
     return SocketDeviceClient.connect(DeviceAddress.parse(address), ClientOptions.defaults());
   }
 
+  /** Connects to the device's Unix domain socket (it must have one). */
+  public static SocketDeviceClient connectUnix(SimulatedDevice device) throws IOException {
+    return SocketDeviceClient.connect(device.unixAddress().orElseThrow(), ClientOptions.defaults());
+  }
+
   /** {@code n} pseudo-random bytes, the same for the same seed. */
   public static byte[] bytes(int n, long seed) {
     byte[] b = new byte[n];

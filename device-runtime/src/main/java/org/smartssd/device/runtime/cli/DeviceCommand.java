@@ -54,6 +54,10 @@ public final class DeviceCommand implements Runnable {
     @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default: 127.0.0.1).")
     String bind;
 
+    @Option(names = "--unix-socket", paramLabel = "PATH",
+        description = "Also listen on a Unix domain socket at this absolute path (created, and removed at stop).")
+    Path unixSocket;
+
     @Option(names = "--pace", description = "Hold each answer until its modelled completion.")
     boolean pace;
 
@@ -67,6 +71,7 @@ public final class DeviceCommand implements Runnable {
       putIfSet(overrides, DeviceConfigKeys.DATA_DIR, dataDir == null ? null : dataDir.toString());
       putIfSet(overrides, DeviceConfigKeys.HOST_PORT, port == null ? null : port.toString());
       putIfSet(overrides, DeviceConfigKeys.HOST_BIND_ADDRESS, bind);
+      putIfSet(overrides, DeviceConfigKeys.HOST_UNIX_SOCKET, unixSocket == null ? null : unixSocket.toString());
       if (pace) {
         overrides.put(DeviceConfigKeys.PACE, "true");
       }
@@ -81,8 +86,9 @@ public final class DeviceCommand implements Runnable {
       }, "smartssd-shutdown-hook");
       Runtime.getRuntime().addShutdownHook(hook);
       PrintWriter out = spec.commandLine().getOut();
-      out.printf("smartssd device %s listening on %s (profile %s%s), data in %s%n", config.deviceName(),
-          device.address(), config.profile(), config.paced() ? ", paced" : "", config.dataDir().toAbsolutePath());
+      out.printf("smartssd device %s listening on %s%s (profile %s%s), data in %s%n", config.deviceName(),
+          device.address(), device.unixAddress().map(a -> " and " + a).orElse(""), config.profile(),
+          config.paced() ? ", paced" : "", config.dataDir().toAbsolutePath());
       out.flush();
       device.awaitStop();
       try {
@@ -102,7 +108,8 @@ public final class DeviceCommand implements Runnable {
 
   /** Options of the commands that talk to a running device. */
   static class DeviceOption {
-    @Option(names = "--device", paramLabel = "HOST:PORT", required = true, description = "The device to ask.")
+    @Option(names = "--device", paramLabel = "ADDRESS", required = true,
+        description = "The device to ask: HOST:PORT, or unix:PATH for its Unix domain socket.")
     String device;
 
     SocketDeviceClient connect() throws IOException {

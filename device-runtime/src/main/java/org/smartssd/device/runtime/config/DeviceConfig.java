@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -30,6 +31,7 @@ public final class DeviceConfig {
   private final Path dataDir;
   private final String bindAddress;
   private final int port;
+  private final Path unixSocket;
   private final int maxFrameBytes;
   private final int workerThreads;
   private final boolean paced;
@@ -89,6 +91,7 @@ public final class DeviceConfig {
     dataDir = values.path(DATA_DIR);
     bindAddress = values.nonBlank(HOST_BIND_ADDRESS);
     port = values.wholeNumber(HOST_PORT, 0, 65535);
+    unixSocket = values.optionalAbsolutePath(HOST_UNIX_SOCKET);
     maxFrameBytes = values.wholeNumber(HOST_MAX_FRAME_BYTES, 1, Integer.MAX_VALUE);
     workerThreads = values.wholeNumber(HOST_WORKER_THREADS, 1, Integer.MAX_VALUE);
     paced = values.bool(PACE);
@@ -245,6 +248,11 @@ public final class DeviceConfig {
   /** TCP port of the host interface; 0 means any free port. */
   public int port() {
     return port;
+  }
+
+  /** The Unix domain socket the host interface also listens on; empty for none. */
+  public Optional<Path> unixSocket() {
+    return Optional.ofNullable(unixSocket);
   }
 
   public int maxFrameBytes() {

@@ -28,6 +28,10 @@ public final class DeviceConfigKeys {
   public static final String HOST_PORT = "smartssd.device.host.port";
   public static final String HOST_PORT_DEFAULT = "7070";
 
+  /** Empty means none: the device listens on TCP only. */
+  public static final String HOST_UNIX_SOCKET = "smartssd.device.host.unix-socket";
+  public static final String HOST_UNIX_SOCKET_DEFAULT = "";
+
   public static final String HOST_MAX_FRAME_BYTES = "smartssd.device.host.max-frame-bytes";
   public static final String HOST_MAX_FRAME_BYTES_DEFAULT = "67108864";
 
@@ -133,6 +137,8 @@ public final class DeviceConfigKeys {
       key(DATA_DIR, DATA_DIR_DEFAULT, "path", "directory of the flash backing files and the metadata"),
       key(HOST_BIND_ADDRESS, HOST_BIND_ADDRESS_DEFAULT, "address", "address the host interface listens on"),
       key(HOST_PORT, HOST_PORT_DEFAULT, "port", "TCP port of the host interface; 0 means any free port"),
+      key(HOST_UNIX_SOCKET, HOST_UNIX_SOCKET_DEFAULT, "path",
+          "absolute path of a Unix domain socket the host interface also listens on, created at start (replacing one left by a device that was killed) and removed at stop; empty means none"),
       key(HOST_MAX_FRAME_BYTES, HOST_MAX_FRAME_BYTES_DEFAULT, "bytes", "largest frame payload accepted"),
       key(HOST_WORKER_THREADS, HOST_WORKER_THREADS_DEFAULT, "threads", "threads executing commands"),
       key(PACE, PACE_DEFAULT, "boolean", "hold each answer until its modelled completion"),

@@ -85,6 +85,24 @@ final class ValueParser {
     }
   }
 
+  /** An absolute path, or null when the value is empty. */
+  Path optionalAbsolutePath(String key) {
+    String value = text(key);
+    if (value.isEmpty()) {
+      return null;
+    }
+    Path path;
+    try {
+      path = Path.of(value);
+    } catch (InvalidPathException e) {
+      throw bad(key, value, "is not a valid path: " + e.getReason());
+    }
+    if (!path.isAbsolute()) {
+      throw bad(key, value, "is not an absolute path");
+    }
+    return path;
+  }
+
   static ConfigException bad(String key, String value, String expected) {
     return new ConfigException(key, "'" + value + "' " + expected);
   }

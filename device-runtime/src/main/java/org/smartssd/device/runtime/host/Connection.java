@@ -4,7 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
@@ -30,35 +29,35 @@ import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.timing.Command;
 
 /**
- * One host connection: a thread reads frames, the device's workers carry them out in order, and
- * each answer is sent at once or, paced, at its modelled completion. A frame the device cannot
- * make sense of closes this connection only.
+ * One host connection, over TCP or a Unix domain socket alike: a thread reads frames, the device's
+ * workers carry them out in order, and each answer is sent at once or, paced, at its modelled
+ * completion. A frame the device cannot make sense of closes this connection only.
  */
 final class Connection implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
-  /** Commands read ahead of the workers; past this the reader stops and TCP pushes back. */
+  /** Commands read ahead of the workers; past this the reader stops and the socket pushes back. */
   private static final int MAX_QUEUED = 64;
 
   private final DeviceServer server;
-  private final Socket socket;
+  private final HostSocket socket;
   private final String peer;
   private final SerialExecutor serial;
   private final Semaphore queued = new Semaphore(MAX_QUEUED);
   private final OutputStream out;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  Connection(DeviceServer server, Socket socket, Executor workers) throws IOException {
+  Connection(DeviceServer server, HostSocket socket, Executor workers) throws IOException {
     this.server = server;
     this.socket = socket;
-    this.peer = String.valueOf(socket.getRemoteSocketAddress());
+    this.peer = socket.peer();
     this.serial = new SerialExecutor(workers);
-    this.out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+    this.out = new BufferedOutputStream(socket.output(), 1 << 16);
   }
 
   @Override
   public void run() {
     try {
-      FrameReader reader = new FrameReader(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+      FrameReader reader = new FrameReader(new BufferedInputStream(socket.input(), 1 << 16));
       while (!closed.get()) {
         Frame frame;
         try {

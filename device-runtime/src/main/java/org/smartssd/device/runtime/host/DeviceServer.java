@@ -7,7 +7,11 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -22,14 +26,23 @@ import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.timing.TimingModel;
 
 /**
- * The host interface: a TCP server taking object commands from many connections at once. Each
- * connection has a reading thread; a fixed pool of workers carries the commands out.
+ * The host interface: a TCP server, and optionally a Unix domain socket beside it, taking object
+ * commands from many connections at once. A connection is served the same whichever carries it.
+ * Each connection has a reading thread; a fixed pool of workers carries the commands out.
  */
 public final class DeviceServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(DeviceServer.class);
+  private static final int BACKLOG = 128;
+  /**
+   * The longest Unix domain socket path, in bytes: Linux's {@code sun_path} holds 108 with the
+   * terminating NUL. (Systems that allow fewer refuse a longer path themselves.)
+   */
+  public static final int UNIX_PATH_MAX_BYTES = 107;
 
   private final String name;
   private final ServerSocket listener;
+  /** The Unix domain socket listener, or null. */
+  private final UnixSocketListener unixListener;
   private final ObjectStore store;
   private final TimingModel timing;
   private final CommandHandler handler;
@@ -42,12 +55,18 @@ public final class DeviceServer implements Closeable {
   /** Host reads and writes read from a socket and not yet carried out: internal reads yield to them. */
   private final AtomicInteger hostIoWaiting;
   private final Thread acceptor;
+  private final Thread unixAcceptor;
+  private final AtomicInteger connectionCount = new AtomicInteger();
   private volatile boolean stopping;
 
-  /** Binds the listening socket and starts accepting; {@code port} 0 picks a free port. */
-  public DeviceServer(String name, String bindAddress, int port, int workerThreads, int maxFrameBytes,
-      boolean paced, ObjectStore store, TimingModel timing, CommandHandler handler, AtomicInteger hostIoWaiting,
-      Runnable onShutdown) throws IOException {
+  /**
+   * Binds the listening sockets and starts accepting; {@code port} 0 picks a free port. With a
+   * {@code unixSocket} (an absolute path; null for none) the device also listens there: see
+   * {@link UnixSocketListener#bind} for the file's creation.
+   */
+  public DeviceServer(String name, String bindAddress, int port, Path unixSocket, int workerThreads,
+      int maxFrameBytes, boolean paced, ObjectStore store, TimingModel timing, CommandHandler handler,
+      AtomicInteger hostIoWaiting, Runnable onShutdown) throws IOException {
     this.hostIoWaiting = hostIoWaiting;
     this.name = name;
     this.store = store;
@@ -59,15 +78,27 @@ public final class DeviceServer implements Closeable {
     this.listener = new ServerSocket();
     listener.setReuseAddress(true);
     try {
-      listener.bind(new InetSocketAddress(InetAddress.getByName(bindAddress), port), 128);
+      listener.bind(new InetSocketAddress(InetAddress.getByName(bindAddress), port), BACKLOG);
     } catch (IOException e) {
       listener.close();
       throw new IOException("cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage(), e);
+    }
+    try {
+      this.unixListener = unixSocket == null ? null : UnixSocketListener.bind(unixSocket, BACKLOG);
+    } catch (IOException | RuntimeException e) {
+      listener.close();
+      throw e;
     }
     this.workers = Executors.newFixedThreadPool(workerThreads, threads(name + "-worker"));
     this.pacer = Executors.newSingleThreadScheduledExecutor(threads(name + "-pacer"));
     this.acceptor = threads(name + "-accept").newThread(this::acceptLoop);
     acceptor.start();
+    if (unixListener != null) {
+      this.unixAcceptor = threads(name + "-accept-unix").newThread(this::acceptUnixLoop);
+      unixAcceptor.start();
+    } else {
+      this.unixAcceptor = null;
+    }
   }
 
   public int port() {
@@ -76,6 +107,11 @@ public final class DeviceServer implements Closeable {
 
   public InetAddress address() {
     return listener.getInetAddress();
+  }
+
+  /** The Unix domain socket the device also listens on, if any. */
+  public Optional<Path> unixSocket() {
+    return unixListener == null ? Optional.empty() : Optional.of(unixListener.path());
   }
 
   int maxFrameBytes() {
@@ -103,16 +139,11 @@ public final class DeviceServer implements Closeable {
   }
 
   private void acceptLoop() {
-    AtomicInteger count = new AtomicInteger();
     while (!stopping) {
       try {
         Socket socket = listener.accept();
         socket.setTcpNoDelay(true);
-        Connection c = new Connection(this, socket, workers);
-        connections.add(c);
-        Thread t = new Thread(c, name + "-conn-" + count.incrementAndGet());
-        t.setDaemon(true);
-        t.start();
+        serve(HostSocket.of(socket));
       } catch (SocketException e) {
         if (!stopping) {
           LOG.error("{}: accept failed", name, e);
@@ -122,6 +153,40 @@ public final class DeviceServer implements Closeable {
         LOG.warn("{}: accept failed: {}", name, e.toString());
       }
     }
+  }
+
+  private void acceptUnixLoop() {
+    String where = "unix:" + unixListener.path();
+    int count = 0;
+    while (!stopping) {
+      try {
+        SocketChannel channel = unixListener.accept();
+        // Unix domain peers have no address of their own: the connection's number names it.
+        serve(HostSocket.of(channel, where + "#" + ++count));
+      } catch (ClosedChannelException e) {
+        if (!stopping) {
+          LOG.error("{}: accept on {} failed", name, where, e);
+        }
+        return;
+      } catch (IOException e) {
+        LOG.warn("{}: accept on {} failed: {}", name, where, e.toString());
+      }
+    }
+  }
+
+  /** Starts serving an accepted connection on a thread of its own. */
+  private void serve(HostSocket socket) throws IOException {
+    Connection c;
+    try {
+      c = new Connection(this, socket, workers);
+    } catch (IOException | RuntimeException e) {
+      socket.close();
+      throw e;
+    }
+    connections.add(c);
+    Thread t = new Thread(c, name + "-conn-" + connectionCount.incrementAndGet());
+    t.setDaemon(true);
+    t.start();
   }
 
   /** A SHUTDOWN command was answered. */
@@ -134,11 +199,20 @@ public final class DeviceServer implements Closeable {
     store.closeHandlesOf(c);
   }
 
-  /** Stops accepting, closes every connection, and waits for the workers to finish. */
+  /**
+   * Stops accepting (removing the Unix domain socket's file), closes every connection, and waits
+   * for the workers to finish.
+   */
   @Override
   public void close() throws IOException {
     stopping = true;
-    listener.close();
+    try {
+      listener.close();
+    } finally {
+      if (unixListener != null) {
+        unixListener.close();
+      }
+    }
     for (Connection c : new ArrayList<>(connections)) {
       c.close();
     }
@@ -149,6 +223,9 @@ public final class DeviceServer implements Closeable {
         LOG.warn("{}: workers still busy after 30 s", name);
       }
       acceptor.join(5000);
+      if (unixAcceptor != null) {
+        unixAcceptor.join(5000);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -24,6 +24,7 @@ class DeviceConfigTest {
     assertEquals(Path.of("./smartssd-data"), config.dataDir());
     assertEquals("127.0.0.1", config.bindAddress());
     assertEquals(7070, config.port());
+    assertTrue(config.unixSocket().isEmpty());
     assertEquals(64 << 20, config.maxFrameBytes());
     assertEquals(8, config.workerThreads());
     assertFalse(config.paced());
@@ -117,6 +118,8 @@ class DeviceConfigTest {
       "smartssd.device.host.max-frame-bytes           | 0         | must be at least 1",
       "smartssd.device.host.max-frame-bytes           | 3000000000 | must be at most 2147483647",
       "smartssd.device.host.worker-threads            | 0         | must be at least 1",
+      "smartssd.device.host.unix-socket               | device.sock | is not an absolute path",
+      "smartssd.device.host.unix-socket               | ./run/device.sock | is not an absolute path",
       "smartssd.device.pace                           | yes       | must be true or false",
       "smartssd.device.flash.channels                 | abc       | is not a whole number",
       "smartssd.device.flash.channels                 | 0         | must be at least 1",
@@ -161,6 +164,16 @@ class DeviceConfigTest {
   void invalidPathIsNamed() {
     ConfigException e = assertThrows(ConfigException.class, () -> DeviceConfig.load(Map.of(DATA_DIR, "a\0b")));
     assertEquals(DATA_DIR, e.key());
+    assertTrue(e.getMessage().contains("is not a valid path"), e.getMessage());
+  }
+
+  @Test
+  void unixSocketIsAnAbsolutePathOrNothing() {
+    assertEquals(Path.of("/run/smartssd/device.sock"),
+        DeviceConfig.load(Map.of(HOST_UNIX_SOCKET, " /run/smartssd/device.sock ")).unixSocket().orElseThrow());
+    assertTrue(DeviceConfig.load(Map.of(HOST_UNIX_SOCKET, "  ")).unixSocket().isEmpty(), "blank means none");
+    ConfigException e = assertThrows(ConfigException.class, () -> DeviceConfig.load(Map.of(HOST_UNIX_SOCKET, "/a\0b")));
+    assertEquals(HOST_UNIX_SOCKET, e.key());
     assertTrue(e.getMessage().contains("is not a valid path"), e.getMessage());
   }
 

@@ -1,0 +1,105 @@
+package org.smartssd.device.runtime.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.runtime.DeviceProcess;
+import org.smartssd.device.runtime.SocketDirectory;
+import org.smartssd.device.runtime.TestDevices;
+
+/** {@code smartssd device start --unix-socket}, and {@code info} and {@code stats} through the socket. */
+class DeviceCommandTest {
+  @TempDir Path dir;
+  private SocketDirectory sockets;
+
+  record Run(int code, String out, String err) {}
+
+  @BeforeEach
+  void socketDirectory() throws IOException {
+    sockets = SocketDirectory.in(dir);
+  }
+
+  @AfterEach
+  void removeSocketDirectory() throws IOException {
+    sockets.close();
+  }
+
+  static synchronized Run smartssd(String... args) {
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      int code = Cli.execute(new SmartSsdCommand(), args);
+      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(stdout);
+      System.setErr(stderr);
+    }
+  }
+
+  @Test
+  void startListensOnTheUnixSocketTooAndInfoAndStatsReachIt() throws Exception {
+    Path socket = sockets.socket("device.sock");
+    Path data = dir.resolve("data");
+    try (DeviceProcess device = DeviceProcess.start(data, TestDevices.small(data),
+        List.of("--unix-socket", socket.toString()))) {
+      assertEquals("unix:" + socket, device.unixAddress().orElseThrow(), device.output());
+      assertTrue(device.output().contains("smartssd device test-device listening on " + device.address() + " and unix:"
+          + socket + " (profile msst13-sata), data in "), device.output());
+      assertTrue(Files.exists(socket, LinkOption.NOFOLLOW_LINKS));
+
+      Run info = smartssd("device", "info", "--device", "unix:" + socket);
+      assertEquals(0, info.code(), info.err());
+      assertTrue(info.out().contains("device      test-device"), info.out());
+      assertTrue(info.out().contains("  smartssd.device.host.unix-socket = " + socket), info.out());
+
+      Run stats = smartssd("device", "stats", "--device", "unix:" + socket);
+      assertEquals(0, stats.code(), stats.err());
+      assertTrue(stats.out().contains("commands"), stats.out());
+
+      Run tcp = smartssd("device", "info", "--device", device.address());
+      assertEquals(0, tcp.code(), tcp.err());
+    }
+    // SIGTERM: the shutdown hook stops the device, which removes its socket.
+    assertFalse(Files.exists(socket, LinkOption.NOFOLLOW_LINKS), "the device removes its socket when it stops");
+  }
+
+  @Test
+  void aRelativeUnixSocketIsABadConfiguration() {
+    Run run = smartssd("device", "start", "--data-dir", dir.resolve("data").toString(), "--port", "0",
+        "--unix-socket", "device.sock");
+    assertEquals(Cli.EXIT_USAGE, run.code());
+    assertEquals("smartssd: smartssd.device.host.unix-socket: 'device.sock' is not an absolute path", run.err().strip());
+  }
+
+  @Test
+  void aDeviceAddressThatIsNotAbsoluteIsBadUsage() {
+    Run run = smartssd("device", "info", "--device", "unix:device.sock");
+    assertEquals(Cli.EXIT_USAGE, run.code());
+    assertTrue(run.err().startsWith("smartssd: bad device address 'unix:device.sock': "), run.err());
+  }
+
+  @Test
+  void infoWhenNoDeviceListensNamesTheSocket() {
+    Path socket = sockets.socket("nobody.sock");
+    Run run = smartssd("device", "info", "--device", "unix:" + socket);
+    assertEquals(Cli.EXIT_FAILED, run.code());
+    assertTrue(run.err().startsWith("smartssd: cannot connect to device unix:" + socket + ": "), run.err());
+  }
+}

@@ -1,0 +1,554 @@
+/*
+ * smartssd.h: C client of the simulated Smart SSD's object command protocol (docs/PROTOCOL.md).
+ *
+ * Three layers, each usable on its own:
+ *   - the client: a connection to one device, thread-safe, with pipelined requests
+ *     (ssd_connect, ssd_submit, ssd_wait, ssd_next_completion, ssd_close);
+ *   - typed synchronous calls, one per command (ssd_mkdirs, ssd_read, ssd_list, ...);
+ *   - the codec: request frame encoders (ssd_encode_*) and response payload decoders
+ *     (ssd_decode_*), which touch no socket.
+ *
+ * Conventions:
+ *   - Functions return an int status: SSD_OK (0), a device status (1..15, as sent by the device),
+ *     or a local error (negative SSD_E_*).
+ *   - Every function taking an `ssd_error *err` fills it (when not NULL): code 0 and an empty
+ *     message on success, else the code and a message. For a device status the message is the
+ *     device's own; local errors name the device address (when there is one) and what happened.
+ *   - Decoded structures own their memory; release each with its ssd_*_free function. Decoded
+ *     strings are UTF-8 and NUL-terminated, with their byte length beside them (a protocol string
+ *     may hold U+0000).
+ *   - Strings passed in are NUL-terminated UTF-8; invalid UTF-8 or more than 65535 bytes is
+ *     SSD_E_ARG.
+ */
+#ifndef SMARTSSD_H
+#define SMARTSSD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SSD_API __attribute__((visibility("default")))
+#else
+#define SSD_API
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Protocol constants
+ * ------------------------------------------------------------------------------------------- */
+
+#define SSD_MAGIC 0x53534450u /* "SSDP" */
+#define SSD_HEADER_BYTES 32
+#define SSD_FLAG_RESPONSE 0x0001u
+#define SSD_MIN_VERSION 1 /* protocol versions this library speaks */
+#define SSD_MAX_VERSION 1
+#define SSD_TO_END UINT64_MAX /* ssd_input_range.length: to the end of the object */
+#define SSD_MERGE_LANE (-1)   /* ssd_tasklet_result.lane of the controller core's merge */
+
+/* Device statuses (0..15, as on the wire) and local errors (negative). */
+enum ssd_status {
+  SSD_OK = 0,
+  SSD_NOT_FOUND = 1,
+  SSD_ALREADY_EXISTS = 2,
+  SSD_PARENT_NOT_DIRECTORY = 3,
+  SSD_DIRECTORY_NOT_EMPTY = 4,
+  SSD_IS_DIRECTORY = 5,
+  SSD_PAST_END = 6,
+  SSD_BAD_REQUEST = 7,
+  SSD_OUT_OF_SPACE = 8,
+  SSD_BUSY = 9,
+  SSD_INTERNAL = 10,
+  SSD_UNSUPPORTED_VERSION = 11,
+  SSD_UNKNOWN_OPCODE = 12,
+  SSD_FRAME_TOO_LARGE = 13,
+  SSD_LEASE_CONFLICT = 14,
+  SSD_BAD_HANDLE = 15,
+
+  SSD_E_IO = -1,       /* socket error (including failing to connect) */
+  SSD_E_CLOSED = -2,   /* the peer closed the connection (also mid-frame), or the client was closed */
+  SSD_E_TIMEOUT = -3,  /* no reply (or connection) in time */
+  SSD_E_PROTOCOL = -4, /* bad magic or flags, malformed payload, oversized frame, unknown request id */
+  SSD_E_NOMEM = -5,    /* out of memory */
+  SSD_E_ARG = -6,      /* bad argument (address syntax, string not UTF-8, value out of range, ...) */
+  SSD_E_VERSION = -7   /* the device speaks no protocol version this library does */
+};
+
+/* Command codes (PROTOCOL.md, "Opcodes"). */
+enum ssd_opcode {
+  SSD_OP_API_VERSIONS = 0x0001,
+  SSD_OP_DEVICE_INFO = 0x0002,
+  SSD_OP_STATISTICS = 0x0003,
+  SSD_OP_SHUTDOWN = 0x0004,
+  SSD_OP_MKDIRS = 0x0010,
+  SSD_OP_CREATE = 0x0011,
+  SSD_OP_APPEND = 0x0012,
+  SSD_OP_WRITE = 0x0013,
+  SSD_OP_FLUSH = 0x0014,
+  SSD_OP_SYNC = 0x0015,
+  SSD_OP_CLOSE = 0x0016,
+  SSD_OP_OPEN = 0x0017,
+  SSD_OP_READ = 0x0018,
+  SSD_OP_STATUS = 0x0019,
+  SSD_OP_LIST = 0x001A,
+  SSD_OP_RENAME = 0x001B,
+  SSD_OP_DELETE = 0x001C,
+  SSD_OP_CREATE_OBJECT = 0x0020,
+  SSD_OP_EXECUTE_OBJECT = 0x0021,
+  SSD_OP_READ_OBJECT = 0x0022,
+  SSD_OP_CANCEL = 0x0023,
+  SSD_OP_REMOVE_OBJECT = 0x0024
+};
+
+/* Where an execution stands (READ_OBJECT). */
+enum ssd_execution_state {
+  SSD_EXEC_RUNNING = 0,
+  SSD_EXEC_DONE = 1,
+  SSD_EXEC_FAILED = 2,
+  SSD_EXEC_CANCELLED = 3
+};
+
+/* What went wrong. */
+typedef struct ssd_error {
+  int code;
+  char message[512]; /* UTF-8, NUL-terminated, cut at a character boundary when too long */
+} ssd_error;
+
+/* "NOT_FOUND", "BAD_HANDLE", ... for device statuses, "IO_ERROR", "TIMEOUT", ... for local
+ * errors, "UNKNOWN" otherwise. Never NULL. */
+SSD_API const char *ssd_status_name(int code);
+/* "READ", "CREATE_OBJECT", ...; "UNKNOWN" for a code the protocol does not define. */
+SSD_API const char *ssd_opcode_name(unsigned opcode);
+
+/* ---------------------------------------------------------------------------------------------
+ * Decoded values
+ * ------------------------------------------------------------------------------------------- */
+
+/* A protocol string: `s` is NUL-terminated, `len` its length in bytes. */
+typedef struct ssd_str {
+  char *s;
+  uint16_t len;
+} ssd_str;
+
+typedef struct ssd_kv {
+  ssd_str key;
+  ssd_str value;
+} ssd_kv;
+
+typedef struct ssd_object_status {
+  ssd_str path;
+  bool directory;
+  uint64_t length; /* below 2^63 */
+  uint64_t mtime_ms; /* ms since the epoch, as sent (Java's long: may be "negative") */
+  uint64_t object_id;
+  void *mem_; /* owned memory (NULL inside a listing); release with ssd_object_status_free */
+} ssd_object_status;
+
+typedef struct ssd_geometry {
+  uint32_t channels, ways_per_channel, blocks_per_way, pages_per_block, page_size_bytes,
+      stripe_unit_pages;
+} ssd_geometry;
+
+/* DEVICE_INFO. A struct tag without a typedef: ssd_device_info is also the function's name. */
+struct ssd_device_info {
+  ssd_str name;
+  ssd_str profile;
+  ssd_geometry geometry;
+  uint64_t capacity_bytes;
+  uint64_t free_bytes;
+  bool paced;
+  uint32_t n_params;
+  ssd_kv *params; /* sorted by key (UTF-16 code unit order, as Java's String.compareTo) */
+  void *mem_;
+};
+
+typedef struct ssd_channel_statistics {
+  uint64_t pages_read, pages_programmed, blocks_erased, busy_nanos;
+} ssd_channel_statistics;
+
+typedef struct ssd_device_statistics {
+  uint64_t uptime_nanos;
+  uint64_t commands;
+  uint64_t host_bytes_in;
+  uint64_t host_bytes_out;
+  uint64_t link_busy_nanos;
+  uint64_t modelled_horizon_nanos;
+  uint64_t gc_pages_moved;
+  uint32_t n_channels;
+  ssd_channel_statistics *channels;
+  void *mem_;
+} ssd_device_statistics;
+
+typedef struct ssd_listing {
+  uint32_t n_entries;
+  ssd_object_status *entries; /* sorted by name */
+  bool more;                  /* more entries follow: list again after the last name */
+  void *mem_;
+} ssd_listing;
+
+/* CREATE and APPEND. */
+typedef struct ssd_opened {
+  uint64_t handle;
+  uint64_t object_id;
+  uint64_t length;
+} ssd_opened;
+
+/* ExecutionStatistics: the 14 counters in PROTOCOL.md order. */
+typedef struct ssd_execution_stats {
+  uint32_t lanes; /* below 2^31 */
+  uint64_t bytes_scanned;
+  uint64_t pages_read;
+  uint64_t records;
+  uint64_t result_records;
+  uint64_t result_bytes;
+  uint64_t wall_nanos;
+  uint64_t lane_cpu_nanos;
+  uint64_t modelled_nanos;
+  uint64_t modelled_read_nanos;
+  uint64_t modelled_compute_nanos;
+  uint64_t modelled_merge_nanos;
+  uint64_t modelled_transfer_nanos;
+  uint64_t modelled_device_microjoules;
+  uint64_t modelled_host_microjoules;
+} ssd_execution_stats;
+
+typedef struct ssd_tasklet_result {
+  int lane; /* 0..65534, or SSD_MERGE_LANE (-1) for the controller core's merge */
+  const uint8_t *data;
+  uint32_t len;
+} ssd_tasklet_result;
+
+/* READ_OBJECT. */
+typedef struct ssd_execution_progress {
+  int state; /* enum ssd_execution_state */
+  ssd_str message;
+  ssd_execution_stats stats;
+  uint32_t n_results;
+  ssd_tasklet_result *results;
+  bool finished; /* terminal and every result delivered: do not poll again */
+  void *mem_;
+} ssd_execution_progress;
+
+/* An input of EXECUTE_OBJECT: offset below 2^63, length below 2^63 or SSD_TO_END. */
+typedef struct ssd_input_range {
+  const char *path;
+  uint64_t offset;
+  uint64_t length;
+} ssd_input_range;
+
+SSD_API void ssd_object_status_free(ssd_object_status *status);
+SSD_API void ssd_device_info_free(struct ssd_device_info *info);
+SSD_API void ssd_device_statistics_free(ssd_device_statistics *stats);
+SSD_API void ssd_listing_free(ssd_listing *listing);
+SSD_API void ssd_execution_progress_free(ssd_execution_progress *progress);
+
+/* ---------------------------------------------------------------------------------------------
+ * Client
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct ssd_client ssd_client;
+
+typedef struct ssd_options {
+  int connect_timeout_ms; /* connection and version handshake; > 0 */
+  int request_timeout_ms; /* each reply, counted from its submission; > 0 */
+  /* The largest payload (header not counted) accepted in a reply and sent in a request:
+   * 1024..2^31-1. ssd_read asks for no more than fits; ssd_write splits writes to fit it and
+   * the device's default limit (64 MiB). Requests given to ssd_submit must also fit the
+   * device's own limit, or it answers FRAME_TOO_LARGE and closes the connection. */
+  uint32_t max_frame_bytes;
+} ssd_options;
+
+/* 5000 ms, 30000 ms, 64 MiB + 4096. */
+SSD_API ssd_options ssd_options_default(void);
+
+/*
+ * Connects to `address`: "host:port", "[ipv6]:port" or "unix:/absolute/path"; `opt` may be NULL
+ * for the defaults. Negotiates the protocol version (API_VERSIONS) before returning.
+ * Errors: SSD_E_ARG (address or options), SSD_E_IO, SSD_E_TIMEOUT, SSD_E_VERSION, SSD_E_NOMEM,
+ * or whatever the handshake met.
+ */
+SSD_API int ssd_connect(const char *address, const ssd_options *opt, ssd_client **out,
+                        ssd_error *err);
+
+/*
+ * Closes the connection, fails outstanding requests with SSD_E_CLOSED, joins the receiver thread
+ * and frees the client. Safe on NULL. Threads blocked in ssd_wait or ssd_next_completion when it
+ * starts return SSD_E_CLOSED, and ssd_close waits for them to leave; no call on the client may
+ * start once ssd_close has started.
+ */
+SSD_API void ssd_close(ssd_client *client);
+
+/*
+ * Closes the connection but keeps the client valid: outstanding requests complete with
+ * SSD_E_CLOSED, later submits fail with it, and ssd_next_completion drains the queue and then
+ * answers SSD_E_CLOSED. Idempotent. ssd_close still has to be called.
+ */
+SSD_API void ssd_disconnect(ssd_client *client);
+
+/* The device's address as given to ssd_connect (normalized: "host:port", "[v6]:port", "unix:/p"). */
+SSD_API const char *ssd_address(const ssd_client *client);
+/* The negotiated protocol version. */
+SSD_API int ssd_protocol_version(const ssd_client *client);
+/* Sum of the modelled nanos of every reply received so far. */
+SSD_API uint64_t ssd_modelled_nanos_total(const ssd_client *client);
+
+/* ---------------------------------------------------------------------------------------------
+ * Generic requests (pipelined)
+ * ------------------------------------------------------------------------------------------- */
+
+/* ssd_submit flag: the completion goes to the client's completion queue (ssd_next_completion)
+ * instead of being waited for with ssd_wait. */
+#define SSD_SUBMIT_QUEUE 1
+
+typedef struct ssd_reply {
+  int status; /* SSD_OK, a device status, or a local error */
+  uint16_t opcode;
+  uint64_t request_id;
+  uint64_t modelled_nanos;
+  uint8_t *payload;     /* the OK reply's payload (malloc'd, owned; NULL when empty or not OK) */
+  uint32_t payload_len;
+  uint32_t data_len;    /* bytes placed in dst by a READ submitted with one */
+} ssd_reply;
+
+/*
+ * Sends a request with the payload `payload` (`len` bytes, already encoded; see the codec's
+ * payload layout in PROTOCOL.md) and returns its id in *request_id at once.
+ *
+ * With `dst` non-NULL the request must be a READ: the data of its OK reply is received straight
+ * from the socket into dst, which must stay valid until the request is reported; more than
+ * dst_cap bytes is SSD_E_PROTOCOL for that request (the connection goes on).
+ *
+ * When it returns SSD_OK the request's outcome, whatever it is (reply, timeout, lost connection),
+ * is reported exactly once: by ssd_wait, or with SSD_SUBMIT_QUEUE in `flags` by
+ * ssd_next_completion. Every request submitted without the flag must be waited for. A non-zero
+ * return means nothing was submitted (and nothing will be reported).
+ */
+SSD_API int ssd_submit(ssd_client *client, uint16_t opcode, const void *payload, uint32_t len,
+                       void *dst, uint32_t dst_cap, int flags, uint64_t *request_id,
+                       ssd_error *err);
+
+/* A piece of a payload, for ssd_submitv (sent in order without being copied). */
+typedef struct ssd_iovec {
+  const void *base;
+  size_t len;
+} ssd_iovec;
+
+/* As ssd_submit, with the payload in up to 16 pieces (e.g. a WRITE's fields, then its data). */
+SSD_API int ssd_submitv(ssd_client *client, uint16_t opcode, const ssd_iovec *pieces, int n_pieces,
+                        void *dst, uint32_t dst_cap, int flags, uint64_t *request_id,
+                        ssd_error *err);
+
+/*
+ * Waits for the reply to a request submitted without SSD_SUBMIT_QUEUE, until its request timeout
+ * (counted from submission). Returns its status and fills `out` (which may be NULL: the reply is
+ * then dropped). For a device status err->message is the device's message. A request that times
+ * out is forgotten: a late reply is read and dropped, never written to its dst. (When the reply
+ * was already being received into dst, the connection is closed instead, so that dst is not
+ * written after the timeout.) SSD_E_ARG for an id with nothing to wait for.
+ */
+SSD_API int ssd_wait(ssd_client *client, uint64_t request_id, ssd_reply *out, ssd_error *err);
+
+/*
+ * The next completed SSD_SUBMIT_QUEUE request, in any order: returns its status and fills `out`
+ * (out->request_id says which). Queued requests past their timeout complete with SSD_E_TIMEOUT.
+ * SSD_E_TIMEOUT when none completes within timeout_ms (negative: no limit; 0: do not wait);
+ * SSD_E_CLOSED once the connection is closed or lost and every queued request was reported.
+ */
+SSD_API int ssd_next_completion(ssd_client *client, int timeout_ms, ssd_reply *out,
+                                ssd_error *err);
+
+/* Frees the reply's payload. Safe on NULL and on a zeroed reply. */
+SSD_API void ssd_reply_free(ssd_reply *reply);
+
+/* ---------------------------------------------------------------------------------------------
+ * Typed synchronous calls: one request, waited for. Each returns the status (SSD_OK, a device
+ * status or a local error), fills `err`, and stores the reply's modelled nanos in *nanos when
+ * `nanos` is not NULL (0 when there was no reply). Outputs are filled only on SSD_OK.
+ * ------------------------------------------------------------------------------------------- */
+
+SSD_API int ssd_device_info(ssd_client *c, struct ssd_device_info *out, uint64_t *nanos,
+                            ssd_error *err);
+SSD_API int ssd_statistics(ssd_client *c, ssd_device_statistics *out, uint64_t *nanos,
+                           ssd_error *err);
+/* The device stops serving and exits after answering. */
+SSD_API int ssd_shutdown(ssd_client *c, uint64_t *nanos, ssd_error *err);
+
+SSD_API int ssd_mkdirs(ssd_client *c, const char *path, uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_create(ssd_client *c, const char *path, bool overwrite, bool create_parents,
+                       ssd_opened *out, uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_append(ssd_client *c, const char *path, ssd_opened *out, uint64_t *nanos,
+                       ssd_error *err);
+/* Appends `len` bytes, in several WRITEs one after the other when they do not fit one frame;
+ * *length (may be NULL) is the object's length after the last one, *nanos their sum. */
+SSD_API int ssd_write(ssd_client *c, uint64_t handle, const void *data, size_t len,
+                      uint64_t *length, uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_flush(ssd_client *c, uint64_t handle, uint64_t *length, uint64_t *nanos,
+                      ssd_error *err);
+SSD_API int ssd_sync(ssd_client *c, uint64_t handle, uint64_t *length, uint64_t *nanos,
+                     ssd_error *err);
+SSD_API int ssd_close_handle(ssd_client *c, uint64_t handle, uint64_t *length, uint64_t *nanos,
+                             ssd_error *err);
+SSD_API int ssd_open(ssd_client *c, const char *path, ssd_object_status *out, uint64_t *nanos,
+                     ssd_error *err);
+/* Reads up to `cap` bytes (fewer when the frame limit is lower) at `offset` straight into dst;
+ * *n_read is 0 at the end of the object. */
+SSD_API int ssd_read(ssd_client *c, uint64_t object_id, uint64_t offset, void *dst, uint32_t cap,
+                     uint32_t *n_read, uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_status(ssd_client *c, const char *path, ssd_object_status *out, uint64_t *nanos,
+                       ssd_error *err);
+/* One page of at most `limit` entries after the name `start_after` ("" or NULL: from the start). */
+SSD_API int ssd_list(ssd_client *c, const char *path, const char *start_after, uint32_t limit,
+                     ssd_listing *out, uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_rename(ssd_client *c, const char *source, const char *destination,
+                       uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_delete(ssd_client *c, const char *path, bool recursive, uint64_t *nanos,
+                       ssd_error *err);
+/* Installs a tasklet: `code` is a jar (code_len 0: a tasklet built into the device); the
+ * parameters are keys[i] = values[i], sent sorted by key (a key given twice is SSD_E_ARG). */
+SSD_API int ssd_create_object(ssd_client *c, const void *code, uint32_t code_len,
+                              const char *class_name, const char *const *keys,
+                              const char *const *values, size_t n_params, uint64_t *tasklet_id,
+                              uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_execute_object(ssd_client *c, uint64_t tasklet_id, const ssd_input_range *inputs,
+                               size_t n_inputs, const char *const *keys,
+                               const char *const *values, size_t n_options,
+                               uint64_t *execution_id, uint64_t *nanos, ssd_error *err);
+/* Polls an execution; max_bytes is lowered to what fits the frame limit. */
+SSD_API int ssd_read_object(ssd_client *c, uint64_t execution_id, uint32_t max_bytes,
+                            ssd_execution_progress *out, uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_cancel(ssd_client *c, uint64_t execution_id, uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_remove_object(ssd_client *c, uint64_t tasklet_id, uint64_t *nanos,
+                              ssd_error *err);
+
+/* ---------------------------------------------------------------------------------------------
+ * Codec: frames and payloads, no I/O
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct ssd_header {
+  uint16_t version;
+  uint16_t opcode;
+  uint16_t flags;
+  uint16_t status;
+  uint32_t payload_len;
+  uint64_t request_id;
+  uint64_t modelled_nanos;
+} ssd_header;
+
+/* Writes the 32 header bytes (magic first, big-endian). */
+SSD_API void ssd_header_encode(const ssd_header *h, uint8_t out[SSD_HEADER_BYTES]);
+/* Reads a header from `len` bytes: SSD_E_PROTOCOL when fewer than 32 or the magic is wrong. */
+SSD_API int ssd_header_decode(const void *buf, size_t len, ssd_header *out, ssd_error *err);
+/* Checks a received response header: the flags are exactly the response flag and the payload
+ * is at most max_payload bytes; SSD_E_PROTOCOL otherwise, as the stream cannot go on. (The
+ * status is not checked here: an unknown status fails its request only, the frame being whole.) */
+SSD_API int ssd_header_check_response(const ssd_header *h, uint32_t max_payload, ssd_error *err);
+/* Splits a whole response frame held in memory: the header (decoded and checked as above) and
+ * exactly payload_len bytes after it (fewer or more is SSD_E_PROTOCOL). *payload points into buf. */
+SSD_API int ssd_frame_parse(const void *buf, size_t len, uint32_t max_payload, ssd_header *h,
+                            const uint8_t **payload, ssd_error *err);
+
+/*
+ * A buffer frames are encoded into: caller memory of fixed size (ssd_buffer_fixed), or memory
+ * the library allocates and grows (ssd_buffer_alloc; release with ssd_buffer_free). Encoders
+ * append a whole frame after `len` bytes; on failure `len` is left as it was. When a fixed buffer
+ * is too small the encoder answers SSD_E_ARG and sets `needed` to the bytes the frame required.
+ */
+typedef struct ssd_buffer {
+  uint8_t *data;
+  size_t len;
+  size_t cap;
+  size_t needed;
+  bool growable; /* may be reallocated */
+  bool heap;     /* data was allocated by the library */
+} ssd_buffer;
+
+SSD_API void ssd_buffer_fixed(ssd_buffer *b, void *mem, size_t cap);
+SSD_API void ssd_buffer_alloc(ssd_buffer *b);
+SSD_API void ssd_buffer_free(ssd_buffer *b);
+
+/* Request frame encoders: version SSD_MAX_VERSION, flags 0, status 0, modelled nanos 0. */
+SSD_API int ssd_encode_api_versions(ssd_buffer *out, uint64_t request_id, ssd_error *err);
+SSD_API int ssd_encode_device_info(ssd_buffer *out, uint64_t request_id, ssd_error *err);
+SSD_API int ssd_encode_statistics(ssd_buffer *out, uint64_t request_id, ssd_error *err);
+SSD_API int ssd_encode_shutdown(ssd_buffer *out, uint64_t request_id, ssd_error *err);
+SSD_API int ssd_encode_mkdirs(ssd_buffer *out, uint64_t request_id, const char *path,
+                              ssd_error *err);
+SSD_API int ssd_encode_create(ssd_buffer *out, uint64_t request_id, const char *path,
+                              bool overwrite, bool create_parents, ssd_error *err);
+SSD_API int ssd_encode_append(ssd_buffer *out, uint64_t request_id, const char *path,
+                              ssd_error *err);
+SSD_API int ssd_encode_write(ssd_buffer *out, uint64_t request_id, uint64_t handle,
+                             const void *data, uint32_t len, ssd_error *err);
+SSD_API int ssd_encode_flush(ssd_buffer *out, uint64_t request_id, uint64_t handle,
+                             ssd_error *err);
+SSD_API int ssd_encode_sync(ssd_buffer *out, uint64_t request_id, uint64_t handle,
+                            ssd_error *err);
+SSD_API int ssd_encode_close(ssd_buffer *out, uint64_t request_id, uint64_t handle,
+                             ssd_error *err);
+SSD_API int ssd_encode_open(ssd_buffer *out, uint64_t request_id, const char *path,
+                            ssd_error *err);
+SSD_API int ssd_encode_read(ssd_buffer *out, uint64_t request_id, uint64_t object_id,
+                            uint64_t offset, uint32_t len, ssd_error *err);
+SSD_API int ssd_encode_status(ssd_buffer *out, uint64_t request_id, const char *path,
+                              ssd_error *err);
+SSD_API int ssd_encode_list(ssd_buffer *out, uint64_t request_id, const char *path,
+                            const char *start_after, uint32_t limit, ssd_error *err);
+SSD_API int ssd_encode_rename(ssd_buffer *out, uint64_t request_id, const char *source,
+                              const char *destination, ssd_error *err);
+SSD_API int ssd_encode_delete(ssd_buffer *out, uint64_t request_id, const char *path,
+                              bool recursive, ssd_error *err);
+SSD_API int ssd_encode_create_object(ssd_buffer *out, uint64_t request_id, const void *code,
+                                     uint32_t code_len, const char *class_name,
+                                     const char *const *keys, const char *const *values,
+                                     size_t n_params, ssd_error *err);
+SSD_API int ssd_encode_execute_object(ssd_buffer *out, uint64_t request_id, uint64_t tasklet_id,
+                                      const ssd_input_range *inputs, size_t n_inputs,
+                                      const char *const *keys, const char *const *values,
+                                      size_t n_options, ssd_error *err);
+SSD_API int ssd_encode_read_object(ssd_buffer *out, uint64_t request_id, uint64_t execution_id,
+                                   uint32_t max_bytes, ssd_error *err);
+SSD_API int ssd_encode_cancel(ssd_buffer *out, uint64_t request_id, uint64_t execution_id,
+                              ssd_error *err);
+SSD_API int ssd_encode_remove_object(ssd_buffer *out, uint64_t request_id, uint64_t tasklet_id,
+                                     ssd_error *err);
+
+/*
+ * Response payload decoders (status OK unless said). Each checks the payload exactly: lengths,
+ * counts, bools of 0 or 1, UTF-8, value ranges, and no trailing bytes; anything else is
+ * SSD_E_PROTOCOL naming the field. SSD_E_NOMEM when memory runs out.
+ */
+SSD_API int ssd_decode_versions(const void *payload, size_t len, uint16_t *min_version,
+                                uint16_t *max_version, ssd_error *err);
+SSD_API int ssd_decode_device_info(const void *payload, size_t len, struct ssd_device_info *out,
+                                   ssd_error *err);
+SSD_API int ssd_decode_statistics(const void *payload, size_t len, ssd_device_statistics *out,
+                                  ssd_error *err);
+/* SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT. */
+SSD_API int ssd_decode_empty(const void *payload, size_t len, ssd_error *err);
+/* CREATE, APPEND. */
+SSD_API int ssd_decode_opened(const void *payload, size_t len, ssd_opened *out, ssd_error *err);
+/* One u64: WRITE, FLUSH, SYNC, CLOSE (a length), CREATE_OBJECT (tasklet id), EXECUTE_OBJECT
+ * (execution id). */
+SSD_API int ssd_decode_u64(const void *payload, size_t len, uint64_t *out, ssd_error *err);
+/* OPEN, STATUS. */
+SSD_API int ssd_decode_object_status(const void *payload, size_t len, ssd_object_status *out,
+                                     ssd_error *err);
+/* READ: *data points into payload. */
+SSD_API int ssd_decode_data(const void *payload, size_t len, const uint8_t **data,
+                            uint32_t *data_len, ssd_error *err);
+SSD_API int ssd_decode_listing(const void *payload, size_t len, ssd_listing *out, ssd_error *err);
+SSD_API int ssd_decode_execution_progress(const void *payload, size_t len,
+                                          ssd_execution_progress *out, ssd_error *err);
+/* The payload of a reply with a status other than OK: one string. The message (NUL-terminated,
+ * cut to fit) goes to message[0..cap). */
+SSD_API int ssd_decode_error_message(const void *payload, size_t len, char *message, size_t cap,
+                                     ssd_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SMARTSSD_H */

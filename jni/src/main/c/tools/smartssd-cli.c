@@ -1,0 +1,246 @@
+/*
+ * smartssd-cli: a small command-line client of a Smart SSD device, on libsmartssd.
+ *
+ *   smartssd-cli [--device ADDR] info | ls PATH | cat PATH | stat PATH
+ *
+ * The device is ADDR, else $SMARTSSD_DEVICE, else 127.0.0.1:7070. Errors go to stderr as
+ * "smartssd-cli: <message>" with exit status 1; usage errors exit with 2.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "smartssd.h"
+
+#define PROGRAM "smartssd-cli"
+#define DEFAULT_DEVICE "127.0.0.1:7070"
+#define LIST_PAGE 1000
+#define CAT_CHUNK (1u << 20)
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: " PROGRAM " [--device ADDR] COMMAND\n"
+          "\n"
+          "commands:\n"
+          "  info        the device's name, profile, geometry, capacity and free space\n"
+          "  ls PATH     the entries of a directory (or a file's own), one a line:\n"
+          "              kind, length, modification time (UTC), path\n"
+          "  cat PATH    a file's bytes, to standard output\n"
+          "  stat PATH   a file's or directory's status\n"
+          "\n"
+          "ADDR is host:port, [ipv6]:port or unix:/path; the default is $SMARTSSD_DEVICE,\n"
+          "else " DEFAULT_DEVICE ".\n");
+}
+
+static int fail(const ssd_error *err) {
+  fprintf(stderr, PROGRAM ": %s\n", err->message);
+  return 1;
+}
+
+/* "2023-11-14T22:13:20.000Z", or the raw number when it is out of range. */
+static void format_time(uint64_t ms, char *buf, size_t cap) {
+  int64_t signed_ms = (int64_t)ms;
+  time_t secs = (time_t)(signed_ms / 1000);
+  long frac = (long)(signed_ms % 1000);
+  if (frac < 0) {
+    frac += 1000;
+    secs -= 1;
+  }
+  struct tm tm;
+  if (gmtime_r(&secs, &tm) == NULL || tm.tm_year + 1900 > 9999 || tm.tm_year + 1900 < 0) {
+    snprintf(buf, cap, "%" PRId64, signed_ms);
+    return;
+  }
+  char date[32];
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf(buf, cap, "%s.%03ldZ", date, frac);
+}
+
+static void print_entry(const ssd_object_status *s) {
+  char when[48];
+  format_time(s->mtime_ms, when, sizeof when);
+  printf("%-4s %12" PRIu64 "  %s  %s\n", s->directory ? "dir" : "file", s->length, when,
+         s->path.s);
+}
+
+static int cmd_info(ssd_client *c) {
+  struct ssd_device_info info;
+  ssd_error err;
+  if (ssd_device_info(c, &info, NULL, &err) != SSD_OK) {
+    return fail(&err);
+  }
+  const ssd_geometry *g = &info.geometry;
+  printf("device:   %s\n", ssd_address(c));
+  printf("name:     %s\n", info.name.s);
+  printf("profile:  %s\n", info.profile.s);
+  printf("geometry: %" PRIu32 " channels x %" PRIu32 " ways x %" PRIu32 " blocks x %" PRIu32
+         " pages of %" PRIu32 " bytes, stripe unit %" PRIu32 " pages\n",
+         g->channels, g->ways_per_channel, g->blocks_per_way, g->pages_per_block,
+         g->page_size_bytes, g->stripe_unit_pages);
+  printf("capacity: %" PRIu64 " bytes\n", info.capacity_bytes);
+  printf("free:     %" PRIu64 " bytes\n", info.free_bytes);
+  printf("paced:    %s\n", info.paced ? "yes" : "no");
+  ssd_device_info_free(&info);
+  return 0;
+}
+
+static int cmd_stat(ssd_client *c, const char *path) {
+  ssd_object_status s;
+  ssd_error err;
+  if (ssd_status(c, path, &s, NULL, &err) != SSD_OK) {
+    return fail(&err);
+  }
+  char when[48];
+  format_time(s.mtime_ms, when, sizeof when);
+  printf("path:     %s\n", s.path.s);
+  printf("kind:     %s\n", s.directory ? "directory" : "file");
+  printf("length:   %" PRIu64 "\n", s.length);
+  printf("modified: %s\n", when);
+  printf("id:       %" PRIu64 "\n", s.object_id);
+  ssd_object_status_free(&s);
+  return 0;
+}
+
+/* The last component of a path: what LIST's start-after names. */
+static const char *name_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash == NULL ? path : slash + 1;
+}
+
+static int cmd_ls(ssd_client *c, const char *path) {
+  char after[65536] = "";
+  for (;;) {
+    ssd_listing page;
+    ssd_error err;
+    if (ssd_list(c, path, after, LIST_PAGE, &page, NULL, &err) != SSD_OK) {
+      return fail(&err);
+    }
+    for (uint32_t i = 0; i < page.n_entries; i++) {
+      print_entry(&page.entries[i]);
+    }
+    bool more = page.more;
+    if (more && page.n_entries == 0) {
+      ssd_listing_free(&page);
+      fprintf(stderr, PROGRAM ": device %s: LIST of %s after '%s' returned no entries but said "
+              "more follow\n", ssd_address(c), path, after);
+      return 1;
+    }
+    if (more) {
+      snprintf(after, sizeof after, "%s", name_of(page.entries[page.n_entries - 1].path.s));
+    }
+    ssd_listing_free(&page);
+    if (!more) {
+      return 0;
+    }
+  }
+}
+
+static int write_out(const uint8_t *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(STDOUT_FILENO, p, n);
+    if (w < 0 && errno == EINTR) {
+      continue;
+    }
+    if (w < 0) {
+      fprintf(stderr, PROGRAM ": writing to standard output: %s\n", strerror(errno));
+      return 1;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+static int cmd_cat(ssd_client *c, const char *path) {
+  ssd_object_status s;
+  ssd_error err;
+  if (ssd_open(c, path, &s, NULL, &err) != SSD_OK) {
+    return fail(&err);
+  }
+  uint64_t id = s.object_id;
+  ssd_object_status_free(&s);
+  uint8_t *buf = malloc(CAT_CHUNK);
+  if (buf == NULL) {
+    fprintf(stderr, PROGRAM ": out of memory\n");
+    return 1;
+  }
+  uint64_t offset = 0;
+  int rc = 0;
+  for (;;) {
+    uint32_t n = 0;
+    if (ssd_read(c, id, offset, buf, CAT_CHUNK, &n, NULL, &err) != SSD_OK) {
+      rc = fail(&err);
+      break;
+    }
+    if (n == 0) {
+      break;
+    }
+    if (write_out(buf, n) != 0) {
+      rc = 1;
+      break;
+    }
+    offset += n;
+  }
+  free(buf);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  const char *device = getenv("SMARTSSD_DEVICE");
+  if (device == NULL || device[0] == '\0') {
+    device = DEFAULT_DEVICE;
+  }
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-'; i++) {
+    if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+      device = argv[++i];
+    } else if (strncmp(argv[i], "--device=", 9) == 0) {
+      device = argv[i] + 9;
+    } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, PROGRAM ": unknown option %s\n", argv[i]);
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (i >= argc) {
+    usage(stderr);
+    return 2;
+  }
+  const char *command = argv[i];
+  int args = argc - i - 1;
+  bool takes_path = strcmp(command, "ls") == 0 || strcmp(command, "cat") == 0 ||
+                    strcmp(command, "stat") == 0;
+  if (!(strcmp(command, "info") == 0 && args == 0) && !(takes_path && args == 1)) {
+    fprintf(stderr, PROGRAM ": bad command line\n");
+    usage(stderr);
+    return 2;
+  }
+  signal(SIGPIPE, SIG_IGN); /* a closed stdout is an error to report, not a signal */
+
+  ssd_client *c;
+  ssd_error err;
+  if (ssd_connect(device, NULL, &c, &err) != SSD_OK) {
+    return fail(&err);
+  }
+  const char *path = args == 1 ? argv[i + 1] : NULL;
+  int rc;
+  if (strcmp(command, "info") == 0) {
+    rc = cmd_info(c);
+  } else if (strcmp(command, "ls") == 0) {
+    rc = cmd_ls(c, path);
+  } else if (strcmp(command, "cat") == 0) {
+    rc = cmd_cat(c, path);
+  } else {
+    rc = cmd_stat(c, path);
+  }
+  ssd_close(c);
+  return rc;
+}

@@ -1,0 +1,1131 @@
+/*
+ * test_client.c: the client against a fake device in the same process: a thread listening on
+ * 127.0.0.1 (port 0), on [::1] when the host has it, or on a Unix socket in a temporary
+ * directory, answering API_VERSIONS and then following a script: normal replies (out of order,
+ * in batches), replies with errors, frames cut short, garbage, oversized frames, silence.
+ *
+ * The fake device writes and parses its frames by hand, so that it does not share the library's
+ * codec with the client it tests.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "smartssd.h"
+
+/* ---- frames, by hand ------------------------------------------------------------------------- */
+
+typedef struct frame {
+  uint16_t version, opcode, flags, status;
+  uint32_t len;
+  uint64_t id, nanos;
+  uint8_t *payload; /* malloc'd, len bytes (NULL when 0) */
+} frame;
+
+static void be16(uint8_t *p, uint16_t v) {
+  p[0] = (uint8_t)(v >> 8);
+  p[1] = (uint8_t)v;
+}
+static void be32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (24 - 8 * i));
+}
+static void be64(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static uint32_t get32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static uint64_t get64(const uint8_t *p) {
+  return (uint64_t)get32(p) << 32 | get32(p + 4);
+}
+
+static bool write_all(int fd, const void *buf, size_t n) {
+  const uint8_t *p = buf;
+  while (n > 0) {
+    ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= (size_t)w;
+  }
+  return true;
+}
+
+static bool read_all(int fd, void *buf, size_t n) {
+  uint8_t *p = buf;
+  while (n > 0) {
+    ssize_t r = recv(fd, p, n, 0);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    p += r;
+    n -= (size_t)r;
+  }
+  return true;
+}
+
+static void header_bytes(uint8_t h[32], uint16_t opcode, uint16_t flags, uint16_t status,
+                         uint32_t len, uint64_t id, uint64_t nanos) {
+  be32(h, 0x53534450u);
+  be16(h + 4, 1);
+  be16(h + 6, opcode);
+  be16(h + 8, flags);
+  be16(h + 10, status);
+  be32(h + 12, len);
+  be64(h + 16, id);
+  be64(h + 24, nanos);
+}
+
+/* Reads a request frame; false at EOF (or on garbage, which the client never sends). */
+static bool read_frame(int fd, frame *f) {
+  uint8_t h[32];
+  memset(f, 0, sizeof *f);
+  if (!read_all(fd, h, sizeof h) || get32(h) != 0x53534450u) return false;
+  f->version = get16(h + 4);
+  f->opcode = get16(h + 6);
+  f->flags = get16(h + 8);
+  f->status = get16(h + 10);
+  f->len = get32(h + 12);
+  f->id = get64(h + 16);
+  f->nanos = get64(h + 24);
+  if (f->len > 0) {
+    f->payload = malloc(f->len);
+    if (f->payload == NULL || !read_all(fd, f->payload, f->len)) {
+      free(f->payload);
+      f->payload = NULL;
+      return false;
+    }
+  }
+  return true;
+}
+
+static void send_reply(int fd, uint16_t opcode, uint16_t status, uint64_t id, uint64_t nanos,
+                       const void *payload, uint32_t len) {
+  uint8_t h[32];
+  header_bytes(h, opcode, 1, status, len, id, nanos);
+  write_all(fd, h, sizeof h);
+  if (len > 0) write_all(fd, payload, len);
+}
+
+static void send_error(int fd, const frame *req, uint16_t status, const char *message) {
+  uint8_t p[300];
+  size_t n = strlen(message);
+  be16(p, (uint16_t)n);
+  memcpy(p + 2, message, n);
+  send_reply(fd, req->opcode, status, req->id, 7, p, (uint32_t)(n + 2));
+}
+
+/* ---- the fake device ------------------------------------------------------------------------- */
+
+#define OBJECT_SIZE 1000u /* object 1: bytes (offset & 0xFF) */
+#define NAMES 5
+
+typedef struct server server;
+typedef void (*script_fn)(server *s, int fd);
+
+struct server {
+  int listen_fd;
+  int port;
+  char dir[64];
+  char unix_path[100];
+  pthread_t thread;
+  script_fn script;
+  uint16_t min_version, max_version;
+  bool answer_versions;
+  /* the test and the script take turns with `step` */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int step;
+  /* what the normal script saw */
+  int max_batch;
+  atomic_int writes;
+  uint64_t written;
+};
+
+static void set_step(server *s, int step) {
+  pthread_mutex_lock(&s->mu);
+  s->step = step;
+  pthread_cond_broadcast(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* Waits (at most 10 s) for the step; false on timeout. */
+static bool await_step(server *s, int step) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_sec += 10;
+  pthread_mutex_lock(&s->mu);
+  int rc = 0;
+  while (s->step < step && rc == 0) {
+    rc = pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+  }
+  bool ok = s->step >= step;
+  pthread_mutex_unlock(&s->mu);
+  return ok;
+}
+
+/* Reads requests until the client goes away. */
+static void drain(int fd) {
+  frame f;
+  while (read_frame(fd, &f)) {
+    free(f.payload);
+  }
+}
+
+static size_t put_status(uint8_t *p, const char *path, bool dir, uint64_t length, uint64_t id) {
+  size_t n = strlen(path);
+  be16(p, (uint16_t)n);
+  memcpy(p + 2, path, n);
+  p[2 + n] = dir ? 1 : 0;
+  be64(p + 3 + n, length);
+  be64(p + 11 + n, 1700000000000ull);
+  be64(p + 19 + n, id);
+  return 27 + n;
+}
+
+/* A string from a request payload, NUL-terminated into buf. */
+static const uint8_t *take_string(const uint8_t *p, char *buf, size_t cap) {
+  size_t n = get16(p);
+  if (n >= cap) n = cap - 1;
+  memcpy(buf, p + 2, n);
+  buf[n] = '\0';
+  return p + 2 + get16(p);
+}
+
+/* The normal device's answer to one request. */
+static void answer(server *s, int fd, const frame *req) {
+  uint8_t out[4096];
+  char path[1024];
+  switch (req->opcode) {
+    case SSD_OP_STATUS:
+    case SSD_OP_OPEN: {
+      take_string(req->payload, path, sizeof path);
+      if (strcmp(path, "/missing") == 0) {
+        send_error(fd, req, SSD_NOT_FOUND, "/missing: no such file or directory");
+      } else if (strcmp(path, "/malformed") == 0) {
+        send_reply(fd, req->opcode, 0, req->id, 7, "\x00\x05/da", 5);
+      } else if (strcmp(path, "/badstatus") == 0) {
+        send_reply(fd, req->opcode, 99, req->id, 7, "\x00\x00", 2);
+      } else if (strcmp(path, "/wrongop") == 0) {
+        size_t n = put_status(out, path, false, 0, req->id);
+        send_reply(fd, SSD_OP_LIST, 0, req->id, 7, out, (uint32_t)n);
+      } else {
+        size_t n = put_status(out, path, false, strlen(path), req->id);
+        send_reply(fd, req->opcode, 0, req->id, 7, out, (uint32_t)n);
+      }
+      break;
+    }
+    case SSD_OP_READ: {
+      uint64_t object = get64(req->payload);
+      uint64_t offset = get64(req->payload + 8);
+      uint32_t asked = get32(req->payload + 16);
+      if (offset > OBJECT_SIZE) {
+        send_error(fd, req, SSD_PAST_END, "offset past the end");
+        break;
+      }
+      uint32_t n = (uint32_t)(OBJECT_SIZE - offset < asked ? OBJECT_SIZE - offset : asked);
+      if (object == 2) {
+        n = asked + 10; /* more than asked for */
+      }
+      uint8_t *p = malloc(4 + (size_t)n);
+      be32(p, n);
+      for (uint32_t i = 0; i < n; i++) p[4 + i] = (uint8_t)(offset + i);
+      send_reply(fd, req->opcode, 0, req->id, 7, p, 4 + n);
+      free(p);
+      break;
+    }
+    case SSD_OP_WRITE: {
+      s->writes++;
+      s->written += get32(req->payload + 8);
+      be64(out, s->written);
+      send_reply(fd, req->opcode, 0, req->id, 10, out, 8);
+      break;
+    }
+    case SSD_OP_LIST: {
+      /* Entries /d/n0 .. /d/n4, pages of `limit` after `start after`. */
+      const uint8_t *p = take_string(req->payload, path, sizeof path);
+      char after[256];
+      p = take_string(p, after, sizeof after);
+      uint32_t limit = get32(p);
+      int first = 0;
+      while (first < NAMES && after[0] != '\0') {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", first);
+        first++;
+        if (strcmp(name, after) == 0) break;
+      }
+      size_t at = 4;
+      uint32_t count = 0;
+      for (int i = first; i < NAMES && count < limit; i++, count++) {
+        char full[32];
+        snprintf(full, sizeof full, "/d/n%d", i);
+        at += put_status(out + at, full, i == 4, i == 4 ? 0 : (uint64_t)i * 10, (uint64_t)i);
+      }
+      be32(out, count);
+      out[at++] = first + (int)count < NAMES ? 1 : 0;
+      send_reply(fd, req->opcode, 0, req->id, 7, out, (uint32_t)at);
+      break;
+    }
+    case SSD_OP_DEVICE_INFO: {
+      size_t at = 0;
+      const char *strings[] = {"fake-host", "test-profile"};
+      for (int i = 0; i < 2; i++) {
+        size_t n = strlen(strings[i]);
+        be16(out + at, (uint16_t)n);
+        memcpy(out + at + 2, strings[i], n);
+        at += 2 + n;
+      }
+      const uint32_t geometry[] = {8, 4, 1024, 128, 8192, 4};
+      for (int i = 0; i < 6; i++, at += 4) be32(out + at, geometry[i]);
+      be64(out + at, 1ull << 40);
+      be64(out + at + 8, 1ull << 39);
+      out[at + 16] = 1;
+      be32(out + at + 17, 1);
+      at += 21;
+      memcpy(out + at, "\x00\x01k\x00\x01v", 6);
+      at += 6;
+      send_reply(fd, req->opcode, 0, req->id, 7, out, (uint32_t)at);
+      break;
+    }
+    case SSD_OP_MKDIRS:
+    case SSD_OP_SHUTDOWN:
+      send_reply(fd, req->opcode, 0, req->id, 7, NULL, 0);
+      break;
+    default:
+      send_error(fd, req, SSD_UNKNOWN_OPCODE, "opcode not known to the fake device");
+      break;
+  }
+}
+
+/* Answers requests in batches, last first: waits until no request came for 20 ms (or 64 are
+ * waiting), then answers those held in reverse order, so that pipelined requests complete out of
+ * order. */
+static void serve_normal(server *s, int fd) {
+  frame held[64];
+  int n = 0;
+  for (;;) {
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    int r = n == 0 ? 1 : poll(&pfd, 1, 20);
+    if (r > 0 && n < 64) {
+      if (!read_frame(fd, &held[n])) break;
+      n++;
+      continue;
+    }
+    if (n > s->max_batch) s->max_batch = n;
+    for (int i = n - 1; i >= 0; i--) {
+      answer(s, fd, &held[i]);
+      free(held[i].payload);
+    }
+    n = 0;
+  }
+  for (int i = 0; i < n; i++) free(held[i].payload);
+}
+
+static void *server_main(void *arg) {
+  server *s = arg;
+  struct pollfd pfd = {.fd = s->listen_fd, .events = POLLIN};
+  if (poll(&pfd, 1, 10000) <= 0) return NULL; /* the test never connected */
+  int fd = accept(s->listen_fd, NULL, NULL);
+  if (fd < 0) return NULL;
+  if (s->answer_versions) {
+    frame f;
+    if (read_frame(fd, &f)) {
+      uint8_t p[4];
+      be16(p, s->min_version);
+      be16(p + 2, s->max_version);
+      send_reply(fd, f.opcode, 0, f.id, 0, p, 4);
+      free(f.payload);
+      s->script(s, fd);
+    }
+  } else {
+    s->script(s, fd);
+  }
+  close(fd);
+  return NULL;
+}
+
+static void server_init(server *s, script_fn script) {
+  memset(s, 0, sizeof *s);
+  s->script = script;
+  s->min_version = 1;
+  s->max_version = 1;
+  s->answer_versions = true;
+  pthread_mutex_init(&s->mu, NULL);
+  pthread_cond_init(&s->cv, NULL);
+}
+
+static void server_run(server *s) {
+  REQUIRE(listen(s->listen_fd, 8) == 0);
+  REQUIRE(pthread_create(&s->thread, NULL, server_main, s) == 0);
+}
+
+/* A fake device on 127.0.0.1 that answers API_VERSIONS with min..max, or not at all when
+ * answer_versions is false. */
+static void server_tcp_versions(server *s, script_fn script, uint16_t min, uint16_t max,
+                                bool answer_versions) {
+  server_init(s, script);
+  s->min_version = min;
+  s->max_version = max;
+  s->answer_versions = answer_versions;
+  s->listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(s->listen_fd >= 0);
+  struct sockaddr_in a;
+  memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(s->listen_fd, (struct sockaddr *)&a, sizeof a) == 0);
+  socklen_t len = sizeof a;
+  REQUIRE(getsockname(s->listen_fd, (struct sockaddr *)&a, &len) == 0);
+  s->port = ntohs(a.sin_port);
+  server_run(s);
+}
+
+static void server_tcp(server *s, script_fn script) {
+  server_tcp_versions(s, script, 1, 1, true);
+}
+
+/* False when the host has no IPv6 loopback. */
+static bool server_tcp6(server *s, script_fn script) {
+  server_init(s, script);
+  s->listen_fd = socket(AF_INET6, SOCK_STREAM, 0);
+  if (s->listen_fd < 0) return false;
+  struct sockaddr_in6 a;
+  memset(&a, 0, sizeof a);
+  a.sin6_family = AF_INET6;
+  a.sin6_addr = in6addr_loopback;
+  if (bind(s->listen_fd, (struct sockaddr *)&a, sizeof a) != 0) {
+    close(s->listen_fd);
+    return false;
+  }
+  socklen_t len = sizeof a;
+  REQUIRE(getsockname(s->listen_fd, (struct sockaddr *)&a, &len) == 0);
+  s->port = ntohs(a.sin6_port);
+  server_run(s);
+  return true;
+}
+
+static void server_unix(server *s, script_fn script) {
+  server_init(s, script);
+  snprintf(s->dir, sizeof s->dir, "/tmp/smartssd-test-XXXXXX");
+  REQUIRE(mkdtemp(s->dir) != NULL);
+  snprintf(s->unix_path, sizeof s->unix_path, "%s/device.sock", s->dir);
+  s->listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(s->listen_fd >= 0);
+  struct sockaddr_un a;
+  memset(&a, 0, sizeof a);
+  a.sun_family = AF_UNIX;
+  snprintf(a.sun_path, sizeof a.sun_path, "%s", s->unix_path);
+  REQUIRE(bind(s->listen_fd, (struct sockaddr *)&a, sizeof a) == 0);
+  server_run(s);
+}
+
+static void server_stop(server *s) {
+  pthread_join(s->thread, NULL);
+  close(s->listen_fd);
+  if (s->unix_path[0] != '\0') {
+    unlink(s->unix_path);
+    rmdir(s->dir);
+  }
+  pthread_mutex_destroy(&s->mu);
+  pthread_cond_destroy(&s->cv);
+}
+
+static ssd_client *connect_to(const server *s, const ssd_options *opt) {
+  char address[160];
+  if (s->unix_path[0] != '\0') {
+    snprintf(address, sizeof address, "unix:%s", s->unix_path);
+  } else {
+    snprintf(address, sizeof address, "127.0.0.1:%d", s->port);
+  }
+  ssd_client *c = NULL;
+  ssd_error err;
+  int rc = ssd_connect(address, opt, &c, &err);
+  if (rc != SSD_OK) fprintf(stderr, "connect %s: %d %s\n", address, rc, err.message);
+  REQUIRE(rc == SSD_OK);
+  return c;
+}
+
+/* A STATUS payload for a path. */
+static uint32_t status_payload(uint8_t *p, const char *path) {
+  size_t n = strlen(path);
+  be16(p, (uint16_t)n);
+  memcpy(p + 2, path, n);
+  return (uint32_t)(n + 2);
+}
+
+/* ---- normal operation ------------------------------------------------------------------------ */
+
+typedef struct worker {
+  ssd_client *c;
+  int index;
+  int failures;
+} worker;
+
+static void *status_worker(void *arg) {
+  worker *w = arg;
+  for (int i = 0; i < 50; i++) {
+    char path[64];
+    snprintf(path, sizeof path, "/t%d/file-%d", w->index, i);
+    ssd_object_status st;
+    ssd_error err;
+    uint64_t nanos = 0;
+    int rc = ssd_status(w->c, path, &st, &nanos, &err);
+    if (rc != SSD_OK || strcmp(st.path.s, path) != 0 || st.length != strlen(path) ||
+        nanos != 7) {
+      w->failures++;
+    }
+    if (rc == SSD_OK) ssd_object_status_free(&st);
+  }
+  return NULL;
+}
+
+static void test_pipelined_threads(void) {
+  server s;
+  server_tcp(&s, serve_normal);
+  ssd_client *c = connect_to(&s, NULL);
+  CHECK_INT(ssd_protocol_version(c), 1);
+  worker w[6];
+  pthread_t t[6];
+  for (int i = 0; i < 6; i++) {
+    w[i] = (worker){c, i, 0};
+    REQUIRE(pthread_create(&t[i], NULL, status_worker, &w[i]) == 0);
+  }
+  for (int i = 0; i < 6; i++) {
+    pthread_join(t[i], NULL);
+    CHECK_INT(w[i].failures, 0);
+  }
+  CHECK_EQ(ssd_modelled_nanos_total(c), 6 * 50 * 7);
+  ssd_close(c);
+  server_stop(&s);
+  CHECK(s.max_batch > 1); /* requests were pipelined, and so answered out of order */
+}
+
+static void test_queue(void) {
+  server s;
+  server_tcp(&s, serve_normal);
+  ssd_client *c = connect_to(&s, NULL);
+  ssd_error err;
+  enum { N = 40 };
+  uint64_t ids[N];
+  for (int i = 0; i < N; i++) {
+    uint8_t p[64];
+    char path[32];
+    snprintf(path, sizeof path, "/q/%d", i);
+    REQUIRE(ssd_submit(c, SSD_OP_STATUS, p, status_payload(p, path), NULL, 0, SSD_SUBMIT_QUEUE,
+                       &ids[i], &err) == SSD_OK);
+  }
+  /* A queued request is not waited for with ssd_wait. */
+  CHECK_INT(ssd_wait(c, ids[0], NULL, &err), SSD_E_ARG);
+  bool seen[N] = {false};
+  bool in_order = true;
+  for (int k = 0; k < N; k++) {
+    ssd_reply r;
+    int rc = ssd_next_completion(c, 5000, &r, &err);
+    REQUIRE(rc == SSD_OK);
+    int i = (int)(r.request_id - ids[0]);
+    REQUIRE(i >= 0 && i < N && !seen[i]);
+    seen[i] = true;
+    in_order = in_order && i == k;
+    CHECK_EQ(r.opcode, SSD_OP_STATUS);
+    CHECK_EQ(r.modelled_nanos, 7);
+    ssd_object_status st;
+    REQUIRE(ssd_decode_object_status(r.payload, r.payload_len, &st, &err) == SSD_OK);
+    char path[32];
+    snprintf(path, sizeof path, "/q/%d", i);
+    CHECK_STR(st.path.s, path);
+    ssd_object_status_free(&st);
+    ssd_reply_free(&r);
+  }
+  CHECK(!in_order);
+  ssd_reply r;
+  CHECK_INT(ssd_next_completion(c, 0, &r, &err), SSD_E_TIMEOUT);
+  CHECK_INT(ssd_next_completion(c, 50, &r, &err), SSD_E_TIMEOUT);
+  /* After a disconnect the queue reports SSD_E_CLOSED. */
+  ssd_disconnect(c);
+  CHECK_INT(ssd_next_completion(c, 1000, &r, &err), SSD_E_CLOSED);
+  uint8_t p[16];
+  uint64_t id;
+  CHECK_INT(ssd_submit(c, SSD_OP_STATUS, p, status_payload(p, "/x"), NULL, 0, 0, &id, &err),
+            SSD_E_CLOSED);
+  ssd_close(c);
+  server_stop(&s);
+}
+
+static void test_typed_calls(void) {
+  server s;
+  server_tcp(&s, serve_normal);
+  ssd_options opt = ssd_options_default();
+  opt.max_frame_bytes = 1024;
+  ssd_client *c = connect_to(&s, &opt);
+  ssd_error err;
+  uint64_t nanos = 0;
+
+  /* READ straight into the caller's buffer */
+  uint8_t buf[200];
+  uint32_t n = 0;
+  CHECK_INT(ssd_read(c, 1, 0, buf, 100, &n, &nanos, &err), SSD_OK);
+  CHECK_EQ(n, 100);
+  CHECK_EQ(nanos, 7);
+  bool pattern = true;
+  for (uint32_t i = 0; i < n; i++) pattern = pattern && buf[i] == (uint8_t)i;
+  CHECK(pattern);
+  CHECK_INT(ssd_read(c, 1, 950, buf, sizeof buf, &n, NULL, &err), SSD_OK);
+  CHECK_EQ(n, 50);
+  CHECK_EQ(buf[0], (uint8_t)950);
+  CHECK_INT(ssd_read(c, 1, OBJECT_SIZE, buf, sizeof buf, &n, NULL, &err), SSD_OK);
+  CHECK_EQ(n, 0);
+  CHECK_INT(ssd_read(c, 1, 5000, buf, sizeof buf, &n, NULL, &err), SSD_PAST_END);
+  CHECK_STR(err.message, "offset past the end");
+  CHECK_INT(err.code, SSD_PAST_END);
+  /* More than asked for: this request fails, the connection goes on. */
+  CHECK_INT(ssd_read(c, 2, 0, buf, 20, &n, NULL, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "returned 30 bytes; 20 were asked for");
+  CHECK_CONTAINS(err.message, "127.0.0.1:");
+  /* A read larger than the frame limit asks for what fits. */
+  uint8_t big[2000];
+  CHECK_INT(ssd_read(c, 1, 0, big, sizeof big, &n, NULL, &err), SSD_OK);
+  CHECK_EQ(n, 1000); /* the object's end, under the 1020 asked */
+  /* A queued dst read. */
+  uint8_t p[20];
+  be64(p, 1);
+  be64(p + 8, 10);
+  be32(p + 16, 5);
+  uint64_t id;
+  memset(buf, 0, sizeof buf);
+  REQUIRE(ssd_submit(c, SSD_OP_READ, p, 20, buf, 5, SSD_SUBMIT_QUEUE, &id, &err) == SSD_OK);
+  ssd_reply r;
+  CHECK_INT(ssd_next_completion(c, 5000, &r, &err), SSD_OK);
+  CHECK_EQ(r.request_id, id);
+  CHECK_EQ(r.data_len, 5);
+  CHECK(r.payload == NULL);
+  CHECK_MEM(buf, "\x0a\x0b\x0c\x0d\x0e", 5);
+  ssd_reply_free(&r);
+  /* dst is only for READ */
+  CHECK_INT(ssd_submit(c, SSD_OP_STATUS, p, 4, buf, 5, 0, &id, &err), SSD_E_ARG);
+  CHECK_INT(ssd_submit(c, SSD_OP_STATUS, p, 2000, NULL, 0, 0, &id, &err), SSD_E_ARG);
+  CHECK_INT(ssd_submit(c, SSD_OP_STATUS, p, 4, NULL, 0, 4, &id, &err), SSD_E_ARG);
+
+  /* a device status and its message */
+  ssd_object_status st;
+  CHECK_INT(ssd_status(c, "/missing", &st, &nanos, &err), SSD_NOT_FOUND);
+  CHECK_STR(err.message, "/missing: no such file or directory");
+  CHECK_EQ(nanos, 7);
+  /* malformed payload, unknown status, wrong opcode: that request fails, the connection lives */
+  CHECK_INT(ssd_status(c, "/malformed", &st, NULL, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "truncated");
+  CHECK_INT(ssd_open(c, "/badstatus", &st, NULL, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "unknown status 99");
+  CHECK_INT(ssd_status(c, "/wrongop", &st, NULL, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "has opcode 0x001a");
+  CHECK_INT(ssd_open(c, "/ok", &st, NULL, &err), SSD_OK);
+  CHECK_STR(st.path.s, "/ok");
+  ssd_object_status_free(&st);
+  CHECK_INT(ssd_status(c, "/bad\xFF", &st, &nanos, &err), SSD_E_ARG);
+  CHECK_EQ(nanos, 0);
+
+  /* WRITE split to fit the frame limit: 1024 - 12 bytes a frame, one after the other */
+  static uint8_t data[3000];
+  uint64_t length = 0;
+  CHECK_INT(ssd_write(c, 5, data, sizeof data, &length, &nanos, &err), SSD_OK);
+  CHECK_EQ(length, 3000);
+  CHECK_EQ(nanos, 30);
+  CHECK_INT(s.writes, 3);
+  CHECK_INT(ssd_write(c, 5, data, 0, &length, &nanos, &err), SSD_OK); /* one empty WRITE */
+  CHECK_EQ(length, 3000);
+  CHECK_INT(s.writes, 4);
+
+  /* LIST, page by page */
+  ssd_listing l;
+  CHECK_INT(ssd_list(c, "/d", NULL, 2, &l, NULL, &err), SSD_OK);
+  REQUIRE(l.n_entries == 2);
+  CHECK_STR(l.entries[0].path.s, "/d/n0");
+  CHECK_STR(l.entries[1].path.s, "/d/n1");
+  CHECK(l.more);
+  ssd_listing_free(&l);
+  CHECK_INT(ssd_list(c, "/d", "n3", 10, &l, NULL, &err), SSD_OK);
+  REQUIRE(l.n_entries == 1);
+  CHECK_STR(l.entries[0].path.s, "/d/n4");
+  CHECK(l.entries[0].directory);
+  CHECK(!l.more);
+  ssd_listing_free(&l);
+
+  struct ssd_device_info info;
+  CHECK_INT(ssd_device_info(c, &info, NULL, &err), SSD_OK);
+  CHECK_STR(info.name.s, "fake-host");
+  CHECK_EQ(info.geometry.page_size_bytes, 8192);
+  REQUIRE(info.n_params == 1);
+  CHECK_STR(info.params[0].key.s, "k");
+  ssd_device_info_free(&info);
+  CHECK_INT(ssd_mkdirs(c, "/a/b", NULL, &err), SSD_OK);
+  CHECK_INT(ssd_rename(c, "/a", "/b", NULL, &err), SSD_UNKNOWN_OPCODE);
+  CHECK_STR(err.message, "opcode not known to the fake device");
+  uint64_t tasklet;
+  const char *const keys[] = {"k", "k"};
+  const char *const values[] = {"1", "2"};
+  CHECK_INT(ssd_create_object(c, NULL, 0, "C", keys, values, 2, &tasklet, NULL, &err), SSD_E_ARG);
+  CHECK_INT(ssd_shutdown(c, NULL, &err), SSD_OK);
+  ssd_close(c);
+  server_stop(&s);
+}
+
+static void test_unix_socket(void) {
+  server s;
+  server_unix(&s, serve_normal);
+  ssd_client *c = connect_to(&s, NULL);
+  char expected[160];
+  snprintf(expected, sizeof expected, "unix:%s", s.unix_path);
+  CHECK_STR(ssd_address(c), expected);
+  ssd_object_status st;
+  ssd_error err;
+  CHECK_INT(ssd_status(c, "/over/unix", &st, NULL, &err), SSD_OK);
+  CHECK_STR(st.path.s, "/over/unix");
+  ssd_object_status_free(&st);
+  uint8_t buf[64];
+  uint32_t n;
+  CHECK_INT(ssd_read(c, 1, 0, buf, sizeof buf, &n, NULL, &err), SSD_OK);
+  CHECK_EQ(n, 64);
+  ssd_close(c);
+  server_stop(&s);
+}
+
+static void test_ipv6(void) {
+  server s;
+  if (!server_tcp6(&s, serve_normal)) {
+    printf("test_client: no IPv6 loopback; [::1] not tested\n");
+    return;
+  }
+  char address[64];
+  snprintf(address, sizeof address, "[::1]:%d", s.port);
+  ssd_client *c = NULL;
+  ssd_error err;
+  REQUIRE(ssd_connect(address, NULL, &c, &err) == SSD_OK);
+  CHECK_STR(ssd_address(c), address);
+  ssd_object_status st;
+  CHECK_INT(ssd_status(c, "/v6", &st, NULL, &err), SSD_OK);
+  ssd_object_status_free(&st);
+  ssd_close(c);
+  server_stop(&s);
+}
+
+/* ---- broken servers -------------------------------------------------------------------------- */
+
+/* Reads two requests, then sends 12 bytes of a header and closes. */
+static void script_close_mid_header(server *s, int fd) {
+  (void)s;
+  frame a, b;
+  if (!read_frame(fd, &a) || !read_frame(fd, &b)) return;
+  uint8_t h[32];
+  header_bytes(h, a.opcode, 1, 0, 27, a.id, 0);
+  write_all(fd, h, 12);
+  free(a.payload);
+  free(b.payload);
+}
+
+/* Reads two requests, then sends a header promising 100 bytes, 10 of them, and closes. */
+static void script_close_mid_payload(server *s, int fd) {
+  (void)s;
+  frame a, b;
+  if (!read_frame(fd, &a) || !read_frame(fd, &b)) return;
+  uint8_t h[42] = {0};
+  header_bytes(h, a.opcode, 1, 0, 100, a.id, 0);
+  write_all(fd, h, sizeof h);
+  free(a.payload);
+  free(b.payload);
+}
+
+static void script_garbage(server *s, int fd) {
+  (void)s;
+  frame a;
+  if (!read_frame(fd, &a)) return;
+  const char *junk = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+  write_all(fd, junk, strlen(junk));
+  free(a.payload);
+  drain(fd);
+}
+
+static void script_oversized(server *s, int fd) {
+  (void)s;
+  frame a;
+  if (!read_frame(fd, &a)) return;
+  uint8_t h[32];
+  header_bytes(h, a.opcode, 1, 0, 1u << 30, a.id, 0);
+  write_all(fd, h, sizeof h);
+  free(a.payload);
+  drain(fd);
+}
+
+static void script_bad_flags(server *s, int fd) {
+  (void)s;
+  frame a;
+  if (!read_frame(fd, &a)) return;
+  uint8_t h[32];
+  header_bytes(h, a.opcode, 0, 0, 0, a.id, 0);
+  write_all(fd, h, sizeof h);
+  free(a.payload);
+  drain(fd);
+}
+
+static void script_unknown_id(server *s, int fd) {
+  (void)s;
+  frame a;
+  if (!read_frame(fd, &a)) return;
+  send_reply(fd, a.opcode, 0, 999999, 0, NULL, 0);
+  free(a.payload);
+  drain(fd);
+}
+
+/* Expects a READ (into the caller's buffer) and a queued STATUS and answers neither until the
+ * test says the client timed out (step 1); then sends the late replies and serves normally. */
+static void script_late(server *s, int fd) {
+  frame read, status;
+  if (!read_frame(fd, &read) || !read_frame(fd, &status)) return;
+  if (await_step(s, 1)) {
+    uint32_t n = get32(read.payload + 16);
+    uint8_t *p = malloc(4 + (size_t)n);
+    be32(p, n);
+    memset(p + 4, 0xAA, n);
+    send_reply(fd, read.opcode, 0, read.id, 0, p, 4 + n);
+    free(p);
+    answer(s, fd, &status);
+  }
+  free(read.payload);
+  free(status.payload);
+  serve_normal(s, fd);
+}
+
+/* Answers a READ with its header and half its data, then stalls until the client closes. */
+static void script_stall_mid_data(server *s, int fd) {
+  (void)s;
+  frame read;
+  if (!read_frame(fd, &read)) return;
+  uint8_t p[32 + 4 + 50];
+  memset(p, 0xAA, sizeof p);
+  header_bytes(p, read.opcode, 1, 0, 4 + 100, read.id, 0);
+  be32(p + 32, 100);
+  write_all(fd, p, sizeof p);
+  free(read.payload);
+  drain(fd);
+}
+
+/* Reads nothing until the test says so (step 1): the client's sends fill the socket buffers. */
+static void script_no_read(server *s, int fd) {
+  await_step(s, 1);
+  drain(fd);
+}
+
+static void script_silent(server *s, int fd) {
+  (void)s;
+  drain(fd);
+}
+
+/* Submits two STATUS requests and waits for both; returns the first's status and error. */
+static int two_requests(ssd_client *c, ssd_error *first) {
+  uint8_t p[16];
+  uint32_t n = status_payload(p, "/x");
+  uint64_t a, b;
+  ssd_error err;
+  REQUIRE(ssd_submit(c, SSD_OP_STATUS, p, n, NULL, 0, 0, &a, &err) == SSD_OK);
+  REQUIRE(ssd_submit(c, SSD_OP_STATUS, p, n, NULL, 0, 0, &b, &err) == SSD_OK);
+  int rc = ssd_wait(c, a, NULL, first);
+  CHECK_INT(ssd_wait(c, b, NULL, &err), rc);
+  CHECK_STR(err.message, first->message);
+  return rc;
+}
+
+/* After a failure, submits fail at once with it. */
+static void check_failed_for_good(ssd_client *c, int code) {
+  uint8_t p[16];
+  uint64_t id;
+  ssd_error err;
+  CHECK_INT(ssd_submit(c, SSD_OP_STATUS, p, status_payload(p, "/y"), NULL, 0, 0, &id, &err),
+            code);
+  ssd_reply r;
+  CHECK_INT(ssd_next_completion(c, 1000, &r, &err), SSD_E_CLOSED);
+}
+
+static void test_broken_servers(void) {
+  server s;
+  ssd_error err;
+  char address[64];
+
+  server_tcp(&s, script_close_mid_header);
+  ssd_client *c = connect_to(&s, NULL);
+  snprintf(address, sizeof address, "device 127.0.0.1:%d", s.port);
+  CHECK_INT(two_requests(c, &err), SSD_E_CLOSED);
+  CHECK_CONTAINS(err.message, "connection closed after 12 of 32 header bytes");
+  CHECK_CONTAINS(err.message, address);
+  check_failed_for_good(c, SSD_E_CLOSED);
+  ssd_close(c);
+  server_stop(&s);
+
+  server_tcp(&s, script_close_mid_payload);
+  c = connect_to(&s, NULL);
+  CHECK_INT(two_requests(c, &err), SSD_E_CLOSED);
+  CHECK_CONTAINS(err.message, "connection closed after 42 of 132 frame bytes");
+  check_failed_for_good(c, SSD_E_CLOSED);
+  ssd_close(c);
+  server_stop(&s);
+
+  server_tcp(&s, script_garbage);
+  c = connect_to(&s, NULL);
+  ssd_object_status st;
+  CHECK_INT(ssd_status(c, "/x", &st, NULL, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "bad magic 0x48545450");
+  check_failed_for_good(c, SSD_E_PROTOCOL);
+  ssd_close(c);
+  server_stop(&s);
+
+  server_tcp(&s, script_oversized);
+  c = connect_to(&s, NULL);
+  CHECK_INT(ssd_status(c, "/x", &st, NULL, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "frame of 1073741824 payload bytes exceeds the limit of 67112960");
+  check_failed_for_good(c, SSD_E_PROTOCOL);
+  ssd_close(c);
+  server_stop(&s);
+
+  server_tcp(&s, script_bad_flags);
+  c = connect_to(&s, NULL);
+  CHECK_INT(ssd_status(c, "/x", &st, NULL, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "flags 0x0000");
+  ssd_close(c);
+  server_stop(&s);
+
+  server_tcp(&s, script_unknown_id);
+  c = connect_to(&s, NULL);
+  CHECK_INT(ssd_status(c, "/x", &st, NULL, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "request 999999, which was never sent");
+  ssd_close(c);
+  server_stop(&s);
+}
+
+static void test_timeouts(void) {
+  server s;
+  ssd_error err;
+  ssd_options opt = ssd_options_default();
+  opt.request_timeout_ms = 300;
+
+  /* No reply in time: SSD_E_TIMEOUT; the late reply is dropped, never written to dst. */
+  server_tcp(&s, script_late);
+  ssd_client *c = connect_to(&s, &opt);
+  uint8_t buf[64];
+  memset(buf, 0x55, sizeof buf);
+  uint8_t p[20];
+  be64(p, 1);
+  be64(p + 8, 0);
+  be32(p + 16, sizeof buf);
+  uint64_t read_id, status_id;
+  REQUIRE(ssd_submit(c, SSD_OP_READ, p, 20, buf, sizeof buf, 0, &read_id, &err) == SSD_OK);
+  uint8_t q[16];
+  REQUIRE(ssd_submit(c, SSD_OP_STATUS, q, status_payload(q, "/late"), NULL, 0, SSD_SUBMIT_QUEUE,
+                     &status_id, &err) == SSD_OK);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  ssd_reply r;
+  CHECK_INT(ssd_wait(c, read_id, &r, &err), SSD_E_TIMEOUT);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+  CHECK(ms >= 250 && ms < 3000);
+  CHECK_INT(r.status, SSD_E_TIMEOUT);
+  CHECK_CONTAINS(err.message, "no reply to READ");
+  CHECK_INT(ssd_wait(c, read_id, &r, &err), SSD_E_ARG); /* forgotten */
+  CHECK_INT(ssd_next_completion(c, 2000, &r, &err), SSD_E_TIMEOUT);
+  CHECK_EQ(r.request_id, status_id);
+  CHECK_CONTAINS(err.message, "no reply to STATUS");
+  set_step(&s, 1); /* the late replies go out now */
+  ssd_object_status st;
+  CHECK_INT(ssd_status(c, "/after", &st, NULL, &err), SSD_OK); /* the stream is intact */
+  CHECK_STR(st.path.s, "/after");
+  ssd_object_status_free(&st);
+  bool untouched = true;
+  for (size_t i = 0; i < sizeof buf; i++) untouched = untouched && buf[i] == 0x55;
+  CHECK(untouched);
+  CHECK_INT(ssd_next_completion(c, 0, &r, &err), SSD_E_TIMEOUT); /* nothing more was queued */
+  ssd_close(c);
+  server_stop(&s);
+
+  /* Half a READ's data arrives, then nothing: the timeout closes the connection, as the caller's
+   * buffer is being written. */
+  server_tcp(&s, script_stall_mid_data);
+  c = connect_to(&s, &opt);
+  uint32_t n;
+  uint8_t big[100];
+  CHECK_INT(ssd_read(c, 1, 0, big, sizeof big, &n, NULL, &err), SSD_E_TIMEOUT);
+  CHECK_CONTAINS(err.message, "connection is closed");
+  check_failed_for_good(c, SSD_E_TIMEOUT);
+  ssd_close(c);
+  server_stop(&s);
+
+  /* A device that stops reading: a frame that cannot be sent whole in time closes the
+   * connection (half a frame cannot be taken back). */
+  server_tcp(&s, script_no_read);
+  ssd_options big_frames = opt;
+  big_frames.max_frame_bytes = 64u << 20;
+  c = connect_to(&s, &big_frames);
+  size_t size = 32u << 20;
+  uint8_t *data = calloc(1, size);
+  REQUIRE(data != NULL);
+  uint64_t length;
+  CHECK_INT(ssd_write(c, 1, data, size, &length, NULL, &err), SSD_E_TIMEOUT);
+  CHECK_CONTAINS(err.message, "could not finish sending WRITE");
+  check_failed_for_good(c, SSD_E_TIMEOUT);
+  free(data);
+  set_step(&s, 1);
+  ssd_close(c);
+  server_stop(&s);
+
+  /* The handshake is bounded by the connect timeout. */
+  server_tcp_versions(&s, script_silent, 1, 1, false);
+  opt.connect_timeout_ms = 300;
+  char address[64];
+  snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
+  c = (ssd_client *)1;
+  CHECK_INT(ssd_connect(address, &opt, &c, &err), SSD_E_TIMEOUT);
+  CHECK(c == NULL);
+  CHECK_CONTAINS(err.message, "API_VERSIONS");
+  server_stop(&s);
+}
+
+/* ssd_close with requests outstanding, and with a thread blocked in ssd_wait. */
+typedef struct blocked {
+  ssd_client *c;
+  uint64_t id;
+  int rc;
+  atomic_bool started;
+} blocked;
+
+static void *blocked_wait(void *arg) {
+  blocked *b = arg;
+  ssd_error err;
+  atomic_store(&b->started, true);
+  b->rc = ssd_wait(b->c, b->id, NULL, &err);
+  return NULL;
+}
+
+static void *blocked_next(void *arg) {
+  blocked *b = arg;
+  ssd_reply r;
+  ssd_error err;
+  atomic_store(&b->started, true);
+  for (;;) {
+    b->rc = ssd_next_completion(b->c, -1, &r, &err);
+    ssd_reply_free(&r);
+    if (b->rc == SSD_E_CLOSED) return NULL;
+  }
+}
+
+static void test_close_with_outstanding(void) {
+  server s;
+  server_unix(&s, script_silent);
+  ssd_client *c = connect_to(&s, NULL);
+  ssd_error err;
+  uint8_t p[16];
+  uint32_t n = status_payload(p, "/x");
+  for (int i = 0; i < 10; i++) {
+    uint64_t id;
+    REQUIRE(ssd_submit(c, SSD_OP_STATUS, p, n, NULL, 0, SSD_SUBMIT_QUEUE, &id, &err) == SSD_OK);
+  }
+  blocked w = {c, 0, 0, false}, q = {c, 0, 0, false};
+  REQUIRE(ssd_submit(c, SSD_OP_STATUS, p, n, NULL, 0, 0, &w.id, &err) == SSD_OK);
+  pthread_t tw, tq;
+  REQUIRE(pthread_create(&tw, NULL, blocked_wait, &w) == 0);
+  REQUIRE(pthread_create(&tq, NULL, blocked_next, &q) == 0);
+  while (!atomic_load(&w.started) || !atomic_load(&q.started)) usleep(1000);
+  usleep(100 * 1000); /* and into their calls */
+  ssd_close(c); /* fails everything, waits for both threads to leave, frees */
+  pthread_join(tw, NULL);
+  pthread_join(tq, NULL);
+  CHECK_INT(w.rc, SSD_E_CLOSED);
+  CHECK_INT(q.rc, SSD_E_CLOSED);
+  server_stop(&s);
+  ssd_close(NULL);
+}
+
+/* ---- connecting ------------------------------------------------------------------------------ */
+
+static void test_connect_errors(void) {
+  ssd_error err;
+  ssd_client *c = NULL;
+
+  /* A port nobody listens on. */
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a;
+  memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(fd, (struct sockaddr *)&a, sizeof a) == 0);
+  socklen_t len = sizeof a;
+  REQUIRE(getsockname(fd, (struct sockaddr *)&a, &len) == 0);
+  close(fd);
+  char address[64];
+  snprintf(address, sizeof address, "127.0.0.1:%d", ntohs(a.sin_port));
+  CHECK_INT(ssd_connect(address, NULL, &c, &err), SSD_E_IO);
+  CHECK(c == NULL);
+  CHECK_CONTAINS(err.message, address);
+  CHECK_CONTAINS(err.message, "refused");
+  CHECK_INT(err.code, SSD_E_IO);
+
+  CHECK_INT(ssd_connect("unix:/nonexistent/smartssd.sock", NULL, &c, &err), SSD_E_IO);
+  CHECK_CONTAINS(err.message, "unix:/nonexistent/smartssd.sock");
+
+  static const char *const bad[] = {
+      "", "localhost", "localhost:", ":7070", "host:0", "host:65536", "host:12a", "host:-1",
+      "host:123456", "::1:7070", "[::1]7070", "[::1", "[::1]:", "[]:7070", "unix:", "unix:relative.sock", "a b]:1",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    c = (ssd_client *)1;
+    int rc = ssd_connect(bad[i], NULL, &c, &err);
+    if (rc != SSD_E_ARG) fprintf(stderr, "address '%s': %d %s\n", bad[i], rc, err.message);
+    CHECK_INT(rc, SSD_E_ARG);
+    CHECK(c == NULL);
+    CHECK_CONTAINS(err.message, "bad device address");
+  }
+  char long_unix[300] = "unix:/";
+  memset(long_unix + 6, 'x', 200);
+  long_unix[206] = '\0';
+  CHECK_INT(ssd_connect(long_unix, NULL, &c, &err), SSD_E_ARG);
+  CHECK_INT(ssd_connect(NULL, NULL, &c, &err), SSD_E_ARG);
+
+  ssd_options opt = ssd_options_default();
+  opt.max_frame_bytes = 100;
+  CHECK_INT(ssd_connect("127.0.0.1:1", &opt, &c, &err), SSD_E_ARG);
+  opt = ssd_options_default();
+  opt.request_timeout_ms = 0;
+  CHECK_INT(ssd_connect("127.0.0.1:1", &opt, &c, &err), SSD_E_ARG);
+
+  /* No common version. */
+  server s;
+  server_tcp_versions(&s, script_silent, 2, 3, true);
+  snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
+  CHECK_INT(ssd_connect(address, NULL, &c, &err), SSD_E_VERSION);
+  CHECK_CONTAINS(err.message, "no common protocol version: this client speaks 1..1, the device 2..3");
+  server_stop(&s);
+}
+
+int main(void) {
+  alarm(120); /* a hang is a failure */
+  signal(SIGPIPE, SIG_IGN); /* the fake device writes to clients that left */
+  test_pipelined_threads();
+  test_queue();
+  test_typed_calls();
+  test_unix_socket();
+  test_ipv6();
+  test_broken_servers();
+  test_timeouts();
+  test_close_with_outstanding();
+  test_connect_errors();
+  return check_exit("test_client");
+}

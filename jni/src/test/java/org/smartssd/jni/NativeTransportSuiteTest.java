@@ -1,0 +1,21 @@
+package org.smartssd.jni;
+
+import java.io.IOException;
+import org.junit.jupiter.api.BeforeAll;
+import org.smartssd.device.client.ClientOptions;
+import org.smartssd.device.client.DeviceAddress;
+import org.smartssd.device.client.DeviceClient;
+import org.smartssd.device.runtime.client.DeviceClientSuite;
+
+/** The client suite, the same as the Java transport's, over the C library. */
+class NativeTransportSuiteTest extends DeviceClientSuite {
+  @BeforeAll
+  static void libraryLoads() {
+    NativeTests.assumeLibrary();
+  }
+
+  @Override
+  protected DeviceClient connect(DeviceAddress address, ClientOptions options) throws IOException {
+    return NativeDeviceClient.connect(address, options);
+  }
+}
