@@ -50,6 +50,11 @@ final class ConnectionPool implements Closeable {
     }
   }
 
+  /** The connections it keeps at most. */
+  int size() {
+    return slots.length;
+  }
+
   /** Drops a connection that was lost; its slot connects afresh on next use. */
   void discard(DeviceClient client) {
     synchronized (slots) {

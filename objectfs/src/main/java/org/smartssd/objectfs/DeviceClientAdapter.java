@@ -37,7 +37,7 @@ public final class DeviceClientAdapter implements ObjectStoreAdapter {
 
   @Override
   public DeviceInfo deviceInfo() throws IOException {
-    return call(DeviceClient::info);
+    return retrying(DeviceClient::info);
   }
 
   @Override
@@ -50,17 +50,21 @@ public final class DeviceClientAdapter implements ObjectStoreAdapter {
 
   @Override
   public ObjectStatus status(String path) throws IOException {
-    return call(c -> c.status(path));
+    return retrying(c -> c.status(path));
   }
 
   @Override
   public ObjectStatus open(String path) throws IOException {
-    return call(c -> c.open(path));
+    return retrying(c -> c.open(path));
   }
 
   @Override
   public int read(long objectId, long offset, ByteBuffer dst) throws IOException {
-    return call(c -> c.read(objectId, offset, dst));
+    int position = dst.position();
+    return retrying(c -> {
+      dst.position(position); // a read cut off by a lost connection may have filled part of dst
+      return c.read(objectId, offset, dst);
+    });
   }
 
   @Override
@@ -77,7 +81,7 @@ public final class DeviceClientAdapter implements ObjectStoreAdapter {
 
   @Override
   public ListPage list(String path, String startAfter, int limit) throws IOException {
-    Response.Listing page = call(c -> c.list(path, startAfter, limit));
+    Response.Listing page = retrying(c -> c.list(path, startAfter, limit));
     return new ListPage(page.entries(), page.more());
   }
 
@@ -118,6 +122,32 @@ public final class DeviceClientAdapter implements ObjectStoreAdapter {
   private <T> T call(ClientCall<T> call) throws IOException {
     DeviceClient client = pool.acquire();
     return guard(client, () -> call.apply(client));
+  }
+
+  /**
+   * As {@link #call}, for a request that changes nothing on the device (safe to send twice): when
+   * its connection turns out to be lost, which is what the first request after a device restart
+   * finds, it is sent once more on a fresh connection, so that a file system outlives a restart of
+   * its device without its callers seeing the old connection's end.
+   */
+  private <T> T retrying(ClientCall<T> call) throws IOException {
+    IOException first = null;
+    // Every pooled connection may date from before the restart: each lost one is dropped, so that
+    // at worst the last try connects afresh.
+    for (int tries = pool.size() + 1; ; tries--) {
+      DeviceClient client = pool.acquire();
+      try {
+        return guard(client, () -> call.apply(client));
+      } catch (IOException e) {
+        if (first != null && first != e) {
+          e.addSuppressed(first);
+        }
+        if (!isConnectionLost(e) || tries <= 1) {
+          throw e;
+        }
+        first = first == null ? e : first;
+      }
+    }
   }
 
   /** Runs a request on {@code client}, dropping the connection from the pool when it was lost. */

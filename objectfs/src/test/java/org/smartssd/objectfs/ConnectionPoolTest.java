@@ -18,9 +18,9 @@ class ConnectionPoolTest {
 
   /** Connections made, in order; each answers STATUS from {@link #failures} and records close(). */
   private final List<FakeConnection> opened = new ArrayList<>();
-  private final Map<String, IOException> failures = Map.of(
+  private final Map<String, IOException> failures = new java.util.HashMap<>(Map.of(
       "/missing", new FileNotFoundException("h:1: '/missing' does not exist"),
-      "/lost", new IOException("connection to h:1 lost: reset"));
+      "/lost", new IOException("connection to h:1 lost: reset")));
 
   private static final class FakeConnection {
     boolean closed;
@@ -71,18 +71,40 @@ class ConnectionPoolTest {
   }
 
   @Test
-  void aLostConnectionIsReplacedAndAStatusIsNot() throws IOException {
+  void aLostConnectionIsReplacedAndAReadOnlyRequestTriedOnceMoreOnAFreshOne() throws IOException {
     DeviceClientAdapter adapter = new DeviceClientAdapter("h:1", this::connect, 1);
     assertThatThrownBy(() -> adapter.status("/missing")).isInstanceOf(FileNotFoundException.class);
+    assertThat(opened).hasSize(1);
     assertThat(opened.get(0).closed).isFalse(); // an answer from the device: the connection is fine
+    assertThat(opened.get(0).statusCalls).isEqualTo(1); // and it is not asked again
+
+    // Lost on the first connection, then on the fresh one: two tries, both connections dropped.
     assertThatThrownBy(() -> adapter.status("/lost")).hasMessageContaining("lost");
-    assertThat(opened.get(0).closed).isTrue();
-    assertThat(opened).hasSize(1); // reconnects on the next request, not before
+    assertThat(opened).hasSize(2);
+    assertThat(opened).allMatch(c -> c.closed);
+    assertThat(adapter.status("/")).isEqualTo(ROOT); // connects afresh on the next request
+    assertThat(opened).hasSize(3);
+    assertThat(opened.get(2).statusCalls).isEqualTo(1);
+    adapter.close();
+    assertThat(opened.get(2).closed).isTrue();
+  }
+
+  @Test
+  void aRequestThatFindsItsConnectionLostSucceedsOnAFreshOne() throws IOException {
+    java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+    DeviceClientAdapter adapter = new DeviceClientAdapter("h:1", () -> {
+      DeviceClient c = connect();
+      if (connections.getAndIncrement() == 0) { // the connection from before a device restart
+        failures.put("/", new IOException("connection to h:1 lost: the device closed the connection"));
+      } else {
+        failures.remove("/");
+      }
+      return c;
+    }, 1);
     assertThat(adapter.status("/")).isEqualTo(ROOT);
     assertThat(opened).hasSize(2);
-    assertThat(opened.get(1).statusCalls).isEqualTo(1);
-    adapter.close();
-    assertThat(opened.get(1).closed).isTrue();
+    assertThat(opened.get(0).closed).isTrue();
+    assertThat(opened.get(1).closed).isFalse();
   }
 
   @Test

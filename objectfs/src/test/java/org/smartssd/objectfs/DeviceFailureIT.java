@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A device process that dies (SIGKILL) or freezes (SIGSTOP) under a reader or a writer: the next
  * device request fails with an IOException naming the device and the path, within the request
- * timeout; never a hang, never a short read passed off as the end of the file.
+ * timeout; never a hang, never a short read passed off as the end of the file. A device that comes
+ * back on its address finds its file systems and their open streams going on as before.
  */
 class DeviceFailureIT {
   private static final Logger LOG = LoggerFactory.getLogger(DeviceFailureIT.class);
@@ -119,6 +120,48 @@ class DeviceFailureIT {
       assertArrayEquals(Arrays.copyOf(data, back.length), back);
     } finally {
       again.close();
+    }
+  }
+
+  @Test
+  @Timeout(120)
+  void aFileSystemOutlivesARestartOfItsDevice() throws Exception {
+    byte[] data = TestDevices.bytes(FILE_BYTES, 3);
+    Path file = new Path("/restarted/file");
+    java.util.Map<String, String> settings = new java.util.HashMap<>(TestDevices.small(dataDir));
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      settings.put("smartssd.device.host.port", Integer.toString(free.getLocalPort()));
+    }
+    DeviceProcess device = DeviceProcess.start(dataDir, settings);
+    DeviceProcess again = null;
+    try (FileSystem fs = FileSystem.newInstance(uri(device), conf())) {
+      try (FSDataOutputStream out = fs.create(file)) {
+        out.write(data);
+      }
+      FSDataInputStream in = fs.open(file);
+      byte[] head = new byte[100_000];
+      in.readFully(head);
+      device.kill();
+      again = DeviceProcess.start(dataDir, settings); // the same port and data: the device is back
+      assertThat(again.address()).isEqualTo(device.address());
+
+      // The same file system instance and the stream opened before: no error from the old connections.
+      assertThat(fs.getFileStatus(file).getLen()).isEqualTo(FILE_BYTES);
+      byte[] rest = new byte[FILE_BYTES - head.length];
+      in.readFully(rest);
+      in.close();
+      assertArrayEquals(Arrays.copyOfRange(data, head.length, FILE_BYTES), rest);
+      assertThat(fs.listStatus(file.getParent())).hasSize(1);
+      byte[] all = new byte[FILE_BYTES];
+      try (FSDataInputStream reopened = fs.open(file)) {
+        reopened.readFully(all);
+      }
+      assertArrayEquals(data, all);
+    } finally {
+      device.close();
+      if (again != null) {
+        again.close();
+      }
     }
   }
 

@@ -31,7 +31,10 @@ public final class DeviceProcess implements AutoCloseable {
     this.unixAddress = unixAddress;
   }
 
-  /** Runs {@code smartssd device start} with {@code overrides} as {@code -D} options, and waits until it listens. */
+  /**
+   * Runs {@code smartssd device start} with {@code overrides} as {@code -D} options, and waits until it
+   * listens: on {@code smartssd.device.host.port} if the overrides give one, else on a free port.
+   */
   public static DeviceProcess start(Path dataDir, Map<String, String> overrides) throws IOException {
     return start(dataDir, overrides, List.of());
   }
@@ -43,7 +46,8 @@ public final class DeviceProcess implements AutoCloseable {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-cp", classPath, SmartSsdCommand.class.getName(), "device", "start",
-        "--data-dir", dataDir.toString(), "--port", "0"));
+        "--data-dir", dataDir.toString(), "--port",
+        overrides.getOrDefault("smartssd.device.host.port", "0")));
     overrides.forEach((k, v) -> {
       if (!k.equals("smartssd.device.data-dir") && !k.equals("smartssd.device.host.port")) {
         command.add("-D");

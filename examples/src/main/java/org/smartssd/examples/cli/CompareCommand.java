@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.runtime.cli.Cli;
 import org.smartssd.device.runtime.config.ConfigException;
 import org.smartssd.device.runtime.config.DeviceConfig;
@@ -16,6 +19,7 @@ import org.smartssd.device.runtime.config.DeviceConfigKeys;
 import org.smartssd.examples.loganalysis.Comparison;
 import org.smartssd.examples.loganalysis.ComparisonReport;
 import org.smartssd.examples.loganalysis.Mode;
+import org.smartssd.examples.loganalysis.Scenario;
 import org.smartssd.examples.wc98.GeneratorParameters;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,14 +30,19 @@ import picocli.CommandLine.Option;
     name = "compare",
     mixinStandardHelpOptions = true,
     description = {
-      "The main job: generate a World Cup 1998 trace (7,000,000 records, the source's run), load it into a device, "
+      "The main job: generate a World Cup 1998 trace (7,000,000 records, the source's run), load it into the devices, "
           + "run both analyses (accesses per region, top 5 file types per region) in all three modes "
           + "(host-normal, host-optimized, device) with the device unpaced (the software's own speed) and paced "
           + "(answers held until their modelled completion, the source's comparison), check that every run "
           + "agrees with a direct count, print the table and write the report (CSV, JSON, PNG charts).",
-      "Without --device it starts its own device in a child JVM (so that the host CPU time measured here is the "
-          + "host's alone) on a temporary data directory, deleted at the end. Exits 1 if any result disagrees."})
+      "Without --device it starts its own devices (--devices, default 1), each in a child JVM of its own (so that "
+          + "the host CPU time measured here is the host's alone) on a temporary data directory, deleted at the end. "
+          + "With several devices the trace is cut into equal whole-record parts, one a device, and every run reads "
+          + "all of them; a run's modelled time is then the slowest device's. Exits 1 if any result disagrees."})
 public final class CompareCommand implements Callable<Integer> {
+  /** The most devices compare starts: each is a JVM of its own. */
+  static final int MAX_DEVICES = 64;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -42,14 +51,21 @@ public final class CompareCommand implements Callable<Integer> {
   long records;
 
   @Option(names = "--profile", paramLabel = "P", defaultValue = "msst13-sata",
-      description = "Profile of the device compare starts: msst13-sata, issd-current, issd-future, xsd, nvme-gen4 "
+      description = "Profile of the devices compare starts: msst13-sata, issd-current, issd-future, xsd, nvme-gen4 "
           + "(default: ${DEFAULT-VALUE}). Ignored with --device.")
   String profile;
 
   @Option(names = "--device", paramLabel = "HOST:PORT",
-      description = "Use this running device instead (one pass, paced or not as the device is; it needs "
-          + "smartssd.device.isp.shared-packages for MapReduce tasklets). The trace goes to /smartssd-compare.")
-  String device;
+      description = "Use this running device instead of starting any (repeatable: the trace is spread over all "
+          + "given devices; one pass, paced or not as the devices are, which must agree; they need "
+          + "smartssd.device.isp.shared-packages for MapReduce tasklets). The trace goes to /smartssd-compare "
+          + "on each.")
+  List<String> devices = new ArrayList<>();
+
+  @Option(names = "--devices", paramLabel = "N",
+      description = "How many devices compare starts, each its own child JVM, data directory and port, with the "
+          + "same profile (default: 1). Not with --device.")
+  Integer deviceCount;
 
   @Option(names = "--report", paramLabel = "DIR", defaultValue = "smartssd-report",
       description = "Where to write results.csv, results.json and the charts (default: ./${DEFAULT-VALUE}).")
@@ -59,6 +75,10 @@ public final class CompareCommand implements Callable<Integer> {
       description = "Seed of the generated trace (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--scenarios", paramLabel = "SCENARIO", split = ",",
+      description = "Scenarios to run, comma-separated (default: regions,top-types).")
+  List<String> scenarios = new ArrayList<>();
+
   @Option(names = "--modes", paramLabel = "MODE", split = ",",
       description = "Modes to run, comma-separated (default: host-normal,host-optimized,device).")
   List<String> modes = new ArrayList<>();
@@ -67,7 +87,7 @@ public final class CompareCommand implements Callable<Integer> {
   Map<String, String> properties = new LinkedHashMap<>();
 
   @Option(names = "--device-conf", paramLabel = "key=value",
-      description = "A configuration key of the device compare starts (smartssd.device.*, see the README), such as "
+      description = "A configuration key of the devices compare starts (smartssd.device.*, see the README), such as "
           + "smartssd.device.isp.compute-model=cycles. Ignored with --device.")
   Map<String, String> deviceProperties = new LinkedHashMap<>();
 
@@ -90,6 +110,45 @@ public final class CompareCommand implements Callable<Integer> {
     if (chosen.isEmpty()) {
       chosen.addAll(List.of(Mode.values()));
     }
+    List<Scenario> chosenScenarios = new ArrayList<>();
+    try {
+      for (String sc : scenarios) {
+        Scenario parsed = Scenario.parse(sc.trim());
+        if (!chosenScenarios.contains(parsed)) {
+          chosenScenarios.add(parsed);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--scenarios: " + e.getMessage());
+    }
+    if (chosenScenarios.isEmpty()) {
+      chosenScenarios.addAll(List.of(Scenario.values()));
+    }
+    if (!devices.isEmpty() && deviceCount != null) {
+      throw new CommandLine.ParameterException(cl, "--devices " + deviceCount + " starts devices of compare's own, "
+          + "--device uses running ones: give one or the other");
+    }
+    int toStart = deviceCount == null ? 1 : deviceCount;
+    if (toStart < 1 || toStart > MAX_DEVICES) {
+      throw new CommandLine.ParameterException(cl, "--devices must be between 1 and " + MAX_DEVICES
+          + " (each is a JVM of its own), not " + toStart);
+    }
+    Set<String> seen = new HashSet<>();
+    for (String d : devices) {
+      DeviceAddress address;
+      try {
+        address = DeviceAddress.parse(d);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(cl, "--device: " + e.getMessage());
+      }
+      if (address.isUnix()) {
+        throw new CommandLine.ParameterException(cl, "--device " + d + ": compare reads through objfs, which reaches "
+            + "devices over TCP only (HOST:PORT)");
+      }
+      if (!seen.add(address.toString())) {
+        throw new CommandLine.ParameterException(cl, "--device " + d + " is given twice");
+      }
+    }
     for (String key : deviceProperties.keySet()) {
       if (!key.startsWith(DeviceConfigKeys.PREFIX)) {
         throw new CommandLine.ParameterException(cl, "--device-conf: " + key + " is not a device key ("
@@ -105,8 +164,8 @@ public final class CompareCommand implements Callable<Integer> {
     }
     PrintWriter out = cl.getOut();
     PrintWriter err = cl.getErr();
-    Comparison.Options options = new Comparison.Options(records, profile, device, report, seed,
-        List.copyOf(chosen), properties, deviceProperties);
+    Comparison.Options options = new Comparison.Options(records, profile, devices, toStart, report, seed,
+        chosenScenarios, chosen, properties, deviceProperties);
     Comparison.Outcome outcome = new Comparison(options, err).run();
     ComparisonReport r = new ComparisonReport(outcome);
     out.print(r.table());

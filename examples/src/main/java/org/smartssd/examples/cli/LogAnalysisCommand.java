@@ -45,7 +45,9 @@ public final class LogAnalysisCommand implements Callable<Integer> {
   Mode mode;
 
   @Option(names = "--input", required = true, paramLabel = "PATH",
-      description = "Trace files or directories, e.g. objfs://127.0.0.1:7070/wc98/ (repeatable).")
+      description = "Trace files or directories, e.g. objfs://127.0.0.1:7070/wc98/ (repeatable, also with inputs "
+          + "on several devices, e.g. a trace loaded with 'wc98 load --spread-over': device mode then runs a map task "
+          + "per device at once, and the modelled time is the slowest device's).")
   List<String> inputs = new ArrayList<>();
 
   @Option(names = "--output", paramLabel = "PATH",

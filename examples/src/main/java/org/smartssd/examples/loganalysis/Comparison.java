@@ -23,35 +23,61 @@ import org.smartssd.examples.wc98.TraceWriter;
 import org.smartssd.examples.wc98.Wc98Generator;
 
 /**
- * The source's evaluation end to end ({@code smartssd compare}): generate a trace, load it into a
- * device, run both scenarios in every mode with the device unpaced (the software's own speed) and
- * paced (answers held until their modelled completion: the comparison the source made), check that
+ * The source's evaluation end to end ({@code smartssd compare}): generate a trace, spread it over one
+ * or more devices, run the scenarios in every mode with the devices unpaced (the software's own speed)
+ * and paced (answers held until their modelled completion: the comparison the source made), check that
  * every run found what a direct count of the trace finds, and report.
  *
- * <p>Without {@code --device}, the device runs in a child JVM ({@link DeviceProcess}) on a temporary
- * data directory, first unpaced, then restarted paced on the same data: a device in this JVM would
- * add its own work (serving reads, running tasklets) to the host CPU time measured here. Before each
- * pass, every job runs once on a small trace (not reported), so that neither JVM is measured cold.
+ * <p>The trace is cut into equal whole-record parts, one a device ({@link TraceLoader#spread}), and
+ * every run reads all of them, so each device holds and scans its share; the run's modelled time is
+ * the slowest device's ({@link RunStatistics}).
+ *
+ * <p>Without given devices, compare starts its own ({@link DeviceProcess}): each in a child JVM of its
+ * own, with its own data directory and port, the same profile; first unpaced, then restarted paced on
+ * the same data. A device in this JVM would add its own work (serving reads, running tasklets) to the
+ * host CPU time measured here. Before each pass, every job runs once on a small trace (not reported;
+ * 200,000 records a device, spread as the trace is), so that neither side is measured cold.
  */
 public final class Comparison {
-  /** Where the trace goes on the device. */
+  /** Where the trace goes on each device. */
   static final String DEVICE_DIRECTORY = "/smartssd-compare";
+  /** Records of the warm-up trace for each device (it is spread as the trace is, so each device warms up alike). */
   static final long WARMUP_RECORDS = 200_000;
 
   /**
    * What to compare.
    *
-   * @param device a running device to use ({@code host:port}), or null to start one
+   * @param profile the profile of the devices compare starts (not of given ones)
+   * @param devices running devices to use ({@code host:port}), or none to start {@code deviceCount} of its own
+   * @param deviceCount how many devices to start when none is given
+   * @param scenarios the scenarios to run (both by default)
    * @param modes the modes to run (all three by default)
-   */
-  /**
    * @param hadoopProperties keys for the jobs
-   * @param deviceProperties keys for the device compare starts (not one given with {@code device})
+   * @param deviceProperties keys for the devices compare starts (not given ones)
    */
-  public record Options(long records, String profile, String device, Path reportDir, long seed, List<Mode> modes,
-      Map<String, String> hadoopProperties, Map<String, String> deviceProperties) {}
+  public record Options(long records, String profile, List<String> devices, int deviceCount, Path reportDir, long seed,
+      List<Scenario> scenarios, List<Mode> modes, Map<String, String> hadoopProperties,
+      Map<String, String> deviceProperties) {
+    public Options {
+      devices = List.copyOf(devices);
+      scenarios = List.copyOf(scenarios);
+      modes = List.copyOf(modes);
+      if (devices.isEmpty() && deviceCount < 1) {
+        throw new IllegalArgumentException("devices to start must be 1 or more, not " + deviceCount);
+      }
+    }
 
-  /** What was compared: every run, the direct count, and the runs whose result differs from it. */
+    /** The number of devices the trace is spread over. */
+    public int deviceTotal() {
+      return devices.isEmpty() ? deviceCount : devices.size();
+    }
+  }
+
+  /**
+   * What was compared: every run, the direct count, and the runs whose result differs from it.
+   *
+   * @param profile the devices' profile (distinct ones joined by commas when given devices differ)
+   */
   public record Outcome(Options options, String profile, List<AnalysisRun> runs, Map<Scenario, AnalysisResult> expected,
       List<String> disagreements, double totalSeconds) {
     public boolean agree() {
@@ -67,8 +93,19 @@ public final class Comparison {
     this.log = log;
   }
 
+  /**
+   * Runs the comparison.
+   *
+   * @throws IOException naming the device when a given device does not answer, or given devices differ in
+   *     pacing; when a device compare starts does not start; when loading or a job fails
+   */
   public Outcome run() throws IOException, InterruptedException {
     long started = System.nanoTime();
+    List<DeviceInfo> given = new ArrayList<>();
+    for (String address : options.devices()) {
+      given.add(info(address));
+    }
+    checkSamePacing(given);
     Path work = Files.createTempDirectory("smartssd-compare-");
     try {
       Configuration conf = LogAnalysis.configuration(options.hadoopProperties());
@@ -77,41 +114,48 @@ public final class Comparison {
       Wc98Generator generator = new Wc98Generator(GeneratorParameters.defaults().withSeed(options.seed()));
       say("generating %,d records (seed %d)", options.records(), options.seed());
       generate(generator, options.records(), trace);
-      generate(generator, Math.min(WARMUP_RECORDS, options.records()), warmupTrace);
+      generate(generator, warmupRecords(), warmupTrace);
       say("counting them directly (no Hadoop), to check every run against");
       DirectCount direct = DirectCount.of(trace);
       DirectCount directWarmup = DirectCount.of(warmupTrace);
       Map<Scenario, AnalysisResult> expected = new EnumMap<>(Scenario.class);
-      for (Scenario s : Scenario.values()) {
+      for (Scenario s : options.scenarios()) {
         expected.put(s, direct.result(s));
       }
 
       List<AnalysisRun> runs = new ArrayList<>();
       List<String> disagreements = new ArrayList<>();
       String profile;
-      if (options.device() != null) {
-        String address = options.device();
-        DeviceInfo info = info(address);
-        profile = info.profile();
-        say("using device %s (profile %s, %s)", address, profile, info.paced() ? "paced" : "unpaced");
-        String base = "objfs://" + address + DEVICE_DIRECTORY;
-        load(conf, trace, warmupTrace, base, true);
-        pass(conf, base, info.paced(), directWarmup, expected, runs, disagreements);
+      if (!given.isEmpty()) {
+        profile = String.join(",", given.stream().map(DeviceInfo::profile).distinct().toList());
+        boolean paced = given.get(0).paced();
+        say("using %d device(s): %s (profile %s, %s)", given.size(), String.join(", ", options.devices()), profile,
+            paced ? "paced" : "unpaced");
+        List<String> bases = bases(options.devices());
+        load(conf, trace, warmupTrace, bases, true);
+        pass(conf, bases, paced, directWarmup, expected, runs, disagreements);
       } else {
         profile = options.profile();
-        Path dataDir = work.resolve("device");
-        Path deviceLog = work.resolve("device.log");
         Map<String, String> deviceProperties = new TreeMap<>(options.deviceProperties());
         deviceProperties.put("smartssd.device.isp.shared-packages", DeviceMode.SHARED_PACKAGES);
         for (boolean paced : new boolean[] {false, true}) {
-          try (DeviceProcess device = DeviceProcess.start(dataDir, profile, paced, deviceProperties, deviceLog)) {
-            say("device %s started in a child JVM (profile %s, %s)", device.address(), profile,
-                paced ? "paced" : "unpaced");
-            String base = "objfs://" + device.address() + DEVICE_DIRECTORY;
-            if (!paced) {
-              load(conf, trace, warmupTrace, base, false);
+          List<DeviceProcess> devices = new ArrayList<>();
+          try {
+            for (int i = 0; i < options.deviceCount(); i++) {
+              String name = options.deviceCount() == 1 ? "device" : "device-" + i;
+              devices.add(DeviceProcess.start(work.resolve(name), profile, paced, deviceProperties,
+                  work.resolve(name + ".log")));
             }
-            pass(conf, base, paced, directWarmup, expected, runs, disagreements);
+            List<String> addresses = devices.stream().map(DeviceProcess::address).toList();
+            say("%d device(s) started, each in a child JVM (profile %s, %s): %s", devices.size(), profile,
+                paced ? "paced" : "unpaced", String.join(", ", addresses));
+            List<String> bases = bases(addresses);
+            if (!paced) {
+              load(conf, trace, warmupTrace, bases, false);
+            }
+            pass(conf, bases, paced, directWarmup, expected, runs, disagreements);
+          } finally {
+            closeAll(devices);
           }
         }
       }
@@ -122,24 +166,37 @@ public final class Comparison {
     }
   }
 
-  /** Warm-up, then every scenario in every mode, on a device in one pacing. */
-  private void pass(Configuration conf, String base, boolean paced, DirectCount warmup,
+  /** The warm-up trace: {@link #WARMUP_RECORDS} a device, no more than the trace. */
+  private long warmupRecords() {
+    return Math.min(WARMUP_RECORDS * options.deviceTotal(), options.records());
+  }
+
+  private static List<String> bases(List<String> addresses) {
+    return addresses.stream().map(a -> "objfs://" + a + DEVICE_DIRECTORY).toList();
+  }
+
+  /** Warm-up, then every scenario in every mode, on the devices in one pacing; every run reads every device. */
+  private void pass(Configuration conf, List<String> bases, boolean paced, DirectCount warmup,
       Map<Scenario, AnalysisResult> expected, List<AnalysisRun> runs, List<String> disagreements)
       throws IOException, InterruptedException {
     String pacing = paced ? "paced" : "unpaced";
-    org.apache.hadoop.fs.Path warmupInput = new org.apache.hadoop.fs.Path(base + "/warmup/wc98-warmup.bin");
-    org.apache.hadoop.fs.Path input = new org.apache.hadoop.fs.Path(base + "/trace/wc98-" + options.records() + ".bin");
-    say("%s: warming up (every job once on %,d records)", pacing, Math.min(WARMUP_RECORDS, options.records()));
-    for (Scenario s : Scenario.values()) {
+    List<org.apache.hadoop.fs.Path> warmupInputs = new ArrayList<>();
+    List<org.apache.hadoop.fs.Path> inputs = new ArrayList<>();
+    for (String base : bases) {
+      warmupInputs.add(new org.apache.hadoop.fs.Path(warmupPath(base)));
+      inputs.add(new org.apache.hadoop.fs.Path(tracePath(base)));
+    }
+    say("%s: warming up (every job once on %,d records)", pacing, warmupRecords());
+    for (Scenario s : options.scenarios()) {
       for (Mode m : options.modes()) {
-        AnalysisRun run = LogAnalysis.run(conf, s, m, List.of(warmupInput), null);
+        AnalysisRun run = LogAnalysis.run(conf, s, m, warmupInputs, null);
         check(run, warmup.result(s), "warm-up " + pacing, disagreements);
       }
     }
-    for (Scenario s : Scenario.values()) {
+    for (Scenario s : options.scenarios()) {
       for (Mode m : options.modes()) {
         System.gc(); // not inside the measurement: each run starts with a clean heap
-        AnalysisRun run = LogAnalysis.run(conf, s, m, List.of(input), null);
+        AnalysisRun run = LogAnalysis.run(conf, s, m, inputs, null);
         RunStatistics st = run.statistics();
         say("%s: %-9s %-14s wall %7.3f s, modelled %7.3f s, %,d bytes across the host interface, host CPU %.3f s",
             pacing, s.optionName(), m.optionName(), st.wallSeconds(), st.modelledSeconds(), st.hostInterfaceBytes(),
@@ -150,6 +207,14 @@ public final class Comparison {
     }
   }
 
+  private String tracePath(String base) {
+    return base + "/trace/wc98-" + options.records() + ".bin";
+  }
+
+  private static String warmupPath(String base) {
+    return base + "/warmup/wc98-warmup.bin";
+  }
+
   private static void check(AnalysisRun run, AnalysisResult expected, String what, List<String> disagreements) {
     if (!run.result().equals(expected)) {
       RunStatistics st = run.statistics();
@@ -158,11 +223,16 @@ public final class Comparison {
     }
   }
 
-  private void load(Configuration conf, Path trace, Path warmupTrace, String base, boolean overwrite) throws IOException {
+  /** Spreads the trace and the warm-up trace over the devices, a part each. */
+  private void load(Configuration conf, Path trace, Path warmupTrace, List<String> bases, boolean overwrite)
+      throws IOException {
     long started = System.nanoTime();
-    TraceLoader.load(conf, List.of(trace), base + "/trace/", overwrite);
-    TraceLoader.load(conf, List.of(warmupTrace), base + "/warmup/", overwrite);
-    say("loaded the trace into %s in %.1f s", base, (System.nanoTime() - started) / 1e9);
+    List<TraceLoader.Part> parts = TraceLoader.spread(conf, List.of(trace), bases.stream().map(this::tracePath).toList(),
+        overwrite);
+    TraceLoader.spread(conf, List.of(warmupTrace), bases.stream().map(Comparison::warmupPath).toList(), overwrite);
+    say("loaded the trace into %d device(s), %s records each, in %.1f s", bases.size(),
+        String.join(" / ", parts.stream().map(p -> String.format(Locale.ROOT, "%,d", p.records())).toList()),
+        (System.nanoTime() - started) / 1e9);
   }
 
   private static void generate(Wc98Generator generator, long records, Path file) throws IOException {
@@ -171,9 +241,38 @@ public final class Comparison {
     }
   }
 
+  /** A given device's DEVICE_INFO; an error naming it when it does not answer. */
   private static DeviceInfo info(String address) throws IOException {
     try (SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(address), ClientOptions.defaults())) {
       return c.info();
+    } catch (IOException e) {
+      throw new IOException("device " + address + " (--device) does not answer: " + e.getMessage(), e);
+    }
+  }
+
+  /** Given devices must all be paced or all unpaced: a pass is one or the other. */
+  private void checkSamePacing(List<DeviceInfo> infos) throws IOException {
+    for (int i = 1; i < infos.size(); i++) {
+      if (infos.get(i).paced() != infos.get(0).paced()) {
+        throw new IOException("devices " + options.devices().get(0) + " (" + pacing(infos.get(0)) + ") and "
+            + options.devices().get(i) + " (" + pacing(infos.get(i)) + ") differ in pacing; give devices that are all "
+            + "paced or all unpaced");
+      }
+    }
+  }
+
+  private static String pacing(DeviceInfo info) {
+    return info.paced() ? "paced" : "unpaced";
+  }
+
+  /** Stops the devices; one that fails to stop is reported and the others are stopped still. */
+  private void closeAll(List<DeviceProcess> devices) {
+    for (DeviceProcess d : devices) {
+      try {
+        d.close();
+      } catch (IOException | RuntimeException e) {
+        say("could not stop device %s: %s", d.address(), e.getMessage());
+      }
     }
   }
 

@@ -45,6 +45,10 @@ public final class ComparisonReport {
     sb.append(outcome.agree()
         ? "every run found these results, in every mode, paced and unpaced: they equal a direct count of the trace\n"
         : "RESULTS DISAGREE: " + String.join("; ", outcome.disagreements()) + "\n");
+    if (outcome.options().deviceTotal() > 1) {
+      sb.append(String.format(Locale.ROOT, "the trace was spread over %d devices in equal parts; every run read all of "
+          + "them%n", outcome.options().deviceTotal()));
+    }
     sb.append('\n');
     String header = String.format(Locale.ROOT, "%-9s  %-14s  %-5s  %8s  %10s  %20s  %10s  %9s  |  %6s  %9s  %6s  %6s%n",
         "scenario", "mode", "paced", "wall s", "modelled s", "host-interface bytes", "host CPU s", "energy J",
@@ -61,9 +65,10 @@ public final class ComparisonReport {
           ratioText(s, base, RunStatistics::hostCpuSeconds), ratioText(s, base, RunStatistics::energyJoules)));
     }
     sb.append(String.format(Locale.ROOT,
-        "%nwall: measured, submission to result; modelled: device execution + host-link busy time (modelled); "
+        "%nwall: measured, submission to result; modelled: device execution + host-link busy time (modelled; with "
+            + "several devices, the slowest device's); "
             + "host CPU: this JVM's process CPU time (the device runs in another); energy: modelled "
-            + "(host %s W active / %s W idle, device %s W / %s W).%n",
+            + "(host %s W active / %s W idle, each device %s W / %s W).%n",
         fmt(energy().hostActiveW()), fmt(energy().hostIdleW()), fmt(energy().deviceActiveW()),
         fmt(energy().deviceIdleW())));
     return sb.toString();
@@ -73,7 +78,7 @@ public final class ComparisonReport {
     StringBuilder sb = new StringBuilder("scenario,mode,paced,records,input_bytes,wall_s,modelled_s,"
         + "modelled_device_execution_s,modelled_link_busy_s,host_interface_bytes,host_bytes_in,host_bytes_out,"
         + "host_cpu_s,modelled_energy_j,device_executions,device_bytes_scanned,fallback_splits,"
-        + "wall_vs_host_normal,bytes_vs_host_normal,cpu_vs_host_normal,energy_vs_host_normal\n");
+        + "wall_vs_host_normal,bytes_vs_host_normal,cpu_vs_host_normal,energy_vs_host_normal,devices\n");
     for (RunStatistics s : stats()) {
       RunStatistics b = baseline(s);
       sb.append(String.join(",", s.scenario().optionName(), s.mode().optionName(), paced(s),
@@ -83,7 +88,7 @@ public final class ComparisonReport {
           num(s.energyJoules()), Long.toString(s.deviceExecutions()), Long.toString(s.deviceBytesScanned()),
           Long.toString(s.fallbackSplits()), num(ratio(s, b, RunStatistics::wallSeconds)),
           num(ratio(s, b, x -> x.hostInterfaceBytes())), num(ratio(s, b, RunStatistics::hostCpuSeconds)),
-          num(ratio(s, b, RunStatistics::energyJoules)))).append('\n');
+          num(ratio(s, b, RunStatistics::energyJoules)), Integer.toString(s.devices().size()))).append('\n');
     }
     return sb.toString();
   }
@@ -94,7 +99,10 @@ public final class ComparisonReport {
     m.put("records", o.records());
     m.put("seed", o.seed());
     m.put("profile", outcome.profile());
-    m.put("device", o.device() == null ? "child process, started by compare" : o.device());
+    m.put("devices", o.deviceTotal());
+    m.put("device", o.devices().isEmpty()
+        ? (o.deviceCount() == 1 ? "child process, started by compare" : o.deviceCount() + " child processes, started by compare")
+        : String.join(",", o.devices()));
     m.put("results_agree", outcome.agree());
     m.put("disagreements", outcome.disagreements());
     Map<String, Object> results = new LinkedHashMap<>();
@@ -119,13 +127,17 @@ public final class ComparisonReport {
     m.put("energy_model", energy);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("wall_s", "measured: job submission to result, on the host");
-    d.put("modelled_s", "modelled: the device's execution time (device mode, from the job's counters) plus the time "
-        + "its modelled host link was busy during the run (STATISTICS before and after)");
-    d.put("host_interface_bytes", "measured: bytes across the device's host link, both ways (STATISTICS before and after)");
+    d.put("modelled_s", "modelled: for each device, its execution time (device mode, from the job's counters) plus the "
+        + "time its modelled host link was busy during the run (STATISTICS before and after); with several devices, "
+        + "which work in parallel, the longest of these");
+    d.put("modelled_device_execution_s", "modelled: in-device execution time, summed over the devices");
+    d.put("modelled_link_busy_s", "modelled: host-link busy time, summed over the devices");
+    d.put("host_interface_bytes", "measured: bytes across the devices' host links, both ways (STATISTICS before and "
+        + "after), summed over the devices");
     d.put("host_cpu_s", "measured: CPU time of the host JVM (OperatingSystemMXBean.getProcessCpuTime); the device runs "
         + "in another process");
     d.put("modelled_energy_j", "modelled: T = max(wall, modelled); host active for min(T, host CPU) and idle the rest; "
-        + "device active for min(T, modelled) and idle the rest");
+        + "each device active for min(T, its own modelled time) and idle the rest, summed over the devices");
     d.put("ratios", "the mode's value divided by host-normal's, same scenario and pacing");
     m.put("definitions", d);
     m.put("total_s", outcome.totalSeconds());

@@ -1,6 +1,9 @@
 package org.smartssd.examples.loganalysis;
 
 import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.smartssd.devicemapper.DeviceCounters;
@@ -15,25 +18,52 @@ final class DeviceMode {
    */
   static final String SHARED_PACKAGES = "org.smartssd.device.tasklet.,org.apache.hadoop.";
 
+  /**
+   * Hadoop's key for the map tasks the local runner runs at once (its default: 1). Device mode sets it,
+   * unless given, to the number of devices holding the input: a device-mode map task waits on its
+   * device, so the devices work in parallel as they would on a cluster.
+   */
+  static final String LOCAL_MAP_TASKS = "mapreduce.local.map.tasks.maximum";
+
   private DeviceMode() {}
 
-  /** Rewires a configured job so that its map phase (mapper and combiner) runs inside the devices. */
-  static void configure(Job job) throws IOException {
+  /**
+   * Rewires a configured job so that its map phase (mapper and combiner) runs inside the devices, its
+   * mapper filing each split's modelled time under its device ({@link MeteredDeviceMapper}).
+   *
+   * @param devices the devices holding the input
+   */
+  static void configure(Job job, int devices) throws IOException {
     try {
       DeviceJobClient.configure(job);
     } catch (IllegalArgumentException e) {
       throw new IOException("device mode: " + e.getMessage(), e);
     }
+    job.setMapperClass(MeteredDeviceMapper.class);
+    if (job.getConfiguration().get(LOCAL_MAP_TASKS) == null) {
+      job.getConfiguration().setInt(LOCAL_MAP_TASKS, Math.max(1, devices));
+    }
   }
 
   /** The in-device counters of a finished job. */
   static Values values(Counters counters) {
+    Map<String, Long> byDevice = new TreeMap<>();
+    for (Counter c : counters.getGroup(MeteredDeviceMapper.GROUP)) {
+      byDevice.put(c.getName(), c.getValue());
+    }
     return new Values(counters.findCounter(DeviceCounters.DEVICE_EXECUTIONS).getValue(),
         counters.findCounter(DeviceCounters.DEVICE_BYTES_SCANNED).getValue(),
         counters.findCounter(DeviceCounters.HOST_INTERFACE_BYTES).getValue(),
         counters.findCounter(DeviceCounters.MODELLED_DEVICE_NANOS).getValue(),
-        counters.findCounter(DeviceCounters.FALLBACK_SPLITS).getValue());
+        counters.findCounter(DeviceCounters.FALLBACK_SPLITS).getValue(), byDevice);
   }
 
-  record Values(long executions, long bytesScanned, long hostInterfaceBytes, long modelledNanos, long fallbackSplits) {}
+  /**
+   * @param modelledNanos modelled execution time of all splits, summed
+   * @param modelledNanosByDevice the same by device ({@code host:port}); adds up to {@code modelledNanos}
+   */
+  record Values(long executions, long bytesScanned, long hostInterfaceBytes, long modelledNanos, long fallbackSplits,
+      Map<String, Long> modelledNanosByDevice) {
+    static final Values NONE = new Values(0, 0, 0, 0, 0, Map.of());
+  }
 }

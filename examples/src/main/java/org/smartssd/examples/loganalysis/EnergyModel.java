@@ -1,21 +1,23 @@
 package org.smartssd.examples.loganalysis;
 
+import java.util.List;
 import java.util.Map;
 
 /**
- * The modelled energy of a run (never measured): the host and the device each draw their active power
+ * The modelled energy of a run (never measured): the host and each device draw their active power
  * while busy and their idle power otherwise, over the run's duration.
  *
  * <pre>
- *   T = max(wall time, modelled time)            the run's duration; unpaced, the model may be longer than the wall
- *   h = min(T, host CPU time)                    the host is busy while this JVM's threads compute
- *   d = min(T, modelled time)                    the device is busy for its modelled time
- *   E = hostActive*h + hostIdle*(T - h) + deviceActive*d + deviceIdle*(T - d)
+ *   d_i = device i's modelled busy time           its execution plus its host link's busy time
+ *   T = max(wall time, max over i of d_i)         the run's duration; unpaced, the model may be longer than the wall
+ *   h = min(T, host CPU time)                     the host is busy while this JVM's threads compute
+ *   E = hostActive*h + hostIdle*(T - h) + sum over i of (deviceActive*min(T, d_i) + deviceIdle*(T - min(T, d_i)))
  * </pre>
  *
- * <p>The powers are the device's {@code smartssd.device.energy.*} parameters (from its DEVICE_INFO):
- * by default host 40 W active and 35 W idle, device 1.2 W active and 0.9 W idle (Kang et al. measured
- * 35-40 W for the host and 0.9-1.2 W for the Smart SSD).
+ * <p>Every device holding the input counts, each for its own busy time; a run over no device (local
+ * files) counts the host alone. The powers are the device's {@code smartssd.device.energy.*}
+ * parameters (from its DEVICE_INFO): by default host 40 W active and 35 W idle, device 1.2 W active
+ * and 0.9 W idle (Kang et al. measured 35-40 W for the host and 0.9-1.2 W for the Smart SSD).
  */
 public record EnergyModel(double hostActiveW, double hostIdleW, double deviceActiveW, double deviceIdleW) {
   public static final String HOST_ACTIVE_W = "smartssd.device.energy.host-active-w";
@@ -35,17 +37,30 @@ public record EnergyModel(double hostActiveW, double hostIdleW, double deviceAct
         value(effective, DEVICE_ACTIVE_W, d.deviceActiveW), value(effective, DEVICE_IDLE_W, d.deviceIdleW));
   }
 
-  /** The run's duration T in nanoseconds. */
-  public static long durationNanos(long wallNanos, long modelledNanos) {
-    return Math.max(wallNanos, modelledNanos);
+  /** The run's duration T in nanoseconds: the wall time, or the slowest device's modelled time if longer. */
+  public static long durationNanos(long wallNanos, List<Long> deviceBusyNanos) {
+    long t = wallNanos;
+    for (long d : deviceBusyNanos) {
+      t = Math.max(t, d);
+    }
+    return t;
   }
 
-  /** Modelled joules of a run. */
+  /** Modelled joules of a run over one device busy for {@code modelledNanos}. */
   public double joules(long wallNanos, long modelledNanos, long hostCpuNanos) {
-    double t = durationNanos(wallNanos, modelledNanos) / 1e9;
+    return joules(wallNanos, hostCpuNanos, List.of(modelledNanos));
+  }
+
+  /** Modelled joules of a run over devices working in parallel, each busy for its own modelled time. */
+  public double joules(long wallNanos, long hostCpuNanos, List<Long> deviceBusyNanos) {
+    double t = durationNanos(wallNanos, deviceBusyNanos) / 1e9;
     double h = Math.min(t, hostCpuNanos / 1e9);
-    double d = Math.min(t, modelledNanos / 1e9);
-    return hostActiveW * h + hostIdleW * (t - h) + deviceActiveW * d + deviceIdleW * (t - d);
+    double e = hostActiveW * h + hostIdleW * (t - h);
+    for (long busy : deviceBusyNanos) {
+      double d = Math.min(t, busy / 1e9);
+      e += deviceActiveW * d + deviceIdleW * (t - d);
+    }
+    return e;
   }
 
   private static double value(Map<String, String> effective, String key, double fallback) {

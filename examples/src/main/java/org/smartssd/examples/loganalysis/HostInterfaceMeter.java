@@ -3,6 +3,7 @@ package org.smartssd.examples.loganalysis;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,17 +20,21 @@ import org.smartssd.device.client.SocketDeviceClient;
 
 /**
  * Reads the STATISTICS of the devices that hold a job's input, before and after the job: bytes across
- * each device's host interface and its modelled link busy time. Its own STATISTICS requests are a few
- * hundred bytes, counted with the rest.
+ * each device's host interface and its modelled link busy time, device by device. Its own STATISTICS
+ * requests are a few hundred bytes, counted with the rest.
  */
 final class HostInterfaceMeter implements Closeable {
+  private final List<String> addresses = new ArrayList<>();
   private final List<DeviceClient> clients = new ArrayList<>();
   private final List<DeviceInfo> infos = new ArrayList<>();
 
   private HostInterfaceMeter() {}
 
-  /** Connects to every device among the inputs' file systems (objfs); none for other file systems. */
-  static HostInterfaceMeter forInputs(Configuration conf, List<Path> inputs) throws IOException {
+  /**
+   * The devices among the inputs' file systems (objfs), each once, as {@code host:port} (the
+   * authority of its objfs URI), in the order the inputs name them.
+   */
+  static List<String> devices(Configuration conf, List<Path> inputs) throws IOException {
     Set<String> authorities = new LinkedHashSet<>();
     for (Path input : inputs) {
       FileSystem fs = input.getFileSystem(conf);
@@ -37,10 +42,16 @@ final class HostInterfaceMeter implements Closeable {
         authorities.add(fs.getUri().getAuthority());
       }
     }
+    return List.copyOf(authorities);
+  }
+
+  /** Connects to every device among the inputs' file systems (objfs); none for other file systems. */
+  static HostInterfaceMeter forInputs(Configuration conf, List<Path> inputs) throws IOException {
     HostInterfaceMeter meter = new HostInterfaceMeter();
     try {
-      for (String authority : authorities) {
+      for (String authority : devices(conf, inputs)) {
         SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(authority), ClientOptions.defaults());
+        meter.addresses.add(authority);
         meter.clients.add(c);
         meter.infos.add(c.info());
       }
@@ -51,8 +62,9 @@ final class HostInterfaceMeter implements Closeable {
     return meter;
   }
 
-  boolean hasDevices() {
-    return !clients.isEmpty();
+  /** The devices metered, as {@code host:port}. */
+  List<String> addresses() {
+    return List.copyOf(addresses);
   }
 
   /** Whether the devices are paced (all of them), or null without a device. */
@@ -68,17 +80,21 @@ final class HostInterfaceMeter implements Closeable {
     return infos.isEmpty() ? Map.of() : infos.get(0).parameters();
   }
 
-  Snapshot snapshot() throws IOException {
-    long in = 0;
-    long out = 0;
-    long link = 0;
-    for (DeviceClient c : clients) {
-      DeviceStatistics s = c.statistics();
-      in += s.hostBytesIn();
-      out += s.hostBytesOut();
-      link += s.linkBusyNanos();
+  /** Every device's counters now, by address. */
+  Map<String, Snapshot> snapshot() throws IOException {
+    Map<String, Snapshot> m = new LinkedHashMap<>();
+    for (int i = 0; i < clients.size(); i++) {
+      DeviceStatistics s = clients.get(i).statistics();
+      m.put(addresses.get(i), new Snapshot(s.hostBytesIn(), s.hostBytesOut(), s.linkBusyNanos()));
     }
-    return new Snapshot(in, out, link);
+    return m;
+  }
+
+  /** Each device's counters in {@code after} less those in {@code before}. */
+  static Map<String, Snapshot> used(Map<String, Snapshot> before, Map<String, Snapshot> after) {
+    Map<String, Snapshot> m = new LinkedHashMap<>();
+    after.forEach((device, s) -> m.put(device, s.minus(before.getOrDefault(device, new Snapshot(0, 0, 0)))));
+    return m;
   }
 
   @Override
@@ -93,7 +109,7 @@ final class HostInterfaceMeter implements Closeable {
     clients.clear();
   }
 
-  /** Sums over the devices. */
+  /** One device's host-interface counters. */
   record Snapshot(long hostBytesIn, long hostBytesOut, long linkBusyNanos) {
     Snapshot minus(Snapshot before) {
       return new Snapshot(hostBytesIn - before.hostBytesIn, hostBytesOut - before.hostBytesOut,

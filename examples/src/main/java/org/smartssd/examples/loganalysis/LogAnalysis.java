@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -20,6 +21,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.Mapper;
@@ -54,7 +56,10 @@ public final class LogAnalysis {
    * says otherwise, polls every 50 ms; then the overrides ({@code -D key=value}).
    */
   public static Configuration configuration(Map<String, String> overrides) {
-    Configuration conf = new Configuration();
+    // A JobConf reads mapred-default.xml and mapred-site.xml, as Hadoop's own commands do, so that a
+    // cluster's mapred-site.xml on the class path (mapreduce.framework.name=yarn) is obeyed; a plain
+    // Configuration would not see it, and every job would run on the local runner.
+    Configuration conf = new JobConf();
     conf.setIfUnset("mapreduce.framework.name", "local");
     conf.set(POLL_INTERVAL, POLL_INTERVAL_MS);
     // The command line parses its own options; Hadoop need not warn that it did not.
@@ -86,7 +91,7 @@ public final class LogAnalysis {
     job.setNumReduceTasks(1);
     FileOutputFormat.setOutputPath(job, output);
     if (mode == Mode.DEVICE) {
-      DeviceMode.configure(job);
+      DeviceMode.configure(job, HostInterfaceMeter.devices(conf, inputs).size());
     }
     return job;
   }
@@ -129,7 +134,7 @@ public final class LogAnalysis {
     boolean succeeded = false;
     try (HostInterfaceMeter meter = HostInterfaceMeter.forInputs(conf, inputs)) {
       EnergyModel energy = EnergyModel.fromDeviceConfiguration(meter.configuration());
-      HostInterfaceMeter.Snapshot before = meter.snapshot();
+      Map<String, HostInterfaceMeter.Snapshot> before = meter.snapshot();
       long cpuBefore = processCpuNanos();
       long started = System.nanoTime();
       Job job = createJob(conf, scenario, mode, inputs, out);
@@ -145,17 +150,16 @@ public final class LogAnalysis {
       AnalysisResult result = AnalysisResult.fromJobOutput(scenario, readOutput(outFs, out));
       long wall = System.nanoTime() - started;
       long cpu = processCpuNanos() - cpuBefore;
-      HostInterfaceMeter.Snapshot used = meter.snapshot().minus(before);
-      DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters())
-          : new DeviceMode.Values(0, 0, 0, 0, 0);
+      Map<String, HostInterfaceMeter.Snapshot> used = HostInterfaceMeter.used(before, meter.snapshot());
+      DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters()) : DeviceMode.Values.NONE;
       if (result.total() != inputBytes / Wc98Record.BYTES) {
         throw new IOException("the job counted " + result.total() + " records, but the input holds "
             + inputBytes / Wc98Record.BYTES);
       }
-      long modelled = device.modelledNanos() + used.linkBusyNanos();
-      RunStatistics statistics = new RunStatistics(scenario, mode, meter.paced(), inputBytes, wall,
-          device.modelledNanos(), used.linkBusyNanos(), used.hostBytesIn(), used.hostBytesOut(), cpu,
-          energy.joules(wall, modelled, cpu), device.executions(), device.bytesScanned(), device.fallbackSplits(), energy);
+      List<RunStatistics.DeviceShare> shares = shares(used, device);
+      List<Long> busy = shares.stream().map(RunStatistics.DeviceShare::modelledNanos).toList();
+      RunStatistics statistics = new RunStatistics(scenario, mode, meter.paced(), inputBytes, wall, shares, cpu,
+          energy.joules(wall, cpu, busy), device.executions(), device.bytesScanned(), device.fallbackSplits(), energy);
       if (output != null) {
         try (OutputStream o = outFs.create(new Path(out, RESULT_FILE), false)) {
           o.write(result.text().getBytes(StandardCharsets.UTF_8));
@@ -171,6 +175,30 @@ public final class LogAnalysis {
         Files.deleteIfExists(temporary);
       }
     }
+  }
+
+  /**
+   * Each device's part of a run: its host-interface counters and the modelled execution time of the
+   * splits it ran. Execution time the job counted but did not file under a device (none expected) goes
+   * to the one device when there is one, and is otherwise left out with a warning.
+   */
+  static List<RunStatistics.DeviceShare> shares(Map<String, HostInterfaceMeter.Snapshot> used, DeviceMode.Values device) {
+    Map<String, Long> execution = new LinkedHashMap<>(device.modelledNanosByDevice());
+    long unfiled = device.modelledNanos() - execution.values().stream().mapToLong(Long::longValue).sum();
+    if (unfiled != 0 && used.size() == 1) {
+      execution.merge(used.keySet().iterator().next(), unfiled, Long::sum);
+    } else if (unfiled != 0) {
+      LOG.warn("{} ns of modelled device execution not filed under a device; left out of the modelled time", unfiled);
+    }
+    List<RunStatistics.DeviceShare> shares = new ArrayList<>();
+    used.forEach((address, s) -> shares.add(new RunStatistics.DeviceShare(address,
+        execution.getOrDefault(address, 0L), s.linkBusyNanos(), s.hostBytesIn(), s.hostBytesOut())));
+    execution.forEach((address, nanos) -> {
+      if (!used.containsKey(address)) {
+        shares.add(new RunStatistics.DeviceShare(address, nanos, 0, 0, 0));
+      }
+    });
+    return shares;
   }
 
   /** This JVM's CPU time: every thread of the process, including the local runner's tasks. */
@@ -228,7 +256,8 @@ public final class LogAnalysis {
     return false;
   }
 
-  private static List<String> readOutput(FileSystem fs, Path out) throws IOException {
+  /** The lines of a job's output directory: its {@code part-*} files in name order. */
+  public static List<String> readOutput(FileSystem fs, Path out) throws IOException {
     FileStatus[] parts = fs.listStatus(out, p -> p.getName().startsWith("part-"));
     Arrays.sort(parts);
     List<String> lines = new ArrayList<>();

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.smartssd.examples.loganalysis.TraceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -210,29 +211,61 @@ public final class Wc98Command implements Runnable {
             + "smartssd wc98 load wc_day46_1.gz objfs://127.0.0.1:7070/wc98/",
         "gzip files are stored decompressed, as the 20-byte records the analyses read. The target is a directory "
             + "(names kept, .gz dropped) when it exists as one, ends with /, or several files are loaded; otherwise "
-            + "the file's new name. All or nothing: a bad record or truncated file loads no file at all."})
+            + "the file's new name. All or nothing: a bad record or truncated file loads no file at all.",
+        "With --spread-over (repeated, one target a device), the records of all FILEs, in order, are cut into "
+            + "equal whole-record parts instead, one a target: smartssd wc98 load day1.bin --spread-over "
+            + "objfs://127.0.0.1:7070/wc98 --spread-over objfs://127.0.0.1:7071/wc98. A target that ends with / or "
+            + "is a directory gets its part as part-NNNNN (the target's index, from 0)."})
   static final class Load implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE... TARGET", arity = "2..*", hideParamSyntax = true,
-        description = "Trace files, then where to load them: objfs://HOST:PORT/PATH (any Hadoop file system URI works).")
+    @Parameters(paramLabel = "FILE... TARGET", arity = "1..*", hideParamSyntax = true,
+        description = "Trace files, then where to load them: objfs://HOST:PORT/PATH (any Hadoop file system URI "
+            + "works); only trace files with --spread-over.")
     List<String> arguments = new ArrayList<>();
+
+    @Option(names = "--spread-over", paramLabel = "TARGET",
+        description = "Cut the records of all FILEs into equal whole-record parts, one for each --spread-over "
+            + "target, in the order given (repeatable: one target a device).")
+    List<String> spreadOver = new ArrayList<>();
 
     @Option(names = {"-f", "--force"}, description = "Replace files that already exist at the target.")
     boolean force;
 
     @Override
     public Integer call() throws IOException {
+      CommandLine cl = spec.commandLine();
+      PrintWriter out = cl.getOut();
+      long started = System.nanoTime();
+      if (!spreadOver.isEmpty()) {
+        List<Path> files = arguments.stream().map(Path::of).toList();
+        List<TraceLoader.Part> parts;
+        try {
+          parts = TraceLoader.spread(new org.apache.hadoop.conf.Configuration(), files, spreadOver, force);
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(cl, "--spread-over: " + e.getMessage());
+        }
+        long records = 0;
+        for (TraceLoader.Part p : parts) {
+          out.printf(Locale.ROOT, "loaded %,d records (%,d bytes, from record %,d of the files, counting from 0) "
+              + "into %s%n", p.records(), p.bytes(), p.firstRecord(), p.destination());
+          records += p.records();
+        }
+        out.printf(Locale.ROOT, "spread %d file(s), %,d records over %d target(s) in %.2f s%n", files.size(), records,
+            parts.size(), (System.nanoTime() - started) / 1e9);
+        out.flush();
+        return 0;
+      }
+      if (arguments.size() < 2) {
+        throw new CommandLine.ParameterException(cl, "name the trace files, then the target (or use --spread-over)");
+      }
       List<Path> files = arguments.subList(0, arguments.size() - 1).stream().map(Path::of).toList();
       String target = arguments.get(arguments.size() - 1);
-      long started = System.nanoTime();
-      List<org.smartssd.examples.loganalysis.TraceLoader.Loaded> loaded = org.smartssd.examples.loganalysis.TraceLoader
-          .load(new org.apache.hadoop.conf.Configuration(), files, target, force);
+      List<TraceLoader.Loaded> loaded = TraceLoader.load(new org.apache.hadoop.conf.Configuration(), files, target, force);
       double seconds = (System.nanoTime() - started) / 1e9;
-      PrintWriter out = spec.commandLine().getOut();
       long records = 0;
-      for (org.smartssd.examples.loganalysis.TraceLoader.Loaded l : loaded) {
+      for (TraceLoader.Loaded l : loaded) {
         out.printf(Locale.ROOT, "loaded %s: %,d records (%,d bytes) into %s%n", l.source(), l.records(), l.bytes(),
             l.destination());
         records += l.records();

@@ -1,0 +1,146 @@
+package org.smartssd.examples.loganalysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.runtime.SimulatedDevice;
+import org.smartssd.device.runtime.TestDevices;
+import org.smartssd.examples.wc98.Wc98Record;
+
+/**
+ * The analyses over a trace spread over two real (in-process) devices, against the same trace whole on
+ * one device: the same results, equal to a direct count, in every mode; statistics device by device,
+ * bytes summed, and the modelled time of the two devices working in parallel (the slower one's, not
+ * the sum). Modelled compute is a fixed cycles-per-byte, so modelled times do not depend on this
+ * machine's speed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LogAnalysisOnTwoDevicesTest {
+  static final int RECORDS = 30_001;
+  @TempDir static Path dir;
+  SimulatedDevice one;
+  SimulatedDevice a;
+  SimulatedDevice b;
+  Configuration conf;
+  List<Wc98Record> records;
+  org.apache.hadoop.fs.Path whole;
+  List<org.apache.hadoop.fs.Path> halves;
+
+  @BeforeAll
+  void start() throws IOException {
+    one = TestDevices.start(device("one"));
+    a = TestDevices.start(device("a"));
+    b = TestDevices.start(device("b"));
+    conf = LogAnalysis.configuration(Map.of());
+    records = Traces.generated(RECORDS);
+    Path file = Files.write(dir.resolve("trace.bin"), Traces.bytes(records));
+    whole = TraceLoader.load(conf, List.of(file), "objfs://" + one.address() + "/wc98/trace", false).get(0)
+        .destination();
+    halves = TraceLoader.spread(conf, List.of(file), List.of("objfs://" + a.address() + "/wc98/trace",
+        "objfs://" + b.address() + "/wc98/trace"), false).stream().map(TraceLoader.Part::destination).toList();
+  }
+
+  private static Map<String, String> device(String name) {
+    Map<String, String> o = TestDevices.small(dir.resolve(name));
+    o.put("smartssd.device.isp.shared-packages", DeviceMode.SHARED_PACKAGES);
+    o.put("smartssd.device.isp.compute-model", "cycles");
+    o.put("smartssd.device.isp.cycles-per-byte", "200");
+    return o;
+  }
+
+  @AfterAll
+  void stop() throws IOException {
+    one.close();
+    a.close();
+    b.close();
+  }
+
+  @Test
+  void twoDevicesFindWhatOneDeviceAndADirectCountFindInEveryMode() throws Exception {
+    for (Scenario s : Scenario.values()) {
+      AnalysisResult expected = AnalysisResult.compute(s, records);
+      for (Mode m : Mode.values()) {
+        AnalysisRun single = LogAnalysis.run(conf, s, m, List.of(whole), null);
+        AnalysisRun spread = LogAnalysis.run(conf, s, m, halves, null);
+        assertEquals(expected, single.result(), s + " " + m + " on one device");
+        assertEquals(expected, spread.result(), s + " " + m + " on two devices");
+        RunStatistics st = spread.statistics();
+        assertEquals(RECORDS, st.records());
+        assertEquals(List.of(a.address(), b.address()),
+            st.devices().stream().map(RunStatistics.DeviceShare::address).toList());
+        assertEquals(1, single.statistics().devices().size());
+        long sumOut = st.devices().stream().mapToLong(RunStatistics.DeviceShare::hostBytesOut).sum();
+        assertEquals(sumOut, st.hostBytesOut(), "bytes summed over the devices");
+        if (m == Mode.DEVICE) {
+          assertEquals(0, st.fallbackSplits(), st.toString());
+          assertEquals(2, st.deviceExecutions(), st.toString());
+          for (RunStatistics.DeviceShare d : st.devices()) {
+            assertTrue(d.executionNanos() > 0, "each device ran its half: " + st);
+            assertTrue(d.hostBytesOut() < st.inputBytes() / 20, "partial results only: " + st);
+          }
+        } else {
+          // Each device's raw records crossed its own host interface.
+          for (int i = 0; i < 2; i++) {
+            long half = (RECORDS / 2 + (i == 0 ? 1 : 0)) * (long) Wc98Record.BYTES;
+            assertTrue(st.devices().get(i).hostBytesOut() >= half, st.toString());
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void theModelledTimeOfTwoDevicesIsTheSlowerOnesNotTheSum() throws Exception {
+    AnalysisRun single = LogAnalysis.run(conf, Scenario.REGIONS, Mode.DEVICE, List.of(whole), null);
+    AnalysisRun spread = LogAnalysis.run(conf, Scenario.REGIONS, Mode.DEVICE, halves, null);
+    RunStatistics st = spread.statistics();
+    RunStatistics.DeviceShare first = st.devices().get(0);
+    RunStatistics.DeviceShare second = st.devices().get(1);
+    assertEquals(Math.max(first.modelledNanos(), second.modelledNanos()), st.modelledNanos());
+    assertEquals(st.slowestDevice().modelledNanos(), st.modelledNanos());
+    assertEquals(first.executionNanos() + second.executionNanos(), st.deviceExecutionNanos());
+    assertTrue(st.modelledNanos() < first.modelledNanos() + second.modelledNanos(), st.toString());
+    // Each device scans half the data at a fixed cost a byte: two halve the modelled time of one, give or take
+    // the host link and the page reads.
+    long oneDevice = single.statistics().modelledNanos();
+    assertTrue(st.modelledNanos() < 0.7 * oneDevice && st.modelledNanos() > 0.3 * oneDevice,
+        "one device " + oneDevice + " ns, two " + st.modelledNanos() + " ns (modelled)");
+    // Energy counts both devices, each for its own busy time (EnergyModel).
+    List<Long> busy = List.of(first.modelledNanos(), second.modelledNanos());
+    assertEquals(st.energyModel().joules(st.wallNanos(), st.hostCpuNanos(), busy), st.energyJoules(), 1e-9);
+    // The printed form names both devices.
+    java.io.StringWriter text = new java.io.StringWriter();
+    st.print(new java.io.PrintWriter(text));
+    assertTrue(text.toString().contains("the slowest of 2 devices") && text.toString().contains(a.address())
+        && text.toString().contains(b.address()), text.toString());
+  }
+
+  @Test
+  void deviceModeRunsAMapTaskPerDeviceAtOnceUnlessTold() throws Exception {
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(dir.resolve("unused").toUri());
+    Job job = LogAnalysis.createJob(conf, Scenario.REGIONS, Mode.DEVICE, halves, out);
+    assertEquals(2, job.getConfiguration().getInt(DeviceMode.LOCAL_MAP_TASKS, -1));
+    assertEquals(MeteredDeviceMapper.class, job.getMapperClass());
+    Job host = LogAnalysis.createJob(conf, Scenario.REGIONS, Mode.HOST_NORMAL, halves, out);
+    assertEquals(null, host.getConfiguration().get(DeviceMode.LOCAL_MAP_TASKS), "host modes keep one map slot");
+    Configuration told = LogAnalysis.configuration(Map.of(DeviceMode.LOCAL_MAP_TASKS, "1"));
+    assertEquals(1, LogAnalysis.createJob(told, Scenario.REGIONS, Mode.DEVICE, halves, out).getConfiguration()
+        .getInt(DeviceMode.LOCAL_MAP_TASKS, -1));
+    // Both devices' splits ran one task each, in parallel or not, and filed their modelled time apart.
+    AnalysisRun run = LogAnalysis.run(told, Scenario.TOP_TYPES, Mode.DEVICE, halves, null);
+    assertEquals(AnalysisResult.compute(Scenario.TOP_TYPES, records), run.result());
+    assertTrue(run.statistics().devices().stream().allMatch(d -> d.executionNanos() > 0), run.statistics().toString());
+  }
+}
