@@ -1027,6 +1027,83 @@ static void *blocked_next(void *arg) {
   }
 }
 
+/* Waiting in slices, and giving a request up (what the JNI binding does for Thread.interrupt). */
+static void test_abandon(void) {
+  server s;
+  ssd_error err;
+  ssd_options opt = ssd_options_default();
+  opt.request_timeout_ms = 10000;
+
+  /* A reply that has not come: SSD_E_AGAIN, still pending; given up, then forgotten, and its late
+   * reply is dropped, never written to dst, while the connection goes on. */
+  server_tcp(&s, script_late);
+  ssd_client *c = connect_to(&s, &opt);
+  uint8_t buf[64];
+  memset(buf, 0x55, sizeof buf);
+  uint8_t p[20];
+  be64(p, 1);
+  be64(p + 8, 0);
+  be32(p + 16, sizeof buf);
+  uint64_t read_id, status_id;
+  REQUIRE(ssd_submit(c, SSD_OP_READ, p, 20, buf, sizeof buf, 0, &read_id, &err) == SSD_OK);
+  uint8_t q[16];
+  REQUIRE(ssd_submit(c, SSD_OP_STATUS, q, status_payload(q, "/late"), NULL, 0, SSD_SUBMIT_QUEUE,
+                     &status_id, &err) == SSD_OK);
+  ssd_reply r;
+  CHECK_INT(ssd_wait_for(c, read_id, 0, &r, &err), SSD_E_AGAIN);
+  CHECK_INT(ssd_wait_for(c, read_id, 50, &r, &err), SSD_E_AGAIN);
+  CHECK_CONTAINS(err.message, "no reply to READ");
+  CHECK_CONTAINS(err.message, "yet");
+  CHECK_INT(ssd_abandon(c, read_id, &err), SSD_OK);
+  CHECK_INT(ssd_wait(c, read_id, &r, &err), SSD_E_ARG); /* forgotten */
+  CHECK_INT(ssd_abandon(c, read_id, &err), SSD_E_ARG);
+  set_step(&s, 1); /* the late replies go out now */
+  CHECK_INT(ssd_next_completion(c, 5000, &r, &err), SSD_OK); /* the queued STATUS, untouched */
+  CHECK_EQ(r.request_id, status_id);
+  ssd_reply_free(&r);
+  ssd_object_status st;
+  CHECK_INT(ssd_status(c, "/after", &st, NULL, &err), SSD_OK); /* the stream is intact */
+  CHECK_STR(st.path.s, "/after");
+  ssd_object_status_free(&st);
+  bool untouched = true;
+  for (size_t i = 0; i < sizeof buf; i++) untouched = untouched && buf[i] == 0x55;
+  CHECK(untouched);
+
+  /* A reply that has come: ssd_wait_for hands it over at once; one given up is dropped. */
+  uint64_t id;
+  REQUIRE(ssd_submit(c, SSD_OP_STATUS, q, status_payload(q, "/now"), NULL, 0, 0, &id, &err) ==
+          SSD_OK);
+  CHECK_INT(ssd_wait_for(c, id, 5000, &r, &err), SSD_OK);
+  ssd_reply_free(&r);
+  REQUIRE(ssd_submit(c, SSD_OP_STATUS, q, status_payload(q, "/dropped"), NULL, 0, 0, &id, &err) ==
+          SSD_OK);
+  CHECK_INT(ssd_status(c, "/later", &st, NULL, &err), SSD_OK); /* so the first has come too */
+  ssd_object_status_free(&st);
+  CHECK_INT(ssd_abandon(c, id, &err), SSD_OK);
+  CHECK_INT(ssd_wait(c, id, &r, &err), SSD_E_ARG);
+  ssd_close(c);
+  server_stop(&s);
+
+  /* Given up while its data is being received into dst: the connection is closed (dst cannot be
+   * taken back from the receiver otherwise), and every later call says why. */
+  server_tcp(&s, script_stall_mid_data);
+  c = connect_to(&s, &opt);
+  uint8_t big[100];
+  uint8_t rp[20];
+  be64(rp, 1);
+  be64(rp + 8, 0);
+  be32(rp + 16, sizeof big);
+  REQUIRE(ssd_submit(c, SSD_OP_READ, rp, 20, big, sizeof big, 0, &id, &err) == SSD_OK);
+  CHECK_INT(ssd_wait_for(c, id, 300, &r, &err), SSD_E_AGAIN);
+  CHECK_INT(ssd_abandon(c, id, &err), SSD_OK);
+  CHECK_INT(ssd_wait(c, id, &r, &err), SSD_E_ARG);
+  check_failed_for_good(c, SSD_E_INTERRUPTED);
+  ssd_close(c);
+  server_stop(&s);
+  CHECK_STR(ssd_status_name(SSD_E_INTERRUPTED), "INTERRUPTED");
+  CHECK_STR(ssd_status_name(SSD_E_AGAIN), "AGAIN");
+}
+
 static void test_close_with_outstanding(void) {
   server s;
   server_unix(&s, script_silent);
@@ -1125,6 +1202,7 @@ int main(void) {
   test_ipv6();
   test_broken_servers();
   test_timeouts();
+  test_abandon();
   test_close_with_outstanding();
   test_connect_errors();
   return check_exit("test_client");

@@ -809,7 +809,9 @@ static void test_names(void) {
   CHECK_STR(ssd_status_name(16), "UNKNOWN");
   CHECK_STR(ssd_status_name(SSD_E_IO), "IO_ERROR");
   CHECK_STR(ssd_status_name(SSD_E_VERSION), "NO_COMMON_VERSION");
-  CHECK_STR(ssd_status_name(-8), "UNKNOWN");
+  CHECK_STR(ssd_status_name(SSD_E_INTERRUPTED), "INTERRUPTED");
+  CHECK_STR(ssd_status_name(SSD_E_AGAIN), "AGAIN");
+  CHECK_STR(ssd_status_name(-10), "UNKNOWN");
   CHECK_STR(ssd_opcode_name(SSD_OP_READ_OBJECT), "READ_OBJECT");
   CHECK_STR(ssd_opcode_name(0x0005), "UNKNOWN");
   ssd_options o = ssd_options_default();

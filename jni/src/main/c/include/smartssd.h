@@ -74,7 +74,9 @@ enum ssd_status {
   SSD_E_PROTOCOL = -4, /* bad magic or flags, malformed payload, oversized frame, unknown request id */
   SSD_E_NOMEM = -5,    /* out of memory */
   SSD_E_ARG = -6,      /* bad argument (address syntax, string not UTF-8, value out of range, ...) */
-  SSD_E_VERSION = -7   /* the device speaks no protocol version this library does */
+  SSD_E_VERSION = -7,  /* the device speaks no protocol version this library does */
+  SSD_E_INTERRUPTED = -8, /* the caller gave the request up (ssd_abandon) */
+  SSD_E_AGAIN = -9     /* ssd_wait_for: no reply yet; the request is still pending */
 };
 
 /* Command codes (PROTOCOL.md, "Opcodes"). */
@@ -350,6 +352,23 @@ SSD_API int ssd_submitv(ssd_client *client, uint16_t opcode, const ssd_iovec *pi
  * written after the timeout.) SSD_E_ARG for an id with nothing to wait for.
  */
 SSD_API int ssd_wait(ssd_client *client, uint64_t request_id, ssd_reply *out, ssd_error *err);
+
+/*
+ * As ssd_wait, but returns SSD_E_AGAIN when no outcome comes within timeout_ms (0: do not wait),
+ * and the request stays pending: wait for it again, or give it up with ssd_abandon. Lets a caller
+ * wait in slices and act between them (a JVM thread checking whether it was interrupted).
+ */
+SSD_API int ssd_wait_for(ssd_client *client, uint64_t request_id, int timeout_ms, ssd_reply *out,
+                         ssd_error *err);
+
+/*
+ * Gives up a request submitted without SSD_SUBMIT_QUEUE, as if its timeout had come now, with
+ * SSD_E_INTERRUPTED: its reply, if it has come, is dropped; a late one is read and dropped, never
+ * written to its dst; when the reply is being received into dst, the connection is closed (as for a
+ * timeout) and this returns once the receiver has let go of dst. Returns SSD_OK once the request is
+ * forgotten (whatever its outcome would have been), SSD_E_ARG for an id with nothing to wait for.
+ */
+SSD_API int ssd_abandon(ssd_client *client, uint64_t request_id, ssd_error *err);
 
 /*
  * The next completed SSD_SUBMIT_QUEUE request, in any order: returns its status and fills `out`

@@ -235,15 +235,31 @@ done:
 JNIEXPORT jobject JNICALL Java_org_smartssd_jni_NativeConnection_await0(JNIEnv *env, jclass cls,
                                                                         jlong handle,
                                                                         jlong request_id,
+                                                                        jint timeout_ms,
                                                                         jlongArray header) {
   (void)cls;
   int64_t start = now_ns();
   ssd_reply reply;
   memset(&reply, 0, sizeof reply);
   ssd_error err;
-  int status = ssd_wait(client_of(handle), (uint64_t)request_id, &reply, &err);
+  int status = ssd_wait_for(client_of(handle), (uint64_t)request_id, timeout_ms, &reply, &err);
+  if (status == SSD_E_AGAIN) { /* still pending: only the status and the time spent go back */
+    jlong slots[2] = {SSD_E_AGAIN, now_ns() - start};
+    (*env)->SetLongArrayRegion(env, header, H_STATUS, 1, &slots[0]);
+    (*env)->SetLongArrayRegion(env, header, H_NATIVE_NANOS, 1, &slots[1]);
+    return NULL;
+  }
   reply.request_id = (uint64_t)request_id;
   return reply_to_java(env, status, &reply, &err, header, now_ns() - start);
+}
+
+JNIEXPORT jint JNICALL Java_org_smartssd_jni_NativeConnection_abandon0(JNIEnv *env, jclass cls,
+                                                                      jlong handle,
+                                                                      jlong request_id) {
+  (void)env;
+  (void)cls;
+  ssd_error err;
+  return ssd_abandon(client_of(handle), (uint64_t)request_id, &err);
 }
 
 JNIEXPORT jint JNICALL Java_org_smartssd_jni_NativeConnection_nextCompletion0(

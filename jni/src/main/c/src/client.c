@@ -546,30 +546,107 @@ static int report_locked(ssd_client *c, struct pending *p, ssd_reply *out, ssd_e
   return status;
 }
 
-/* A request's timeout has come: forget it, unless its data is being received into its dst
- * (then the connection is closed, and the receiver completes it). True when it was forgotten. */
-static bool expire_locked(ssd_client *c, struct pending *p) {
+/* A request's timeout has come, or its caller gave it up (code SSD_E_TIMEOUT or
+ * SSD_E_INTERRUPTED): forget it, unless its data is being received into its dst (then the
+ * connection is closed, and the receiver completes it). True when it was forgotten. */
+static bool expire_locked(ssd_client *c, struct pending *p, int code) {
+  const char *why = code == SSD_E_INTERRUPTED ? "the caller gave it up" : "no reply in time";
   if (p->state == P_RECEIVING) {
-    fail_locked(c, SSD_E_TIMEOUT,
-                "device %s: no whole reply to %s (request %llu) after %lld ms; the connection "
-                "is closed, as the reply was being received into the caller's buffer",
-                c->address, ssd_opcode_name(p->opcode), (unsigned long long)p->id,
+    fail_locked(c, code,
+                "device %s: %s while the reply to %s (request %llu) was being received into the "
+                "caller's buffer (after %lld ms); the connection is closed",
+                c->address, why, ssd_opcode_name(p->opcode), (unsigned long long)p->id,
                 elapsed_ms(p->submitted_ns));
     p->deadline_ns = INT64_MAX;
     return false;
   }
   ssd_error e;
-  ssd_set_error(&e, SSD_E_TIMEOUT, "device %s: no reply to %s (request %llu) after %lld ms",
-                c->address, ssd_opcode_name(p->opcode), (unsigned long long)p->id,
-                elapsed_ms(p->submitted_ns));
+  if (code == SSD_E_INTERRUPTED) {
+    ssd_set_error(&e, code, "device %s: %s (request %llu) given up by the caller after %lld ms",
+                  c->address, ssd_opcode_name(p->opcode), (unsigned long long)p->id,
+                  elapsed_ms(p->submitted_ns));
+  } else {
+    ssd_set_error(&e, code, "device %s: no reply to %s (request %llu) after %lld ms", c->address,
+                  ssd_opcode_name(p->opcode), (unsigned long long)p->id,
+                  elapsed_ms(p->submitted_ns));
+  }
   complete_error_locked(c, p, &e);
   return true;
 }
 
+/* The request a caller may wait for, with mu held; NULL (and SSD_E_ARG in err) when there is none. */
+static struct pending *waitable_locked(ssd_client *c, uint64_t request_id, ssd_error *err) {
+  struct pending *p = table_get(c, request_id);
+  if (p == NULL || p->queued) {
+    ssd_set_error(err, SSD_E_ARG, "device %s: no request %llu to wait for", c->address,
+                  (unsigned long long)request_id);
+    return NULL;
+  }
+  return p;
+}
+
+/*
+ * Waits (mu held) until p is DONE, expiring it at its deadline, and reports it; or, with
+ * until_ns before that, returns SSD_E_AGAIN at until_ns with p still pending. With give_up, p is
+ * expired at once with SSD_E_INTERRUPTED (if it is not done yet).
+ */
+static int wait_locked(ssd_client *c, struct pending *p, int64_t until_ns, bool give_up,
+                       ssd_reply *out, ssd_error *err) {
+  bool given_up = false;
+  for (;;) {
+    if (p->state == P_DONE) {
+      return report_locked(c, p, out, err);
+    }
+    if (give_up && !given_up) {
+      given_up = true;
+      if (expire_locked(c, p, SSD_E_INTERRUPTED)) {
+        continue; /* now DONE with SSD_E_INTERRUPTED */
+      }
+    }
+    int64_t now = ssd_now_ns();
+    if (now >= p->deadline_ns && expire_locked(c, p, SSD_E_TIMEOUT)) {
+      continue; /* now DONE with SSD_E_TIMEOUT */
+    }
+    if (!given_up && now >= until_ns) {
+      ssd_set_error(err, SSD_E_AGAIN, "device %s: no reply to %s (request %llu) yet", c->address,
+                    ssd_opcode_name(p->opcode), (unsigned long long)p->id);
+      return SSD_E_AGAIN;
+    }
+    int64_t wake = given_up ? p->deadline_ns : (until_ns < p->deadline_ns ? until_ns : p->deadline_ns);
+    if (wake == INT64_MAX) {
+      pthread_cond_wait(&p->cv, &c->mu);
+    } else {
+      struct timespec ts = abs_time(wake);
+      pthread_cond_timedwait(&p->cv, &c->mu, &ts);
+    }
+  }
+}
+
 SSD_API int ssd_wait(ssd_client *c, uint64_t request_id, ssd_reply *out, ssd_error *err) {
+  return ssd_wait_for(c, request_id, -1, out, err);
+}
+
+SSD_API int ssd_wait_for(ssd_client *c, uint64_t request_id, int timeout_ms, ssd_reply *out,
+                         ssd_error *err) {
   if (out != NULL) {
     memset(out, 0, sizeof *out);
   }
+  if (c == NULL) {
+    ssd_set_error(err, SSD_E_ARG, "no client");
+    return SSD_E_ARG;
+  }
+  int64_t until = timeout_ms < 0 ? INT64_MAX : deadline_after_ms(timeout_ms);
+  int rc = enter(c, err);
+  if (rc != SSD_OK) {
+    return rc;
+  }
+  struct pending *p = waitable_locked(c, request_id, err);
+  rc = p == NULL ? SSD_E_ARG : wait_locked(c, p, until, false, out, err);
+  leave_locked(c);
+  return rc;
+}
+
+SSD_API int ssd_abandon(ssd_client *c, uint64_t request_id, ssd_error *err) {
   if (c == NULL) {
     ssd_set_error(err, SSD_E_ARG, "no client");
     return SSD_E_ARG;
@@ -578,27 +655,16 @@ SSD_API int ssd_wait(ssd_client *c, uint64_t request_id, ssd_reply *out, ssd_err
   if (rc != SSD_OK) {
     return rc;
   }
-  struct pending *p = table_get(c, request_id);
-  if (p == NULL || p->queued) {
-    ssd_set_error(err, SSD_E_ARG, "device %s: no request %llu to wait for", c->address,
-                  (unsigned long long)request_id);
-    leave_locked(c);
-    return SSD_E_ARG;
-  }
-  for (;;) {
-    if (p->state == P_DONE) {
-      rc = report_locked(c, p, out, err);
-      break;
-    }
-    if (ssd_now_ns() >= p->deadline_ns && expire_locked(c, p)) {
-      continue; /* now DONE with SSD_E_TIMEOUT */
-    }
-    if (p->deadline_ns == INT64_MAX) {
-      pthread_cond_wait(&p->cv, &c->mu);
-    } else {
-      struct timespec ts = abs_time(p->deadline_ns);
-      pthread_cond_timedwait(&p->cv, &c->mu, &ts);
-    }
+  struct pending *p = waitable_locked(c, request_id, err);
+  if (p == NULL) {
+    rc = SSD_E_ARG;
+  } else {
+    ssd_reply dropped;
+    ssd_error ignored;
+    wait_locked(c, p, INT64_MAX, true, &dropped, &ignored);
+    ssd_reply_free(&dropped);
+    ssd_clear_error(err);
+    rc = SSD_OK;
   }
   leave_locked(c);
   return rc;
@@ -642,7 +708,7 @@ SSD_API int ssd_next_completion(ssd_client *c, int timeout_ms, ssd_reply *out, s
     int64_t now = ssd_now_ns();
     bool expired = false;
     while (c->waiting_head != NULL && now >= c->waiting_head->deadline_ns) {
-      if (!expire_locked(c, c->waiting_head)) {
+      if (!expire_locked(c, c->waiting_head, SSD_E_TIMEOUT)) {
         break;
       }
       expired = true;

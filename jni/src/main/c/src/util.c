@@ -18,7 +18,7 @@ static const char *const DEVICE_STATUS_NAMES[] = {
 /* Indexed by -code. */
 static const char *const LOCAL_ERROR_NAMES[] = {
     NULL, "IO_ERROR", "CLOSED", "TIMEOUT", "PROTOCOL_ERROR", "OUT_OF_MEMORY", "BAD_ARGUMENT",
-    "NO_COMMON_VERSION",
+    "NO_COMMON_VERSION", "INTERRUPTED", "AGAIN",
 };
 
 SSD_API const char *ssd_status_name(int code) {

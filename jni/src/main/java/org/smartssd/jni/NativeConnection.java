@@ -59,13 +59,24 @@ final class NativeConnection extends NativeHandle {
   }
 
   /**
-   * Waits for a request submitted without {@code queued}; fills {@code header}.
+   * Waits at most {@code timeoutMillis} for a request submitted without {@code queued}; fills
+   * {@code header}. When no outcome came in that time, the status slot is {@link
+   * NativeException#E_AGAIN} and the request is still pending: wait again, or {@link #abandon} it.
    *
    * @return the OK reply's payload (null when empty or placed in dst), or the failure's message in
    *     UTF-8 when the status is not OK
    */
-  byte[] await(long requestId, long[] header) {
-    return await0(nativeHandle, requestId, header);
+  byte[] await(long requestId, int timeoutMillis, long[] header) {
+    return await0(nativeHandle, requestId, timeoutMillis, header);
+  }
+
+  /**
+   * Gives up a pending request: its reply is dropped, and once this returns nothing is written into
+   * its destination buffer any more (if the reply was being received into it, the connection is
+   * closed).
+   */
+  void abandon(long requestId) {
+    abandon0(nativeHandle, requestId);
   }
 
   /**
@@ -104,7 +115,9 @@ final class NativeConnection extends NativeHandle {
   private static native long submit0(long handle, int opcode, Object[] pieces, int[] offsets, int[] lengths,
       int count, ByteBuffer dst, int dstOffset, int dstLength, boolean queued, long[] header) throws NativeException;
 
-  private static native byte[] await0(long handle, long requestId, long[] header);
+  private static native byte[] await0(long handle, long requestId, int timeoutMillis, long[] header);
+
+  private static native int abandon0(long handle, long requestId);
 
   private static native int nextCompletion0(long handle, int timeoutMillis, long[] header, Object[] out);
 

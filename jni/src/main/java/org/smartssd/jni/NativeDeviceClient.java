@@ -1,7 +1,7 @@
 package org.smartssd.jni;
 
-import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +39,8 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
   private static final Logger LOG = LoggerFactory.getLogger(NativeDeviceClient.class);
   /** How long the completion thread waits in C before looking whether the client was closed. */
   private static final int COMPLETION_POLL_MILLIS = 1000;
+  /** How long a synchronous call waits in native code before it looks whether its thread was interrupted. */
+  private static final int WAIT_SLICE_MILLIS = 100;
   /** The heap reads' staging buffer is kept up to this size. */
   private static final int STAGING_KEEP_BYTES = 4 << 20;
 
@@ -301,7 +303,7 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
       long id = connection.submit(request.opcode().code(), pieces.arrays, pieces.offsets, pieces.lengths, pieces.count,
           dst, dst == null ? 0 : dst.position(), dstLength, false, header);
       long inSubmit = header[NativeConnection.NATIVE_NANOS];
-      result = connection.await(id, header);
+      result = awaitInterruptibly(id, request, header);
       nativeNanos.add(inSubmit + header[NativeConnection.NATIVE_NANOS]);
     } catch (NativeException e) {
       throw translate(address, e.code(), e.getMessage(), request.opcode().name());
@@ -314,6 +316,29 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
       throw translate(address, status, message(result), request.opcode().name());
     }
     return result;
+  }
+
+  /**
+   * Waits for a submitted request in slices of {@link #WAIT_SLICE_MILLIS}, so that an interrupt of
+   * the calling thread is seen: the request is then given up (its reply dropped, its buffer no
+   * longer written) and the call ends with {@link InterruptedIOException}, the thread's interrupt
+   * status kept, as the Java transport does.
+   */
+  private byte[] awaitInterruptibly(long id, Request request, long[] header) throws InterruptedIOException {
+    long inNative = 0;
+    while (true) {
+      byte[] result = connection.await(id, WAIT_SLICE_MILLIS, header);
+      inNative += header[NativeConnection.NATIVE_NANOS];
+      if (header[NativeConnection.STATUS] != NativeException.E_AGAIN) {
+        header[NativeConnection.NATIVE_NANOS] = inNative;
+        return result;
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        connection.abandon(id);
+        throw new InterruptedIOException("interrupted while waiting for " + address + " to answer "
+            + request.opcode() + " (request " + id + "); the request was given up");
+      }
+    }
   }
 
   private ByteBuffer stagingBuffer(int bytes) {
@@ -349,7 +374,11 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
       case NativeException.E_TIMEOUT:
         return new SocketTimeoutException(text);
       case NativeException.E_CLOSED:
-        return new EOFException("connection to " + address + " lost: " + message);
+        // As the Java transport says it: a plain IOException is how callers (objfs's pool) know
+        // that the connection is gone and the next request needs a new one.
+        return new IOException("connection to " + address + " lost: " + message);
+      case NativeException.E_INTERRUPTED:
+        return new InterruptedIOException(text);
       case NativeException.E_IO:
         return new IOException("connection to " + address + " failed (" + what + "): " + message);
       case NativeException.E_PROTOCOL:

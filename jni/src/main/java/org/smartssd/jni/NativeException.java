@@ -19,6 +19,8 @@ public final class NativeException extends Exception {
   public static final int E_NOMEM = -5;
   public static final int E_ARG = -6;
   public static final int E_VERSION = -7;
+  public static final int E_INTERRUPTED = -8;
+  public static final int E_AGAIN = -9;
 
   private final int code;
 

@@ -1,5 +1,10 @@
 package org.smartssd.jni;
 
+import java.io.InterruptedIOException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.smartssd.device.runtime.DeviceProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -55,8 +60,60 @@ class NativeTransportTest {
     assertThat(NativeDeviceClient.translate(a, NativeException.E_PROTOCOL, "bad magic", "READ"))
         .isInstanceOf(ProtocolException.class).hasMessageContaining("127.0.0.1:7070");
     assertThat(NativeDeviceClient.translate(a, NativeException.E_CLOSED, "closed mid-frame", "READ"))
-        .isInstanceOf(IOException.class).hasMessageContaining("lost");
+        .isExactlyInstanceOf(IOException.class).hasMessageContaining("lost"); // as the Java transport: objfs reconnects
+    assertThat(NativeDeviceClient.translate(a, NativeException.E_INTERRUPTED, "given up", "READ"))
+        .isInstanceOf(InterruptedIOException.class);
+    assertThat(NativeConnection.statusName(NativeException.E_AGAIN)).isEqualTo("AGAIN");
     assertThat(NativeConnection.statusName(NativeException.E_TIMEOUT)).isEqualTo("TIMEOUT");
     assertThat(NativeConnection.statusName(15)).isEqualTo("BAD_HANDLE");
+  }
+
+  /**
+   * A call waiting on a device that stopped answering (SIGSTOP) ends when its thread is interrupted,
+   * with {@link InterruptedIOException} and the interrupt status kept, in both transports alike; the
+   * request is given up, and once the device answers again the same client goes on.
+   */
+  @Test
+  void anInterruptEndsAWaitForAFrozenDeviceAndTheClientGoesOn() throws Exception {
+    try (DeviceProcess device = DeviceProcess.start(dir.resolve("frozen"), TestDevices.small(dir.resolve("frozen")))) {
+      DeviceAddress address = DeviceAddress.parse(device.address());
+      ClientOptions options = new ClientOptions(ClientOptions.CONNECT_TIMEOUT_DEFAULT, java.time.Duration.ofSeconds(60),
+          1 << 20);
+      for (String name : List.of(DeviceTransports.JAVA, DeviceTransports.NATIVE)) {
+        try (DeviceClient client = DeviceTransports.select(name).connect(address, options)) {
+          assertThat(client.status("/").directory()).isTrue();
+          signal("STOP", device.pid());
+          try {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            AtomicBoolean stillInterrupted = new AtomicBoolean();
+            Thread caller = new Thread(() -> {
+              try {
+                client.status("/");
+              } catch (Throwable t) {
+                failure.set(t);
+                stillInterrupted.set(Thread.currentThread().isInterrupted());
+              }
+            }, "caller-" + name);
+            caller.start();
+            Thread.sleep(300); // the request is out, its answer cannot come
+            assertThat(caller.isAlive()).as(name + ": waiting for the frozen device").isTrue();
+            caller.interrupt();
+            caller.join(10_000);
+            assertThat(caller.isAlive()).as(name + ": the interrupt ended the wait").isFalse();
+            assertThat(failure.get()).as(name).isInstanceOf(InterruptedIOException.class)
+                .hasMessageContaining(address.toString());
+            assertThat(stillInterrupted.get()).as(name + ": the interrupt status is kept").isTrue();
+          } finally {
+            signal("CONT", device.pid());
+          }
+          assertThat(client.status("/").directory()).as(name + ": the client goes on").isTrue();
+        }
+      }
+    }
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+    assertThat(kill.waitFor()).isZero();
   }
 }

@@ -103,6 +103,11 @@ public final class DeviceProcess implements AutoCloseable {
     }
   }
 
+  /** The process id, for signals (SIGSTOP freezes the device, SIGCONT thaws it). */
+  public long pid() {
+    return process.pid();
+  }
+
   /** SIGKILL: no shutdown hook, no flush, no close. */
   public void kill() throws InterruptedException {
     process.destroyForcibly();
