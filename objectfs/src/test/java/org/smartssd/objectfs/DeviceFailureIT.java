@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -17,7 +18,11 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.smartssd.device.client.DeviceTransports;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.runtime.DeviceProcess;
@@ -123,9 +128,15 @@ class DeviceFailureIT {
     }
   }
 
-  @Test
+  @ParameterizedTest(name = "{0} transport")
+  @ValueSource(strings = {DeviceTransports.JAVA, DeviceTransports.NATIVE})
   @Timeout(120)
-  void aFileSystemOutlivesARestartOfItsDevice() throws Exception {
+  void aFileSystemOutlivesARestartOfItsDevice(String transport) throws Exception {
+    Optional<String> unavailable = DeviceTransports.find(transport).map(t -> t.unavailable())
+        .orElse(Optional.of("no transport " + transport + " on the class path"));
+    Assumptions.assumeTrue(unavailable.isEmpty(), () -> transport + " transport: " + unavailable.orElse(""));
+    Configuration conf = conf();
+    conf.set(ObjfsConfigKeys.TRANSPORT, transport);
     byte[] data = TestDevices.bytes(FILE_BYTES, 3);
     Path file = new Path("/restarted/file");
     java.util.Map<String, String> settings = new java.util.HashMap<>(TestDevices.small(dataDir));
@@ -134,7 +145,7 @@ class DeviceFailureIT {
     }
     DeviceProcess device = DeviceProcess.start(dataDir, settings);
     DeviceProcess again = null;
-    try (FileSystem fs = FileSystem.newInstance(uri(device), conf())) {
+    try (FileSystem fs = FileSystem.newInstance(uri(device), conf)) {
       try (FSDataOutputStream out = fs.create(file)) {
         out.write(data);
       }
