@@ -32,7 +32,6 @@ import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.RecordReader;
-import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.TaskID;
@@ -45,6 +44,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.smartssd.examples.loganalysis.CountSumReducer;
 
 /**
  * Plain MapReduce jobs (no device) on a three-node {@link YarnCluster}: every map runs on the node its
@@ -193,7 +193,7 @@ class YarnClusterLocalityIT {
     Job job = Job.getInstance(conf, "locality");
     job.setInputFormatClass(HostSplits.class);
     job.setMapperClass(ModuloMapper.class);
-    job.setReducerClass(SumReducer.class);
+    job.setReducerClass(CountSumReducer.class); // the log analysis's own sum
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(LongWritable.class);
     job.setNumReduceTasks(1);
@@ -419,22 +419,6 @@ class YarnClusterLocalityIT {
       word.set(key(key.get()));
       number.set(key.get());
       context.write(word, number);
-    }
-  }
-
-  /** Sums the numbers of each key. */
-  public static final class SumReducer extends Reducer<Text, LongWritable, Text, LongWritable> {
-    private final LongWritable sum = new LongWritable();
-
-    @Override
-    protected void reduce(Text key, Iterable<LongWritable> values, Context context)
-        throws IOException, InterruptedException {
-      long total = 0;
-      for (LongWritable v : values) {
-        total += v.get();
-      }
-      sum.set(total);
-      context.write(key, sum);
     }
   }
 }
