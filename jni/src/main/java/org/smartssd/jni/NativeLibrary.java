@@ -19,6 +19,8 @@ public final class NativeLibrary {
 
   private static final Object LOCK = new Object();
   private static volatile Optional<String> state;
+  /** Where the library was loaded from: {@code java.library.path} or {@code jar}; null until it is. */
+  private static volatile String origin;
 
   private NativeLibrary() {}
 
@@ -44,6 +46,12 @@ public final class NativeLibrary {
     return s;
   }
 
+  /** Where the loaded library came from: {@code java.library.path} or {@code jar}; null when none loaded. */
+  public static String origin() {
+    unavailable();
+    return origin;
+  }
+
   /** Loads the library or throws, naming why. */
   static void ensureLoaded() {
     Optional<String> why = unavailable();
@@ -56,6 +64,7 @@ public final class NativeLibrary {
     String fromPath;
     try {
       System.loadLibrary(NAME);
+      origin = "java.library.path";
       return Optional.empty();
     } catch (UnsatisfiedLinkError | SecurityException e) {
       fromPath = "not on java.library.path (" + e.getMessage() + ")";
@@ -70,6 +79,7 @@ public final class NativeLibrary {
       file.toFile().deleteOnExit();
       Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
       System.load(file.toAbsolutePath().toString());
+      origin = "jar";
       return Optional.empty();
     } catch (IOException | UnsatisfiedLinkError | SecurityException e) {
       return Optional.of(fromPath + "; the jar's " + resource + " did not load: " + e.getMessage());

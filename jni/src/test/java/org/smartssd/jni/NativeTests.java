@@ -15,5 +15,10 @@ final class NativeTests {
       fail("libsmartssd was built but does not load: " + why.get());
     }
     assumeTrue(why.isEmpty(), () -> "libsmartssd is not available: " + why.orElse(""));
+    String expected = System.getProperty("smartssd.native.expect-origin");
+    if (expected != null && !expected.equals(NativeLibrary.origin())) {
+      fail("libsmartssd was to load from " + expected + " (the instrumented build), but loaded from "
+          + NativeLibrary.origin());
+    }
   }
 }
