@@ -807,6 +807,20 @@ static void script_late(server *s, int fd) {
   serve_normal(s, fd);
 }
 
+/* What script_late waits for: a READ into buf (waited for) and a queued STATUS of "/late". */
+static void submit_late_pair(ssd_client *c, uint8_t *buf, uint32_t len, uint64_t *read_id,
+                             uint64_t *status_id) {
+  ssd_error err;
+  uint8_t p[20];
+  be64(p, 1);
+  be64(p + 8, 0);
+  be32(p + 16, len);
+  REQUIRE(ssd_submit(c, SSD_OP_READ, p, 20, buf, len, 0, read_id, &err) == SSD_OK);
+  uint8_t q[16];
+  REQUIRE(ssd_submit(c, SSD_OP_STATUS, q, status_payload(q, "/late"), NULL, 0, SSD_SUBMIT_QUEUE,
+                     status_id, &err) == SSD_OK);
+}
+
 /* Answers a READ with its header and half its data, then stalls until the client closes. */
 static void script_stall_mid_data(server *s, int fd) {
   (void)s;
@@ -923,15 +937,8 @@ static void test_timeouts(void) {
   ssd_client *c = connect_to(&s, &opt);
   uint8_t buf[64];
   memset(buf, 0x55, sizeof buf);
-  uint8_t p[20];
-  be64(p, 1);
-  be64(p + 8, 0);
-  be32(p + 16, sizeof buf);
   uint64_t read_id, status_id;
-  REQUIRE(ssd_submit(c, SSD_OP_READ, p, 20, buf, sizeof buf, 0, &read_id, &err) == SSD_OK);
-  uint8_t q[16];
-  REQUIRE(ssd_submit(c, SSD_OP_STATUS, q, status_payload(q, "/late"), NULL, 0, SSD_SUBMIT_QUEUE,
-                     &status_id, &err) == SSD_OK);
+  submit_late_pair(c, buf, sizeof buf, &read_id, &status_id);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   ssd_reply r;
@@ -1040,15 +1047,9 @@ static void test_abandon(void) {
   ssd_client *c = connect_to(&s, &opt);
   uint8_t buf[64];
   memset(buf, 0x55, sizeof buf);
-  uint8_t p[20];
-  be64(p, 1);
-  be64(p + 8, 0);
-  be32(p + 16, sizeof buf);
   uint64_t read_id, status_id;
-  REQUIRE(ssd_submit(c, SSD_OP_READ, p, 20, buf, sizeof buf, 0, &read_id, &err) == SSD_OK);
+  submit_late_pair(c, buf, sizeof buf, &read_id, &status_id);
   uint8_t q[16];
-  REQUIRE(ssd_submit(c, SSD_OP_STATUS, q, status_payload(q, "/late"), NULL, 0, SSD_SUBMIT_QUEUE,
-                     &status_id, &err) == SSD_OK);
   ssd_reply r;
   CHECK_INT(ssd_wait_for(c, read_id, 0, &r, &err), SSD_E_AGAIN);
   CHECK_INT(ssd_wait_for(c, read_id, 50, &r, &err), SSD_E_AGAIN);
