@@ -457,6 +457,22 @@ static int decode_result(ssd_reader *r, ssd_arena *arena) {
   return SSD_OK;
 }
 
+/* Ends a decode whose output points into `arena`: on success hands the arena's memory to *owner
+ * (the output keeps it, and frees it with the output); on failure frees it and zeroes the output. */
+static int finish_owned(ssd_reader *r, ssd_arena *arena, void *out, size_t out_size, void **owner) {
+  int rc = decode_result(r, arena);
+  void *mem = ssd_arena_release(arena);
+  if (rc != SSD_OK) {
+    ssd_arena_free_owner(mem);
+    memset(out, 0, out_size);
+    *owner = NULL;
+    return rc;
+  }
+  *owner = mem;
+  return SSD_OK;
+}
+
+
 /* Reads an ObjectStatus: kind 0 or 1, a length below 2^63. */
 static void get_object_status(ssd_reader *r, ssd_object_status *out) {
   ssd_get_string(r, "path", &out->path);
@@ -589,11 +605,9 @@ SSD_API int ssd_decode_device_info(const void *payload, size_t len, struct ssd_d
   out->paced = ssd_get_bool(&r, "paced");
   get_map(&r, "parameters", &out->n_params, &out->params);
   ssd_reader_end(&r);
-  int rc = decode_result(&r, &arena);
-  void *owner = ssd_arena_release(&arena);
+  void *owner;
+  int rc = finish_owned(&r, &arena, out, sizeof *out, &owner);
   if (rc != SSD_OK) {
-    ssd_arena_free_owner(owner);
-    memset(out, 0, sizeof *out);
     return rc;
   }
   out->mem_ = owner;
@@ -628,11 +642,9 @@ SSD_API int ssd_decode_statistics(const void *payload, size_t len, ssd_device_st
   }
   ssd_reader_element(&r, NULL, 0);
   ssd_reader_end(&r);
-  int rc = decode_result(&r, &arena);
-  void *owner = ssd_arena_release(&arena);
+  void *owner;
+  int rc = finish_owned(&r, &arena, out, sizeof *out, &owner);
   if (rc != SSD_OK) {
-    ssd_arena_free_owner(owner);
-    memset(out, 0, sizeof *out);
     return rc;
   }
   out->n_channels = n;
@@ -684,11 +696,9 @@ SSD_API int ssd_decode_object_status(const void *payload, size_t len, ssd_object
   ssd_reader_init(&r, payload, len, "OPEN/STATUS response", &arena, err);
   get_object_status(&r, out);
   ssd_reader_end(&r);
-  int rc = decode_result(&r, &arena);
-  void *owner = ssd_arena_release(&arena);
+  void *owner;
+  int rc = finish_owned(&r, &arena, out, sizeof *out, &owner);
   if (rc != SSD_OK) {
-    ssd_arena_free_owner(owner);
-    memset(out, 0, sizeof *out);
     return rc;
   }
   out->mem_ = owner;
@@ -730,11 +740,9 @@ SSD_API int ssd_decode_listing(const void *payload, size_t len, ssd_listing *out
   ssd_reader_element(&r, NULL, 0);
   bool more = ssd_get_bool(&r, "more");
   ssd_reader_end(&r);
-  int rc = decode_result(&r, &arena);
-  void *owner = ssd_arena_release(&arena);
+  void *owner;
+  int rc = finish_owned(&r, &arena, out, sizeof *out, &owner);
   if (rc != SSD_OK) {
-    ssd_arena_free_owner(owner);
-    memset(out, 0, sizeof *out);
     return rc;
   }
   out->n_entries = n;
@@ -782,11 +790,9 @@ SSD_API int ssd_decode_execution_progress(const void *payload, size_t len,
     ssd_reader_fail(&r, "finished", "set while the state is RUNNING");
   }
   ssd_reader_end(&r);
-  int rc = decode_result(&r, &arena);
-  void *owner = ssd_arena_release(&arena);
+  void *owner;
+  int rc = finish_owned(&r, &arena, out, sizeof *out, &owner);
   if (rc != SSD_OK) {
-    ssd_arena_free_owner(owner);
-    memset(out, 0, sizeof *out);
     return rc;
   }
   out->state = state;
