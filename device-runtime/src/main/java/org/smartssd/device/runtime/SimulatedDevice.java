@@ -24,6 +24,7 @@ import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
 import org.smartssd.device.runtime.host.CommandHandler;
 import org.smartssd.device.runtime.host.DeviceServer;
 import org.smartssd.device.runtime.isp.BuiltInTasklets;
+import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.isp.IspEngine;
 import org.smartssd.device.runtime.isp.TaskletLoader;
 import org.smartssd.device.runtime.objects.ObjectStore;
@@ -80,7 +81,7 @@ public final class SimulatedDevice implements Closeable {
       this.store = s;
       AtomicInteger hostIoWaiting = new AtomicInteger();
       TaskletLoader loader = new TaskletLoader(BuiltInTasklets.ALL, config.isp().sharedPackages(),
-          SimulatedDevice.class.getClassLoader());
+          SimulatedDevice.class.getClassLoader(), config.isp().computeModel() == IspParameters.ComputeModel.COUNTED);
       e = new IspEngine(config.deviceName(), config.isp(), config.energy(), s, t, config.paced(), hostIoWaiting::get,
           loader);
       this.isp = e;

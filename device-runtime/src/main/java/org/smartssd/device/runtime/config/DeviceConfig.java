@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceGeometry;
+import org.smartssd.opcount.CoreCost;
 
 /**
  * The device's configuration, read and validated in one place. Precedence: key defaults, then the
@@ -120,10 +121,22 @@ public final class DeviceConfig {
   }
 
   private static IspParameters isp(ValueParser values, Map<String, String> merged) {
-    String computeModel = values.nonBlank(ISP_COMPUTE_MODEL);
-    if (!computeModel.equals("measured") && !computeModel.equals("cycles")) {
-      throw ValueParser.bad(ISP_COMPUTE_MODEL, computeModel, "must be measured or cycles");
+    String computeModelName = values.nonBlank(ISP_COMPUTE_MODEL);
+    IspParameters.ComputeModel computeModel = null;
+    for (IspParameters.ComputeModel m : IspParameters.ComputeModel.values()) {
+      if (m.optionName().equals(computeModelName)) {
+        computeModel = m;
+      }
     }
+    if (computeModel == null) {
+      throw ValueParser.bad(ISP_COMPUTE_MODEL, computeModelName, "must be counted, measured or cycles");
+    }
+    double libraryCallOps = values.nonNegativeDecimal(ISP_LIBRARY_CALL_OPS);
+    CoreCost core = new CoreCost(values.positiveDecimal(ISP_CORE_MHZ), values.positiveDecimal(ISP_CYCLES_PER_OP),
+        values.nonNegativeDecimal(ISP_DRAM_ACCESS_NS), libraryCallOps, values.positiveDecimal(ISP_DRAM_MB_PER_S));
+    CoreCost host = new CoreCost(values.positiveDecimal(ISP_HOST_MHZ), values.positiveDecimal(HOST_CPU_CYCLES_PER_OP),
+        values.nonNegativeDecimal(HOST_CPU_MEMORY_ACCESS_NS), libraryCallOps,
+        values.positiveDecimal(HOST_CPU_COPY_MB_PER_S));
     String merge = values.nonBlank(ISP_MERGE);
     if (!merge.equals("host") && !merge.equals("device")) {
       throw ValueParser.bad(ISP_MERGE, merge, "must be host or device");
@@ -140,7 +153,11 @@ public final class DeviceConfig {
         values.positiveDecimal(ISP_CORE_MHZ),
         values.positiveDecimal(ISP_CONTROLLER_MHZ),
         values.positiveDecimal(ISP_HOST_MHZ),
-        computeModel.equals("cycles") ? values.positiveDecimal(ISP_CYCLES_PER_BYTE) : 0,
+        computeModel,
+        values.positiveDecimal(ISP_CYCLES_PER_BYTE),
+        core,
+        host,
+        values.wholeNumber(HOST_CPU_CORES, 1, 4096),
         merge.equals("device"),
         threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
         values.wholeNumber(ISP_READ_REQUEST_PAGES, 1, 65536),

@@ -79,10 +79,35 @@ public final class DeviceConfigKeys {
   public static final String ISP_HOST_MHZ_DEFAULT = "2500";
 
   public static final String ISP_COMPUTE_MODEL = "smartssd.device.isp.compute-model";
-  public static final String ISP_COMPUTE_MODEL_DEFAULT = "measured";
+  public static final String ISP_COMPUTE_MODEL_DEFAULT = "counted";
 
   public static final String ISP_CYCLES_PER_BYTE = "smartssd.device.isp.cycles-per-byte";
   public static final String ISP_CYCLES_PER_BYTE_DEFAULT = "4";
+
+  // The cost of counted work (compute-model counted) on a device core and on the host's CPU.
+  public static final String ISP_CYCLES_PER_OP = "smartssd.device.isp.cycles-per-op";
+  public static final String ISP_CYCLES_PER_OP_DEFAULT = "1";
+
+  public static final String ISP_DRAM_ACCESS_NS = "smartssd.device.isp.dram-access-ns";
+  public static final String ISP_DRAM_ACCESS_NS_DEFAULT = "41.25";
+
+  public static final String ISP_DRAM_MB_PER_S = "smartssd.device.isp.dram-mb-per-s";
+  public static final String ISP_DRAM_MB_PER_S_DEFAULT = "3200";
+
+  public static final String ISP_LIBRARY_CALL_OPS = "smartssd.device.isp.library-call-ops";
+  public static final String ISP_LIBRARY_CALL_OPS_DEFAULT = "70";
+
+  public static final String HOST_CPU_CYCLES_PER_OP = "smartssd.device.host-cpu.cycles-per-op";
+  public static final String HOST_CPU_CYCLES_PER_OP_DEFAULT = "0.14";
+
+  public static final String HOST_CPU_MEMORY_ACCESS_NS = "smartssd.device.host-cpu.memory-access-ns";
+  public static final String HOST_CPU_MEMORY_ACCESS_NS_DEFAULT = "0";
+
+  public static final String HOST_CPU_COPY_MB_PER_S = "smartssd.device.host-cpu.copy-mb-per-s";
+  public static final String HOST_CPU_COPY_MB_PER_S_DEFAULT = "41500";
+
+  public static final String HOST_CPU_CORES = "smartssd.device.host-cpu.cores";
+  public static final String HOST_CPU_CORES_DEFAULT = "1";
 
   public static final String ISP_MERGE = "smartssd.device.isp.merge";
   public static final String ISP_MERGE_DEFAULT = "host";
@@ -165,12 +190,37 @@ public final class DeviceConfigKeys {
       profileKey(ISP_CORE_MHZ, "MHz", "clock of a device core"),
       key(ISP_CONTROLLER_MHZ, ISP_CONTROLLER_MHZ_DEFAULT, "MHz",
           "clock of the controller core that merges lanes' results when isp.merge is device (the iSSD's SSD core rate)"),
-      key(ISP_HOST_MHZ, ISP_HOST_MHZ_DEFAULT, "MHz",
-          "clock of the host CPU; measured CPU time is scaled by host-mhz / core-mhz (iSSD Table 5: 2.5 GHz)"),
-      key(ISP_COMPUTE_MODEL, ISP_COMPUTE_MODEL_DEFAULT, "measured|cycles",
-          "modelled compute: measured CPU time scaled to the device core, or a fixed cycles-per-byte for repeatable runs"),
+      new ConfigKey(ISP_HOST_MHZ, ISP_HOST_MHZ_DEFAULT, "MHz",
+          "clock of the modelled host CPU, which runs the host's counted work; with compute-model measured, the lanes' CPU time is scaled by host-mhz / core-mhz",
+          "source: Bae et al., iSSD, Table 5 (host CPU at 2.5 GHz)"),
+      key(ISP_COMPUTE_MODEL, ISP_COMPUTE_MODEL_DEFAULT, "counted|measured|cycles",
+          "modelled compute: counted (the bytecode instructions the tasklet's code and the libraries it uses execute, by kind, priced by the core's parameters below: the same input gives the same time on any machine), measured (the lanes' CPU time on this machine, scaled by host-mhz / core-mhz: depends on the machine and its load), or cycles (cycles-per-byte for every tasklet)"),
       key(ISP_CYCLES_PER_BYTE, ISP_CYCLES_PER_BYTE_DEFAULT, "cycles/byte",
           "device-core cycles per input byte read, with compute-model cycles"),
+      new ConfigKey(ISP_CYCLES_PER_OP, ISP_CYCLES_PER_OP_DEFAULT, "cycles",
+          "device-core cycles per counted bytecode instruction (compute-model counted; the iSSD's Eq. 13: time = CPI x instructions / clock)",
+          "source: a single-issue in-order embedded core (the ARM9E family of SSD controllers: ARM946E-S Technical Reference Manual) retires at most one instruction a cycle; one bytecode is taken as one instruction, J-RAF2's portable measure of work (Binder, Hulaas et al.)"),
+      new ConfigKey(ISP_DRAM_ACCESS_NS, ISP_DRAM_ACCESS_NS_DEFAULT, "ns",
+          "extra time of each heap access (field, static or array load or store, allocation) on a device core: the device DRAM's latency, paid in full because the cores have no caches",
+          "source: JEDEC JESD79-3 DDR3-1600K speed bin: tRP + tRCD + CL = 3 x 13.75 ns for an access to a closed row; Kang et al. (MSST 2013): the Smart SSD's cores lack caches and its DRAM latency is high"),
+      new ConfigKey(ISP_DRAM_MB_PER_S, ISP_DRAM_MB_PER_S_DEFAULT, "MB/s",
+          "bandwidth of the device's DRAM for bulk copies and array zeroing on a device core (compute-model counted)",
+          "source: Cho et al., XSD, Table III (DRAM bandwidth 3.2 GB/s)"),
+      new ConfigKey(ISP_LIBRARY_CALL_OPS, ISP_LIBRARY_CALL_OPS_DEFAULT, "ops",
+          "counted ops that a call into uncounted code (the Java platform's, libraries outside the shared packages) stands for, on the device's cores and on the host's",
+          "calibration: smartssd calibrate host (2026-11-23, the development machine): a library call's time over an op's"),
+      new ConfigKey(HOST_CPU_CYCLES_PER_OP, HOST_CPU_CYCLES_PER_OP_DEFAULT, "cycles",
+          "host CPU cycles per counted bytecode instruction, heap accesses served by its caches (the host's counted work: map, sort and spill, combine, reduce)",
+          "calibration: smartssd calibrate host (2026-11-23, the development machine, 2596 MHz): the fitted time of an op times the clock"),
+      new ConfigKey(HOST_CPU_MEMORY_ACCESS_NS, HOST_CPU_MEMORY_ACCESS_NS_DEFAULT, "ns",
+          "extra time of each heap access on the host CPU",
+          "calibration: smartssd calibrate host (2026-11-23): the fit gives none, the caches serve the kernels' accesses"),
+      new ConfigKey(HOST_CPU_COPY_MB_PER_S, HOST_CPU_COPY_MB_PER_S_DEFAULT, "MB/s",
+          "bandwidth of bulk copies and array zeroing on the host CPU",
+          "calibration: smartssd calibrate host (2026-11-23, the development machine)"),
+      new ConfigKey(HOST_CPU_CORES, HOST_CPU_CORES_DEFAULT, "cores",
+          "host CPU cores sharing the host's counted work (its modelled compute time is the work's time on one core divided by this)",
+          "source: Bae et al., iSSD, Eq. 6: the host's function times add up on its CPU"),
       key(ISP_MERGE, ISP_MERGE_DEFAULT, "host|device",
           "where lanes' partial results are merged: sent to the host (the Smart SSD's design) or merged on the controller core first (the iSSD's)"),
       key(ISP_THREADS, ISP_THREADS_DEFAULT, "threads",

@@ -1,6 +1,7 @@
 package org.smartssd.device.runtime.config;
 
 import java.util.List;
+import org.smartssd.opcount.CoreCost;
 
 /**
  * Parameters of in-storage processing, validated.
@@ -9,7 +10,11 @@ import java.util.List;
  * @param coreMhz clock of a device core
  * @param controllerMhz clock of the controller core that merges on the device
  * @param hostMhz clock of the host CPU, to scale measured CPU time to a device core
- * @param cyclesPerByte device-core cycles per input byte, or 0 to scale measured CPU time
+ * @param computeModel how a lane's compute time is modelled
+ * @param cyclesPerByte device-core cycles per input byte, with {@link ComputeModel#CYCLES}
+ * @param core what counted work costs on a device core ({@link ComputeModel#COUNTED})
+ * @param host what counted work costs on the modelled host's CPU
+ * @param hostCores host cores sharing the host's counted work
  * @param mergeOnDevice merge lanes' results on the controller core before they go to the host
  * @param threads machine threads running one execution's lanes
  * @param readRequestPages pages of one channel in an internal read request
@@ -27,7 +32,11 @@ public record IspParameters(
     double coreMhz,
     double controllerMhz,
     double hostMhz,
+    ComputeModel computeModel,
     double cyclesPerByte,
+    CoreCost core,
+    CoreCost host,
+    int hostCores,
     boolean mergeOnDevice,
     int threads,
     int readRequestPages,
@@ -44,8 +53,23 @@ public record IspParameters(
     sharedPackages = List.copyOf(sharedPackages);
   }
 
-  /** Whether compute time is modelled from a fixed cycles-per-byte (repeatable) rather than measured. */
-  public boolean fixedCycles() {
-    return cyclesPerByte > 0;
+  /** How a lane's compute time is modelled ({@code smartssd.device.isp.compute-model}). */
+  public enum ComputeModel {
+    /** The work the tasklet's code does, counted, priced by the core's parameters: repeatable. */
+    COUNTED,
+    /** The lanes' CPU time on this machine, scaled by host-mhz / core-mhz: depends on the machine. */
+    MEASURED,
+    /** A fixed number of cycles per input byte, for every tasklet. */
+    CYCLES;
+
+    /** The name in configuration and reports. */
+    public String optionName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** The controller core: a device core at the controller's clock. */
+  public CoreCost controller() {
+    return core.atMhz(controllerMhz);
   }
 }

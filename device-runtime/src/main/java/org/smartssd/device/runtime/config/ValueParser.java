@@ -55,15 +55,28 @@ final class ValueParser {
 
   /** A decimal number above zero, for instance MB per second. */
   double positiveDecimal(String key) {
-    String value = text(key);
+    double number = decimal(key);
+    if (!(number > 0) || Double.isInfinite(number)) {
+      throw bad(key, text(key), "must be a positive number");
+    }
+    return number;
+  }
+
+  double nonNegativeDecimal(String key) {
+    double number = decimal(key);
+    if (!(number >= 0) || Double.isInfinite(number)) {
+      throw bad(key, text(key), "must be zero or a positive number");
+    }
+    return number;
+  }
+
+  private double decimal(String key) {
+    String value = nonBlank(key);
     double number;
     try {
       number = Double.parseDouble(value);
     } catch (NumberFormatException e) {
       throw bad(key, value, "is not a number (expected a decimal such as 50 or 12.5)");
-    }
-    if (!(number > 0) || Double.isInfinite(number)) {
-      throw bad(key, value, "must be a positive number");
     }
     return number;
   }

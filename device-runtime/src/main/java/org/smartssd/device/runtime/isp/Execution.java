@@ -13,6 +13,7 @@ import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
 import org.smartssd.device.tasklet.RecordFormat;
 import org.smartssd.device.tasklet.TaskletResult;
+import org.smartssd.opcount.OpCounts;
 
 /**
  * One execution of a tasklet over its inputs: its plan (which pages each channel reads), its lanes'
@@ -56,6 +57,8 @@ final class Execution {
   final AtomicLong resultRecords = new AtomicLong();
   final AtomicLong resultBytes = new AtomicLong();
   final AtomicLong laneCpuNanos = new AtomicLong();
+  /** The counted work of the lanes and the merge that the modelled compute time is made of. */
+  private OpCounts counted = OpCounts.ZERO;
   /** Lanes the host asked for results since their last event (onRead with last = false). */
   final boolean[] readRequested;
 
@@ -172,6 +175,15 @@ final class Execution {
     for (LaneOutput out : outputs) {
       out.wake();
     }
+  }
+
+  /** Adds work the lanes or the merge did to the execution's counts. */
+  synchronized void count(OpCounts work) {
+    counted = counted.plus(work);
+  }
+
+  synchronized OpCounts counted() {
+    return counted;
   }
 
   synchronized long wallNanos() {

@@ -2,6 +2,8 @@ package org.smartssd.device.runtime.isp;
 
 import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.device.runtime.config.IspParameters;
+import org.smartssd.opcount.CoreCost;
+import org.smartssd.opcount.OpCounts;
 
 /**
  * The modelled time of one execution: when each channel may start its next internal read request,
@@ -64,23 +66,27 @@ final class ExecutionModel {
     return end;
   }
 
-  /** Device-core time for {@code bytes} read and {@code measuredCpuNanos} of host CPU spent on them. */
-  long coreNanos(long bytes, long measuredCpuNanos) {
-    return scaled(bytes, measuredCpuNanos, isp.coreMhz());
+  /**
+   * Device-core time of some of a lane's work: {@code bytes} read, {@code measuredCpuNanos} of this
+   * machine's CPU spent on them, {@code counted} the work its code did.
+   */
+  long coreNanos(long bytes, long measuredCpuNanos, OpCounts counted) {
+    return nanos(bytes, measuredCpuNanos, counted, isp.core());
   }
 
   /** The controller core's merge, after every lane; returns its end. */
-  synchronized long merge(long resultBytes, long measuredCpuNanos) {
-    mergeNanos = scaled(resultBytes, measuredCpuNanos, isp.controllerMhz());
+  synchronized long merge(long resultBytes, long measuredCpuNanos, OpCounts counted) {
+    mergeNanos = nanos(resultBytes, measuredCpuNanos, counted, isp.controller());
     processingEndNanos += mergeNanos;
     return processingEndNanos;
   }
 
-  private long scaled(long bytes, long measuredCpuNanos, double mhz) {
-    if (isp.fixedCycles()) {
-      return (long) Math.ceil(bytes * isp.cyclesPerByte() * 1000.0 / mhz);
-    }
-    return (long) Math.ceil(measuredCpuNanos * isp.hostMhz() / mhz);
+  private long nanos(long bytes, long measuredCpuNanos, OpCounts counted, CoreCost core) {
+    return switch (isp.computeModel()) {
+      case COUNTED -> core.nanos(counted);
+      case MEASURED -> (long) Math.ceil(measuredCpuNanos * isp.hostMhz() / core.mhz());
+      case CYCLES -> (long) Math.ceil(bytes * isp.cyclesPerByte() * 1000.0 / core.mhz());
+    };
   }
 
   /**

@@ -28,6 +28,8 @@ import org.smartssd.device.tasklet.MergingTasklet;
 import org.smartssd.device.tasklet.ResultSink;
 import org.smartssd.device.tasklet.TaskletContext;
 import org.smartssd.device.tasklet.TaskletResult;
+import org.smartssd.opcount.OpCounts;
+import org.smartssd.opcount.OpMeter;
 
 /**
  * The in-storage processing engine: installs tasklets ({@code create_object}), runs executions over
@@ -220,6 +222,12 @@ public final class IspEngine implements Closeable {
       mergeOnDevice(exec);
     }
     exec.done();
+    if (LOG.isInfoEnabled()) {
+      org.smartssd.device.ExecutionStatistics st = exec.statistics();
+      LOG.info("{}: execution {} of {} ended {}: {} bytes, {} records; counted {}; modelled {} ns (compute {} ns on {}"
+          + " cores, read {} ns)", name, exec.id, exec.tasklet.className(), exec.state(), st.bytesScanned(), st.records(),
+          exec.counted(), st.modelledNanos(), st.modelledComputeNanos(), exec.lanes, st.modelledReadNanos());
+    }
     // The next command a waiting host sends comes after this execution, on the modelled clock too.
     timing.extendHorizon(exec.model.processingEndNanos());
     workers.remove(exec.id);
@@ -247,6 +255,8 @@ public final class IspEngine implements Closeable {
     };
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     long cpuBefore = mx.getCurrentThreadCpuTime();
+    OpMeter meter = OpMeter.current();
+    OpCounts countedBefore = meter.counts();
     try {
       MergingTasklet merger = (MergingTasklet) exec.tasklet.code().newInstance();
       merger.onCreate(mergeContext(exec));
@@ -255,7 +265,9 @@ public final class IspEngine implements Closeable {
       exec.fail("tasklet " + exec.tasklet.className() + " failed in onMerge on the controller core: " + t);
       return;
     }
-    long end = exec.model.merge(partialBytes, mx.getCurrentThreadCpuTime() - cpuBefore);
+    OpCounts counted = meter.counts().minus(countedBefore);
+    exec.count(counted);
+    long end = exec.model.merge(partialBytes, mx.getCurrentThreadCpuTime() - cpuBefore, counted);
     for (ByteBuffer result : merged) {
       try {
         exec.mergedOutput.put(result, end, () -> false);

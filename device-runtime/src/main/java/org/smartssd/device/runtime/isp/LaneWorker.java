@@ -21,6 +21,8 @@ import org.smartssd.device.tasklet.RecordFormat;
 import org.smartssd.device.tasklet.ResultSink;
 import org.smartssd.device.tasklet.Tasklet;
 import org.smartssd.device.tasklet.TaskletContext;
+import org.smartssd.opcount.OpCounts;
+import org.smartssd.opcount.OpMeter;
 
 /**
  * A machine thread running some lanes of one execution: it installs their tasklet instances, then
@@ -73,6 +75,8 @@ final class LaneWorker implements Runnable {
   private final TimingModel timing;
   private final IntSupplier hostWaiting;
   private final com.sun.management.ThreadMXBean threads;
+  /** This worker's thread's meter: the counted work of the tasklet's code and the libraries it uses. */
+  private OpMeter meter;
   /** True while this worker's thread runs tasklet code: only then may the engine stop it by force. */
   volatile boolean inTasklet;
 
@@ -90,6 +94,7 @@ final class LaneWorker implements Runnable {
 
   @Override
   public void run() {
+    meter = OpMeter.current();
     try {
       long cpu = cpuNanos();
       install();
@@ -108,10 +113,9 @@ final class LaneWorker implements Runnable {
         long start = exec.model.computeStart(lane, 0);
         readyAt[lane] = start;
         cpu = cpuNanos();
+        OpCounts counted = meter.counts();
         call(lane, "onRead", () -> instances[lane].onRead(sink(lane), true));
-        long used = cpuNanos() - cpu;
-        exec.laneCpuNanos.addAndGet(used);
-        exec.model.compute(lane, start, exec.model.coreNanos(0, used));
+        compute(lane, start, 0, cpuNanos() - cpu, meter.counts().minus(counted));
       }
     } catch (Stop e) {
       // The execution ended (failed, cancelled, or stopped by its time limit).
@@ -298,8 +302,10 @@ final class LaneWorker implements Runnable {
     int lane = exec.laneOf(channel);
     long computeStart = exec.model.computeStart(lane, timeline.doneNanos());
     readyAt[lane] = computeStart;
-    // The lane's CPU time for the batch: cutting records and the tasklet's work on them.
+    // The lane's CPU time for the batch (cutting records and the tasklet's work on them), and the
+    // work the tasklet's code did, counted.
     long cpuBefore = cpuNanos();
+    OpCounts countedBefore = meter.counts();
     for (int i = 0; i < items.size(); i++) {
       Execution.WorkItem item = items.get(i);
       RecordAssembler assembler = exec.assemblers[item.input()];
@@ -317,9 +323,14 @@ final class LaneWorker implements Runnable {
       exec.readRequested[lane] = false;
       call(lane, "onRead", () -> instances[lane].onRead(sink(lane), false));
     }
-    long batchCpu = cpuNanos() - cpuBefore;
-    exec.laneCpuNanos.addAndGet(batchCpu);
-    exec.model.compute(lane, computeStart, exec.model.coreNanos(bytes, batchCpu));
+    compute(lane, computeStart, bytes, cpuNanos() - cpuBefore, meter.counts().minus(countedBefore));
+  }
+
+  /** Models some of a lane's work on its core, from {@code start}: what it read, measured and counted. */
+  private void compute(int lane, long start, long bytes, long cpuNanos, OpCounts counted) {
+    exec.laneCpuNanos.addAndGet(cpuNanos);
+    exec.count(counted);
+    exec.model.compute(lane, start, exec.model.coreNanos(bytes, cpuNanos, counted));
   }
 
   private void deliver(int lane, List<DataChunk> chunks) throws Stop {

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import org.smartssd.opcount.Instrumenter;
 
 /**
  * The class loader of one installed tasklet: its own classes from its jar's bytes, the Java
@@ -25,17 +26,22 @@ final class TaskletClassLoader extends ClassLoader {
   private final Map<String, byte[]> entries;
   private final List<String> sharedPackages;
   private final ClassLoader deviceLoader;
+  /** Counts the work of the jar's classes as they are defined; null when not counting. */
+  private final Instrumenter instrumenter;
 
   /**
    * @param entries the jar's files by path
    * @param sharedPackages package prefixes, dotted and ending with a dot
+   * @param deviceLoader where the shared packages' classes come from
+   * @param instrumenter rewrites the jar's classes to count their work, or null
    */
   TaskletClassLoader(String taskletName, Map<String, byte[]> entries, List<String> sharedPackages,
-      ClassLoader deviceLoader) {
+      ClassLoader deviceLoader, Instrumenter instrumenter) {
     super("tasklet:" + taskletName, getPlatformClassLoader());
     this.entries = entries;
     this.sharedPackages = sharedPackages;
     this.deviceLoader = deviceLoader;
+    this.instrumenter = instrumenter;
   }
 
   @Override
@@ -66,6 +72,13 @@ final class TaskletClassLoader extends ClassLoader {
     if (bytes == null) {
       throw new ClassNotFoundException(name + " is not in the tasklet's jar, the Java platform or the device's "
           + "packages shared with tasklets " + sharedPackages);
+    }
+    if (instrumenter != null) {
+      try {
+        bytes = instrumenter.instrument(bytes);
+      } catch (IllegalArgumentException e) {
+        throw new ClassNotFoundException(name + " cannot be counted: " + e.getMessage(), e);
+      }
     }
     return defineClass(name, bytes, 0, bytes.length);
   }

@@ -13,6 +13,9 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.smartssd.device.tasklet.MergingTasklet;
 import org.smartssd.device.tasklet.Tasklet;
+import org.smartssd.opcount.CountingClassLoader;
+import org.smartssd.opcount.Instrumenter;
+import org.smartssd.opcount.Scopes;
 
 /**
  * Installs tasklet code: a class from a jar's bytes, or a tasklet built into the device; refuses,
@@ -28,6 +31,12 @@ import org.smartssd.device.tasklet.Tasklet;
  * jar's classes and files, the Java platform's classes, and the device's classes only in the shared
  * packages. A jar's copies of platform or shared classes are ignored (the platform's and the
  * device's are used), and are not checked since they never run.
+ *
+ * <p>When counting (the {@code counted} compute model), the work of tasklet code is counted as it
+ * runs: the jar's classes are instrumented as they are defined, and the shared packages' classes
+ * (Hadoop's, say) and the built-in tasklets are defined, instrumented, by one {@link
+ * CountingClassLoader} of the device's, so that the libraries a tasklet goes through count too. The
+ * tasklet API itself, and the Java platform, are not counted: a call into them is a library call.
  */
 public final class TaskletLoader {
 
@@ -38,9 +47,18 @@ public final class TaskletLoader {
   private static final int CLASSES_LISTED = 5;
   private static final int PROBLEMS_LISTED = 3;
 
+  /** The built-in tasklets' package: counted, unlike the rest of the API. */
+  private static final String BUILT_IN_PACKAGE = "org/smartssd/device/tasklet/builtin/";
+  /** What instrumented code calls: tasklet loaders see it when counting (tasklet code may not name it). */
+  private static final String METER_PACKAGE = "org.smartssd.opcount.";
+
   private final SortedMap<String, Class<? extends Tasklet>> builtIns;
   private final List<String> sharedPackages;
   private final ClassLoader deviceLoader;
+  /** Where tasklet loaders get shared classes: the device's loader, or the counting one. */
+  private final ClassLoader sharedLoader;
+  /** The counted library classes (shared packages, built-ins), or null when not counting. */
+  private final Instrumenter.Scope libraryScope;
   private final ClassLoader platformLoader = ClassLoader.getPlatformClassLoader();
 
   /**
@@ -52,6 +70,15 @@ public final class TaskletLoader {
    */
   public TaskletLoader(Map<String, Class<? extends Tasklet>> builtIns, List<String> sharedPackages,
       ClassLoader deviceLoader) {
+    this(builtIns, sharedPackages, deviceLoader, false);
+  }
+
+  /**
+   * @param counting whether tasklet code, the shared packages' code it uses and the built-in
+   *     tasklets count their work (see the class comment)
+   */
+  public TaskletLoader(Map<String, Class<? extends Tasklet>> builtIns, List<String> sharedPackages,
+      ClassLoader deviceLoader, boolean counting) {
     this.builtIns = new TreeMap<>(builtIns);
     Set<String> prefixes = new LinkedHashSet<>();
     prefixes.add(TASKLET_API_PACKAGE);
@@ -69,6 +96,25 @@ public final class TaskletLoader {
     if (api != Tasklet.class) {
       throw new IllegalArgumentException("the device class loader has another copy of " + Tasklet.class.getName());
     }
+    if (counting) {
+      List<String> libraries = new ArrayList<>();
+      for (String prefix : this.sharedPackages) {
+        if (!prefix.equals(TASKLET_API_PACKAGE)) {
+          libraries.add(internal(prefix));
+        }
+      }
+      libraries.add(BUILT_IN_PACKAGE);
+      this.libraryScope = Scopes.packages(libraries);
+      this.sharedLoader = new CountingClassLoader("tasklet-libraries", deviceLoader, libraryScope);
+    } else {
+      this.libraryScope = null;
+      this.sharedLoader = deviceLoader;
+    }
+  }
+
+  /** Whether tasklet code counts its work (see the class comment). */
+  public boolean counting() {
+    return libraryScope != null;
   }
 
   /**
@@ -106,7 +152,15 @@ public final class TaskletLoader {
           + String.join("; ", problems.subList(0, Math.min(PROBLEMS_LISTED, problems.size())))
           + (problems.size() > PROBLEMS_LISTED ? " (and " + (problems.size() - PROBLEMS_LISTED) + " more)" : ""));
     }
-    ClassLoader loader = new TaskletClassLoader(className, contents.entries(), sharedPackages, deviceLoader);
+    ClassLoader loader;
+    if (counting()) {
+      List<String> visible = new ArrayList<>(sharedPackages);
+      visible.add(METER_PACKAGE);
+      Instrumenter.Scope scope = name -> own.contains(name) || libraryScope.counted(name);
+      loader = new TaskletClassLoader(className, contents.entries(), visible, sharedLoader, new Instrumenter(scope));
+    } else {
+      loader = new TaskletClassLoader(className, contents.entries(), sharedPackages, deviceLoader, null);
+    }
     Class<?> type;
     try {
       type = Class.forName(className, false, loader);
@@ -126,6 +180,13 @@ public final class TaskletLoader {
     if (type == null) {
       throw new TaskletRefusedException("no jar was given and " + className + " is not a built-in tasklet; the "
           + "built-ins are: " + (builtIns.isEmpty() ? "(none)" : String.join(", ", builtIns.keySet())));
+    }
+    if (counting() && libraryScope.counted(internal(className))) {
+      try {
+        return checked(className, Class.forName(className, false, sharedLoader));
+      } catch (ClassNotFoundException | LinkageError e) {
+        throw new TaskletRefusedException("built-in tasklet " + className + " cannot be loaded counted: " + e, e);
+      }
     }
     return checked(className, type);
   }

@@ -76,7 +76,8 @@ final class TaskletPolicy {
       rule(Target.CLASS, "java/lang/ClassLoader", CLASS_LOADING),
       rule(Target.CLASSES_STARTING, "sun/", INTERNALS),
       rule(Target.CLASSES_STARTING, "jdk/internal/", INTERNALS),
-      rule(Target.CLASSES_STARTING, "com/sun/", INTERNALS));
+      rule(Target.CLASSES_STARTING, "com/sun/", INTERNALS),
+      rule(Target.CLASSES_STARTING, "org/smartssd/opcount/", "tasklets cannot touch the counting of their own work"));
 
   private TaskletPolicy() {}
 

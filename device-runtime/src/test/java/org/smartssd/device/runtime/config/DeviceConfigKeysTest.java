@@ -26,7 +26,8 @@ class DeviceConfigKeysTest {
   @Test
   void everyKeySaysWhereItsDefaultComesFrom() {
     for (ConfigKey key : DeviceConfigKeys.all()) {
-      assertTrue(key.source().startsWith("source: ") || key.source().startsWith("choice"), key + "");
+      assertTrue(key.source().startsWith("source: ") || key.source().startsWith("choice")
+          || key.source().startsWith("calibration: "), key + "");
     }
   }
 

@@ -447,6 +447,61 @@ class IspEngineTest {
     assertFalse(times[2][0] < 0);
   }
 
+  /**
+   * Counted compute (the default) follows the work, not the machine: the same execution gives the
+   * same modelled compute with two threads spinning on this machine's cores as without them, and a
+   * tasklet that does more per record costs more. (Merged on the device, so that the host's polls,
+   * whose number follows the wall clock, ask the lanes for no partial results: each would be work.)
+   */
+  @Test
+  void countedComputeIsTheSameUnderLoadAndFollowsTheWork() throws Exception {
+    int n = 30_000;
+    try (SimulatedDevice device = device("counted", Map.of()); SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", records(n));
+      long sum = c.createObject(BUILT_IN, GroupedSum.class.getName(), groupedSum());
+      long count = c.createObject(BUILT_IN, RecordCounter.class.getName(), Map.of("record-length", "" + RECORD));
+      List<InputRange> in = List.of(InputRange.whole("/in"));
+      Map<String, String> onDevice = Map.of("merge", "device");
+      ExecutionPoller.PollingPolicy polling = ExecutionPoller.PollingPolicy.defaults();
+      Run quiet = run(c, sum, in, onDevice, polling);
+      Run loaded;
+      List<Thread> hogs = new ArrayList<>();
+      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+      for (int i = 0; i < 2; i++) {
+        Thread hog = new Thread(() -> {
+          long x = 0;
+          while (!stop.get()) {
+            x += System.nanoTime() % 7;
+          }
+          if (x == 42) {
+            System.out.print("");
+          }
+        });
+        hog.start();
+        hogs.add(hog);
+      }
+      try {
+        loaded = run(c, sum, in, onDevice, polling);
+      } finally {
+        stop.set(true);
+        for (Thread h : hogs) {
+          h.join();
+        }
+      }
+      assertEquals(expectedSums(n), GroupedSum.sums(loaded.results()));
+      assertTrue(quiet.stats().modelledComputeNanos() > 0);
+      // Each internal read request's compute is rounded up to a nanosecond, and a record that straddles
+      // two requests is counted in whichever completes it: at most a nanosecond a request apart.
+      assertEquals(quiet.stats().modelledComputeNanos(), loaded.stats().modelledComputeNanos(),
+          quiet.stats().pagesRead(), "counted compute, quiet and with two CPU hogs");
+      Run counting = run(c, count, in, onDevice, polling);
+      assertEquals(n, RecordCounter.total(counting.results()));
+      assertTrue(counting.stats().modelledComputeNanos() < quiet.stats().modelledComputeNanos(),
+          "counting records (" + counting.stats().modelledComputeNanos() + " ns) costs less than summing by key ("
+              + quiet.stats().modelledComputeNanos() + " ns)");
+    }
+  }
+
   @Test
   void pacedTheHostSeesAnExecutionEndNoEarlierThanTheModel() throws Exception {
     Map<String, String> o = new HashMap<>();

@@ -1,0 +1,64 @@
+package org.smartssd.opcount;
+
+/**
+ * Turns counted work into time on one core: the iSSD's Eq. 13 (time = CPI x instructions / clock),
+ * with the instructions counted by kind.
+ *
+ * <pre>
+ *   t = cyclesPerOp x (ops + libraryCalls x libraryCallOps) / clock
+ *     + memoryAccesses x memoryAccessNanos
+ *     + bulkBytes / copyBandwidth
+ * </pre>
+ *
+ * <p>{@code memoryAccessNanos} is what a heap access costs beyond its instruction: the DRAM's
+ * latency on a core without caches (the Smart SSD's cores), close to nothing on a host whose caches
+ * serve most accesses. {@code libraryCallOps} stands for the work done inside code that is not
+ * counted, in counted ops.
+ *
+ * @param mhz the core's clock
+ * @param cyclesPerOp cycles per counted op
+ * @param memoryAccessNanos extra time per heap access
+ * @param libraryCallOps counted ops a call into uncounted code stands for
+ * @param copyMbPerS bandwidth of bulk copies, decimal MB per second
+ */
+public record CoreCost(double mhz, double cyclesPerOp, double memoryAccessNanos, double libraryCallOps,
+    double copyMbPerS) {
+
+  public CoreCost {
+    positive("mhz", mhz);
+    positive("cyclesPerOp", cyclesPerOp);
+    notNegative("memoryAccessNanos", memoryAccessNanos);
+    notNegative("libraryCallOps", libraryCallOps);
+    positive("copyMbPerS", copyMbPerS);
+  }
+
+  /** Cycles of the counted work, memory stalls and copies included. */
+  public double cycles(OpCounts c) {
+    return nanos(c) * mhz / 1000.0;
+  }
+
+  /** Time of the counted work on this core, in nanoseconds (rounded up: no work is free). */
+  public long nanos(OpCounts c) {
+    double instructionNanos = cyclesPerOp * (c.ops() + c.libraryCalls() * libraryCallOps) * 1000.0 / mhz;
+    double memoryNanos = c.memoryAccesses() * memoryAccessNanos;
+    double copyNanos = c.bulkBytes() * 1000.0 / copyMbPerS;
+    return (long) Math.ceil(instructionNanos + memoryNanos + copyNanos);
+  }
+
+  /** The same core at another clock (the controller core runs the lanes' code at its own rate). */
+  public CoreCost atMhz(double otherMhz) {
+    return new CoreCost(otherMhz, cyclesPerOp, memoryAccessNanos, libraryCallOps, copyMbPerS);
+  }
+
+  private static void positive(String name, double v) {
+    if (!(v > 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException(name + " must be a positive number, was " + v);
+    }
+  }
+
+  private static void notNegative(String name, double v) {
+    if (!(v >= 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException(name + " must be zero or more, was " + v);
+    }
+  }
+}

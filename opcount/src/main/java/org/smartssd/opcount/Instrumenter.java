@@ -1,0 +1,355 @@
+package org.smartssd.opcount;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodTooLargeException;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Rewrites a class so that it counts the work it does, in the manner of J-RAF2 (Binder, Hulaas et
+ * al., "Exact and portable profiling for the JVM using bytecode instruction counting"): every method
+ * fetches its thread's {@link OpMeter} once, and every basic block adds its counts to it as it starts.
+ * The counts of a block are known when the class is loaded: its bytecode instructions, those that
+ * touch the heap, and its calls into code outside the counted {@link Scope} (library calls, whose
+ * inside is not seen). Bulk library calls and array allocations add their byte counts, known only
+ * when they run.
+ *
+ * <p>The counts are exact and depend only on the code and its input: the same input gives the same
+ * counts on any machine, under any load. An exception thrown in the middle of a block leaves the
+ * whole block counted.
+ */
+public final class Instrumenter {
+
+  /** Which classes are counted (their code instrumented); a call to any other class is a library call. */
+  @FunctionalInterface
+  public interface Scope {
+    /** @param internalName a class name in internal form ({@code org/apache/hadoop/io/Text}) */
+    boolean counted(String internalName);
+  }
+
+  static final String METER = "org/smartssd/opcount/OpMeter";
+  private static final String METER_DESC = "L" + METER + ";";
+
+  private final Scope scope;
+
+  public Instrumenter(Scope scope) {
+    this.scope = scope;
+  }
+
+  /**
+   * The class, counting its work. Methods that are too large to take the counting code, and methods
+   * of class files older than Java 6 that use subroutines, are left as they are (their work is not
+   * counted).
+   *
+   * @throws IllegalArgumentException if the bytes are not a class file ASM can read
+   */
+  public byte[] instrument(byte[] classFile) {
+    Set<String> skipped = new HashSet<>();
+    while (true) {
+      ClassNode cn = new ClassNode();
+      try {
+        new ClassReader(classFile).accept(cn, ClassReader.EXPAND_FRAMES);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("not a class file that can be instrumented: " + e, e);
+      }
+      boolean changed = false;
+      for (MethodNode m : cn.methods) {
+        if (m.instructions.size() > 0 && !usesSubroutines(m) && !skipped.contains(m.name + m.desc)) {
+          instrument(m);
+          changed = true;
+        }
+      }
+      if (!changed) {
+        return classFile;
+      }
+      try {
+        ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cn.accept(w);
+        return w.toByteArray();
+      } catch (MethodTooLargeException e) {
+        skipped.add(e.getMethodName() + e.getDescriptor());
+      }
+    }
+  }
+
+  private static boolean usesSubroutines(MethodNode m) {
+    for (AbstractInsnNode n : m.instructions) {
+      if (n.getOpcode() == Opcodes.JSR || n.getOpcode() == Opcodes.RET) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void instrument(MethodNode m) {
+    int meter = m.maxLocals;
+    m.maxLocals += 1;
+    for (AbstractInsnNode n : m.instructions) {
+      if (n instanceof FrameNode f) {
+        addMeterToFrame(f, meter);
+      }
+    }
+    Set<LabelNode> targets = blockTargets(m);
+    Block block = null;
+    boolean startPending = true;
+    for (AbstractInsnNode n : m.instructions.toArray()) {
+      if (n instanceof LabelNode label) {
+        if (targets.contains(label)) {
+          startPending = true;
+        }
+        continue;
+      }
+      int op = n.getOpcode();
+      if (op < 0) {
+        continue; // frames and line numbers
+      }
+      if (startPending) {
+        if (block != null) {
+          block.emit(m.instructions, meter);
+        }
+        block = new Block(n);
+        startPending = false;
+      }
+      block.count(n);
+      insertBulkHook(m.instructions, n, meter);
+      if (endsBlock(n)) {
+        startPending = true;
+      }
+    }
+    if (block != null) {
+      block.emit(m.instructions, meter);
+    }
+    InsnList prologue = new InsnList();
+    prologue.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "current", "()" + METER_DESC, false));
+    prologue.add(new VarInsnNode(Opcodes.ASTORE, meter));
+    m.instructions.insert(prologue);
+  }
+
+  /** Labels where a block starts: jump and switch targets, exception handlers. */
+  private static Set<LabelNode> blockTargets(MethodNode m) {
+    Set<LabelNode> targets = new HashSet<>();
+    for (AbstractInsnNode n : m.instructions) {
+      if (n instanceof JumpInsnNode j) {
+        targets.add(j.label);
+      } else if (n instanceof TableSwitchInsnNode t) {
+        targets.add(t.dflt);
+        targets.addAll(t.labels);
+      } else if (n instanceof LookupSwitchInsnNode l) {
+        targets.add(l.dflt);
+        targets.addAll(l.labels);
+      }
+    }
+    for (TryCatchBlockNode t : m.tryCatchBlocks) {
+      targets.add(t.handler);
+    }
+    return targets;
+  }
+
+  private static boolean endsBlock(AbstractInsnNode n) {
+    int op = n.getOpcode();
+    return n instanceof JumpInsnNode || op == Opcodes.TABLESWITCH || op == Opcodes.LOOKUPSWITCH
+        || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) || op == Opcodes.ATHROW;
+  }
+
+  /**
+   * The meter's local must be in every stack map frame. Expanded frames list each local once, a long
+   * or a double standing for two slots; the slots up to the meter's are unused (TOP).
+   */
+  private static void addMeterToFrame(FrameNode f, int meter) {
+    if (f.type != Opcodes.F_NEW) {
+      throw new IllegalStateException("frames must be expanded (ClassReader.EXPAND_FRAMES)");
+    }
+    if (f.local == null) {
+      f.local = new java.util.ArrayList<>();
+    }
+    int slots = 0;
+    for (Object local : f.local) {
+      slots += local == Opcodes.LONG || local == Opcodes.DOUBLE ? 2 : 1;
+    }
+    while (slots < meter) {
+      f.local.add(Opcodes.TOP);
+      slots++;
+    }
+    f.local.add(METER);
+  }
+
+  /** Before a bulk library call or an array allocation: add its bytes, known only when it runs. */
+  private void insertBulkHook(InsnList insns, AbstractInsnNode n, int meter) {
+    InsnList hook = null;
+    int op = n.getOpcode();
+    if (op == Opcodes.NEWARRAY) {
+      hook = elements(meter, primitiveSize(((IntInsnNode) n).operand));
+    } else if (op == Opcodes.ANEWARRAY) {
+      hook = elements(meter, 4); // a compressed reference
+    } else if (n instanceof MethodInsnNode call && !scope.counted(call.owner)) {
+      hook = bulkCallHook(call, meter);
+    }
+    if (hook != null) {
+      insns.insertBefore(n, hook);
+    }
+  }
+
+  /**
+   * Platform packages whose methods taking {@code (array, int, int)} last mean {@code (offset, length)}:
+   * streams and buffers ({@code write(byte[], off, len)}, {@code get(byte[], off, len)}), strings
+   * ({@code new String(bytes, off, len)}, {@code append(char[], off, len)}), checksums.
+   */
+  private static final List<String> OFFSET_LENGTH_OWNERS = List.of("java/io/", "java/nio/", "java/lang/String",
+      "java/lang/AbstractStringBuilder", "java/util/zip/");
+
+  /**
+   * The hook of a library call that moves a number of bytes given by its last arguments, or null:
+   * {@code System.arraycopy} and {@code Arrays.copyOf} (a length), {@code Arrays} methods over
+   * {@code (array, from, to)} (to - from), and the offset-and-length methods of
+   * {@link #OFFSET_LENGTH_OWNERS}. Elements are counted as bytes, as in the byte arrays that records
+   * are made of.
+   */
+  private static InsnList bulkCallHook(MethodInsnNode call, int meter) {
+    Type[] args = Type.getArgumentTypes(call.desc);
+    int n = args.length;
+    boolean arrayIntInt = n >= 3 && args[n - 3].getSort() == Type.ARRAY && args[n - 2] == Type.INT_TYPE
+        && args[n - 1] == Type.INT_TYPE;
+    if (call.owner.equals("java/util/Arrays") && !call.name.equals("copyOf")) {
+      if (!arrayIntInt) {
+        return null;
+      }
+      // (..., array, from, to): to - from elements
+      InsnList l = new InsnList();
+      l.add(new InsnNode(Opcodes.DUP2));
+      l.add(new InsnNode(Opcodes.ISUB));
+      l.add(new InsnNode(Opcodes.INEG));
+      l.add(addBulk(meter));
+      return l;
+    }
+    boolean arraycopy = call.owner.equals("java/lang/System") && call.name.equals("arraycopy");
+    boolean copyOf = call.owner.equals("java/util/Arrays") && n == 2 && args[0].getSort() == Type.ARRAY
+        && args[1] == Type.INT_TYPE;
+    boolean offsetLength = arrayIntInt && OFFSET_LENGTH_OWNERS.stream().anyMatch(call.owner::startsWith);
+    if (arraycopy || copyOf || offsetLength) {
+      // The last argument is the length.
+      InsnList l = new InsnList();
+      l.add(new InsnNode(Opcodes.DUP));
+      l.add(addBulk(meter));
+      return l;
+    }
+    return null;
+  }
+
+  /** Stack: ..., n → ..., (n bytes added to the meter's bulk). */
+  private static InsnList addBulk(int meter) {
+    InsnList l = new InsnList();
+    l.add(new VarInsnNode(Opcodes.ALOAD, meter));
+    l.add(new InsnNode(Opcodes.SWAP));
+    l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "addBulk", "(" + METER_DESC + "I)V", false));
+    return l;
+  }
+
+  /** Stack: ..., count → ..., count (count x size bytes added). */
+  private static InsnList elements(int meter, int size) {
+    InsnList l = new InsnList();
+    l.add(new InsnNode(Opcodes.DUP));
+    l.add(new VarInsnNode(Opcodes.ALOAD, meter));
+    l.add(new InsnNode(Opcodes.SWAP));
+    l.add(new IntInsnNode(Opcodes.BIPUSH, size));
+    l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "addElements", "(" + METER_DESC + "II)V", false));
+    return l;
+  }
+
+  private static int primitiveSize(int type) {
+    return switch (type) {
+      case Opcodes.T_BOOLEAN, Opcodes.T_BYTE -> 1;
+      case Opcodes.T_CHAR, Opcodes.T_SHORT -> 2;
+      case Opcodes.T_INT, Opcodes.T_FLOAT -> 4;
+      default -> 8; // T_LONG, T_DOUBLE
+    };
+  }
+
+  /** One basic block: where it starts and what it counts. */
+  private final class Block {
+    private final AbstractInsnNode first;
+    private long ops;
+    private long memory;
+    private long calls;
+
+    Block(AbstractInsnNode first) {
+      this.first = first;
+    }
+
+    void count(AbstractInsnNode n) {
+      ops++;
+      int op = n.getOpcode();
+      if (touchesHeap(op)) {
+        memory++;
+      }
+      if (n instanceof InvokeDynamicInsnNode || n instanceof MethodInsnNode call && !scope.counted(call.owner)) {
+        calls++;
+      }
+    }
+
+    /** The block's counts, added to the meter just before its first instruction. */
+    void emit(InsnList insns, int meter) {
+      InsnList l = new InsnList();
+      add(l, meter, "ops", ops);
+      add(l, meter, "memory", memory);
+      add(l, meter, "calls", calls);
+      if (l.size() == 0) {
+        return;
+      }
+      if (first.getOpcode() == Opcodes.NEW) {
+        // Frames name an uninitialized object by the offset of its NEW: nothing may come between the
+        // label that marks it and the NEW, so the counts go after it (above the new reference).
+        insns.insert(first, l);
+      } else {
+        insns.insertBefore(first, l);
+      }
+    }
+
+    private static void add(InsnList l, int meter, String field, long n) {
+      if (n == 0) {
+        return;
+      }
+      l.add(new VarInsnNode(Opcodes.ALOAD, meter));
+      l.add(new InsnNode(Opcodes.DUP));
+      l.add(new org.objectweb.asm.tree.FieldInsnNode(Opcodes.GETFIELD, METER, field, "J"));
+      l.add(new LdcInsnNode(n));
+      l.add(new InsnNode(Opcodes.LADD));
+      l.add(new org.objectweb.asm.tree.FieldInsnNode(Opcodes.PUTFIELD, METER, field, "J"));
+    }
+  }
+
+  private static final List<int[]> HEAP_RANGES = List.of(
+      new int[] {Opcodes.IALOAD, Opcodes.SALOAD},
+      new int[] {Opcodes.IASTORE, Opcodes.SASTORE},
+      new int[] {Opcodes.GETSTATIC, Opcodes.PUTFIELD});
+
+  /** Field and static loads and stores, array loads, stores and lengths, allocations. */
+  static boolean touchesHeap(int op) {
+    for (int[] r : HEAP_RANGES) {
+      if (op >= r[0] && op <= r[1]) {
+        return true;
+      }
+    }
+    return op == Opcodes.ARRAYLENGTH || op == Opcodes.NEW || op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY
+        || op == Opcodes.MULTIANEWARRAY;
+  }
+}

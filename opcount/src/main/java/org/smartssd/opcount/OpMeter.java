@@ -1,0 +1,97 @@
+package org.smartssd.opcount;
+
+import java.lang.ref.WeakReference;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * One thread's counters. Code instrumented by {@link Instrumenter} fetches its thread's meter once
+ * per method call ({@link #current()}) and adds each basic block's counts to it as the block starts.
+ * Only the owning thread writes a meter; others read it ({@link #counts()}, {@link #total()}).
+ *
+ * <p>The fields are public because instrumented code in any class loader updates them directly; the
+ * device refuses tasklet code that names this package, so a tasklet cannot touch its own counts.
+ */
+public final class OpMeter {
+  public long ops;
+  public long memory;
+  public long calls;
+  public long bulk;
+
+  /** Every thread's meter while its thread lives; a dead thread's counts fold into {@link #retired}. */
+  private static final ConcurrentLinkedQueue<Entry> LIVE = new ConcurrentLinkedQueue<>();
+  private static final Object RETIRED_LOCK = new Object();
+  private static OpCounts retired = OpCounts.ZERO;
+  private static final int FOLD_EVERY = 256;
+  private static int registrations;
+
+  private static final ThreadLocal<OpMeter> CURRENT = ThreadLocal.withInitial(OpMeter::register);
+
+  private record Entry(WeakReference<Thread> thread, OpMeter meter) {}
+
+  private OpMeter() {}
+
+  /** The calling thread's meter. */
+  public static OpMeter current() {
+    return CURRENT.get();
+  }
+
+  /** Called by instrumented code before a bulk library call: {@code n} bytes moved. */
+  public static void addBulk(OpMeter m, int n) {
+    if (n > 0) {
+      m.bulk += n;
+    }
+  }
+
+  /** Called by instrumented code before an array allocation of {@code n} elements of {@code size} bytes. */
+  public static void addElements(OpMeter m, int n, int size) {
+    if (n > 0) {
+      m.bulk += (long) n * size;
+    }
+  }
+
+  /** What this meter counted so far (exact when read by its own thread). */
+  public OpCounts counts() {
+    return new OpCounts(ops, memory, calls, bulk);
+  }
+
+  /**
+   * What every thread counted so far, live or ended. A live thread's latest additions may not be
+   * seen yet; an ended thread's are.
+   */
+  public static OpCounts total() {
+    OpCounts sum;
+    synchronized (RETIRED_LOCK) {
+      fold();
+      sum = retired;
+    }
+    for (Entry e : LIVE) {
+      sum = sum.plus(e.meter.counts());
+    }
+    return sum;
+  }
+
+  private static OpMeter register() {
+    OpMeter m = new OpMeter();
+    LIVE.add(new Entry(new WeakReference<>(Thread.currentThread()), m));
+    synchronized (RETIRED_LOCK) {
+      if (++registrations % FOLD_EVERY == 0) {
+        fold();
+      }
+    }
+    return m;
+  }
+
+  /** Moves the meters of ended threads into {@link #retired}; under {@link #RETIRED_LOCK}. */
+  private static void fold() {
+    for (Iterator<Entry> it = LIVE.iterator(); it.hasNext(); ) {
+      Entry e = it.next();
+      Thread t = e.thread.get();
+      if (t == null || !t.isAlive()) {
+        // A thread seen ended has made all its writes visible (JLS 17.4.4).
+        retired = retired.plus(e.meter.counts());
+        it.remove();
+      }
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package org.smartssd.opcount;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.util.Enumeration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.smartssd.opcount.fixtures.Kernels;
+
+class InstrumenterTest {
+  private static final String FIXTURES = "org/smartssd/opcount/fixtures/";
+
+  @Test
+  void aLoopCountsItsInstructionsAndHeapAccessesPerIteration() throws Exception {
+    Method sum = instrumented(Kernels.class).getMethod("sum", int[].class);
+    OpCounts none = counted(() -> sum.invoke(null, (Object) new int[0]));
+    OpCounts hundred = counted(() -> sum.invoke(null, (Object) new int[100]));
+    OpCounts perIteration = hundred.minus(none);
+    // javac's loop: iload, aload, arraylength, if_icmpge / iload, aload, iload, iaload, iadd, istore, iinc, goto
+    assertThat(perIteration.ops()).isEqualTo(100 * 12);
+    assertThat(perIteration.memoryAccesses()).isEqualTo(100 * 2); // arraylength, iaload
+    assertThat(perIteration.libraryCalls()).isZero();
+    assertThat(perIteration.bulkBytes()).isZero();
+    assertThat(none.ops()).isPositive();
+  }
+
+  @Test
+  void theSameInputCountsTheSameEveryTime() throws Exception {
+    Class<?> k = instrumented(Kernels.class);
+    Object instance = k.getConstructor(long.class).newInstance(5L);
+    Method mixed = k.getMethod("mixed", long.class, double.class, int.class);
+    OpCounts first = counted(() -> mixed.invoke(k.getConstructor(long.class).newInstance(5L), 3L, 2.5, 1000));
+    for (int i = 0; i < 5; i++) {
+      assertThat(counted(() -> mixed.invoke(k.getConstructor(long.class).newInstance(5L), 3L, 2.5, 1000)))
+          .isEqualTo(first);
+    }
+    assertThat(first.libraryCalls()).isPositive(); // ArrayList, Long.valueOf, string concatenation, ...
+    assertThat(mixed.invoke(instance, 3L, 2.5, 1000)).isEqualTo(new Kernels(5L).mixed(3L, 2.5, 1000));
+  }
+
+  @Test
+  void objectsMadeAcrossBlocksStillVerify() throws Exception {
+    Method either = instrumented(Kernels.class).getMethod("either", boolean.class, String.class);
+    assertThat(either.invoke(null, true, "x").toString()).isEqualTo(Kernels.either(true, "x").toString());
+    assertThat(either.invoke(null, false, "x").toString()).isEqualTo(Kernels.either(false, "x").toString());
+  }
+
+  @Test
+  void bulkCopiesAndArrayAllocationsCountTheirBytes() throws Exception {
+    Method copy = instrumented(Kernels.class).getMethod("copy", byte[].class, int.class);
+    byte[] src = new byte[5000];
+    OpCounts c = counted(() -> copy.invoke(null, src, 1000));
+    assertThat(c.bulkBytes()).isEqualTo(1000 + 1000); // zeroing the new array, then the copy
+    assertThat(c.libraryCalls()).isEqualTo(1); // System.arraycopy
+  }
+
+  @Test
+  void rangesCountTheirLengthNotWhereTheyEnd() throws Exception {
+    Method ranges = instrumented(Kernels.class).getMethod("ranges", byte[].class, byte[].class,
+        java.io.ByteArrayOutputStream.class);
+    OpCounts c = counted(() -> ranges.invoke(null, new byte[5000], new byte[5000], new java.io.ByteArrayOutputStream()));
+    assertThat(c.bulkBytes()).isEqualTo(10 + 10);
+    assertThat(c.libraryCalls()).isEqualTo(2);
+  }
+
+  @Test
+  void aCallIntoUncountedCodeIsALibraryCall() throws Exception {
+    Method hash = instrumented(Kernels.class).getMethod("hash", String.class);
+    OpCounts c = counted(() -> hash.invoke(null, "abc"));
+    assertThat(c.libraryCalls()).isEqualTo(1);
+    assertThat(c.ops()).isEqualTo(3); // aload, invokevirtual, ireturn
+  }
+
+  /**
+   * A large real library, instrumented whole and run: ASM itself, counting its own work while it
+   * instruments a class. Every class must still verify and the result must be the same bytes.
+   */
+  @Test
+  void anInstrumentedLibraryStillVerifiesAndWorks() throws Exception {
+    Map<String, byte[]> classes = new HashMap<>();
+    Instrumenter.Scope asm = name -> name.startsWith("org/objectweb/asm/");
+    Instrumenter instrumenter = new Instrumenter(asm);
+    for (Class<?> c : new Class<?>[] {ClassReader.class, org.objectweb.asm.tree.ClassNode.class}) {
+      String jar = c.getProtectionDomain().getCodeSource().getLocation().getPath();
+      try (JarFile j = new JarFile(jar)) {
+        for (Enumeration<JarEntry> e = j.entries(); e.hasMoreElements(); ) {
+          JarEntry entry = e.nextElement();
+          if (entry.getName().endsWith(".class") && !entry.getName().contains("module-info")) {
+            try (InputStream in = j.getInputStream(entry)) {
+              String name = entry.getName().substring(0, entry.getName().length() - 6);
+              classes.put(name, instrumenter.instrument(in.readAllBytes()));
+            }
+          }
+        }
+      }
+    }
+    assertThat(classes.size()).isGreaterThan(50);
+    ClassLoader loader = new Defining(classes, getClass().getClassLoader());
+    for (String name : classes.keySet()) {
+      Class.forName(name.replace('/', '.'), true, loader); // links and verifies
+    }
+    // Instrument the fixture with the instrumented ASM (through reflection) and with the plain one.
+    Class<?> scopeType = Class.forName(Instrumenter.Scope.class.getName(), false, loader);
+    assertThat(scopeType).isSameAs(Instrumenter.Scope.class); // the scope comes from the test's loader
+    byte[] fixture = bytes(Kernels.class);
+    Object reader = Class.forName("org.objectweb.asm.ClassReader", true, loader).getConstructor(byte[].class)
+        .newInstance((Object) fixture);
+    Class<?> writerType = Class.forName("org.objectweb.asm.ClassWriter", true, loader);
+    Object writer = writerType.getConstructor(int.class).newInstance(0);
+    Class<?> visitorType = Class.forName("org.objectweb.asm.ClassVisitor", true, loader);
+    OpCounts work = counted(() -> reader.getClass().getMethod("accept", visitorType, int.class)
+        .invoke(reader, writer, 0));
+    byte[] copied = (byte[]) writerType.getMethod("toByteArray").invoke(writer);
+    assertThat(copied).isEqualTo(copyWithPlainAsm(fixture));
+    assertThat(work.ops()).isGreaterThan(1000);
+    assertThat(work.memoryAccesses()).isPositive();
+  }
+
+  private static byte[] copyWithPlainAsm(byte[] classFile) {
+    org.objectweb.asm.ClassWriter w = new org.objectweb.asm.ClassWriter(0);
+    new ClassReader(classFile).accept(w, 0);
+    return w.toByteArray();
+  }
+
+  @FunctionalInterface
+  interface Call {
+    void run() throws Exception;
+  }
+
+  /** What the calling thread counted during the call. */
+  static OpCounts counted(Call call) throws Exception {
+    OpCounts before = OpMeter.current().counts();
+    call.run();
+    return OpMeter.current().counts().minus(before);
+  }
+
+  /** The class, instrumented, in a class loader of its own (the fixtures are counted, nothing else). */
+  static Class<?> instrumented(Class<?> c) throws Exception {
+    Instrumenter instrumenter = new Instrumenter(name -> name.startsWith(FIXTURES));
+    Map<String, byte[]> classes = Map.of(internal(c), instrumenter.instrument(bytes(c)));
+    return Class.forName(c.getName(), true, new Defining(classes, InstrumenterTest.class.getClassLoader()));
+  }
+
+  static byte[] bytes(Class<?> c) throws IOException {
+    try (InputStream in = c.getClassLoader().getResourceAsStream(internal(c) + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
+  private static String internal(Class<?> c) {
+    return c.getName().replace('.', '/');
+  }
+
+  /** Defines the given classes itself, child first; everything else from its parent. */
+  static final class Defining extends ClassLoader {
+    private final Map<String, byte[]> classes;
+
+    Defining(Map<String, byte[]> classes, ClassLoader parent) {
+      super(parent);
+      this.classes = classes;
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      synchronized (getClassLoadingLock(name)) {
+        byte[] b = classes.get(name.replace('.', '/'));
+        if (b == null) {
+          return super.loadClass(name, resolve);
+        }
+        Class<?> c = findLoadedClass(name);
+        if (c == null) {
+          c = defineClass(name, b, 0, b.length);
+        }
+        if (resolve) {
+          resolveClass(c);
+        }
+        return c;
+      }
+    }
+  }
+}
