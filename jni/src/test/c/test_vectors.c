@@ -266,6 +266,12 @@ static void check_stats_running(const ssd_execution_stats *s) {
   CHECK_EQ(s->modelled_transfer_nanos, 0);
   CHECK_EQ(s->modelled_device_microjoules, 1234);
   CHECK_EQ(s->modelled_host_microjoules, 56789);
+  CHECK_EQ(s->counted_ops, 250000000);
+  CHECK_EQ(s->counted_memory_accesses, 60000000);
+  CHECK_EQ(s->counted_library_calls, 1000000);
+  CHECK_EQ(s->counted_bulk_bytes, 4096);
+  CHECK_EQ(s->modelled_host_delay_nanos, 12345);
+  CHECK_EQ(s->behind_model_nanos, 0);
 }
 
 static void test_responses(void) {
@@ -317,6 +323,8 @@ static void test_responses(void) {
   CHECK_EQ(st.link_busy_nanos, 55000000);
   CHECK_EQ(st.modelled_horizon_nanos, UINT64_C(0x7FFFFFFFFFFFFFFF));
   CHECK_EQ(st.gc_pages_moved, 42);
+  CHECK_EQ(st.modelled_internal_delay_nanos, 777000);
+  CHECK_EQ(st.commands_delayed_by_internal, 3);
   REQUIRE(st.n_channels == 2);
   CHECK_EQ(st.channels[0].pages_read, 100);
   CHECK_EQ(st.channels[0].pages_programmed, 200);
@@ -435,6 +443,12 @@ static void test_responses(void) {
   CHECK_EQ(pr.stats.modelled_transfer_nanos, 12);
   CHECK_EQ(pr.stats.modelled_device_microjoules, 13);
   CHECK_EQ(pr.stats.modelled_host_microjoules, UINT64_C(0x7FFFFFFFFFFFFFFF));
+  CHECK_EQ(pr.stats.counted_ops, 14);
+  CHECK_EQ(pr.stats.counted_memory_accesses, 15);
+  CHECK_EQ(pr.stats.counted_library_calls, 16);
+  CHECK_EQ(pr.stats.counted_bulk_bytes, 17);
+  CHECK_EQ(pr.stats.modelled_host_delay_nanos, 18);
+  CHECK_EQ(pr.stats.behind_model_nanos, 19);
   REQUIRE(pr.n_results == 3);
   CHECK_INT(pr.results[0].lane, 0);
   CHECK_EQ(pr.results[0].len, 15);
@@ -668,7 +682,7 @@ static void test_bad_values(void) {
   /* bools of 2 */
   expect_rejected("response-listing-empty.bin", K_LISTING, 4, 2, "more");
   expect_rejected("response-listing.bin", K_LISTING, 103, 2, "more");
-  expect_rejected("response-progress.bin", K_PROGRESS, 166, 2, "finished");
+  expect_rejected("response-progress.bin", K_PROGRESS, 166 + 6 * 8, 2, "finished");
   expect_rejected("response-info.bin", K_INFO, 77, 2, "paced"); /* the byte after free */
   /* bad UTF-8: a lone continuation byte, a truncated sequence, an overlong slash */
   expect_rejected("response-stat.bin", K_STATUS, 3, 0x80, "path");
@@ -680,7 +694,7 @@ static void test_bad_values(void) {
   expect_rejected("response-stat.bin", K_STATUS, 7, 2, "kind");
   expect_rejected("response-stat.bin", K_STATUS, 8, 0x80, "length"); /* top bit: negative */
   expect_rejected("response-progress-empty.bin", K_PROGRESS, 0, 4, "state");
-  expect_rejected("response-progress-empty.bin", K_PROGRESS, 123, 1, "finished"); /* running */
+  expect_rejected("response-progress-empty.bin", K_PROGRESS, 123 + 6 * 8, 1, "finished"); /* running */
   expect_rejected("response-progress-empty.bin", K_PROGRESS, 3, 0x80, "lanes");
   expect_rejected("response-info.bin", K_INFO, 40, 0, "geometry.channels"); /* 8 -> 0 */
   expect_rejected("response-info.bin", K_INFO, 37, 0x80, "geometry.channels"); /* negative */
@@ -688,9 +702,9 @@ static void test_bad_values(void) {
   /* counts larger than the payload can hold: rejected before allocating */
   expect_rejected("response-listing.bin", K_LISTING, 0, 0x7F, "entries");
   expect_rejected("response-listing.bin", K_LISTING, 0, 0x80, "entries"); /* negative */
-  expect_rejected("response-statistics.bin", K_STATISTICS, 7 * 8 + 3, 3, "channels");
+  expect_rejected("response-statistics.bin", K_STATISTICS, 9 * 8 + 3, 3, "channels");
   expect_rejected("response-data.bin", K_DATA, 3, 13, "data");
-  expect_rejected("response-progress.bin", K_PROGRESS, 1 + 2 + 116, 0x40, "results");
+  expect_rejected("response-progress.bin", K_PROGRESS, 1 + 2 + 4 + 20 * 8, 0x40, "results");
 }
 
 /* A DEVICE_INFO payload built by hand, for maps out of order and with a key twice. */

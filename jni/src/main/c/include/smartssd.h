@@ -179,6 +179,8 @@ typedef struct ssd_device_statistics {
   uint64_t link_busy_nanos;
   uint64_t modelled_horizon_nanos;
   uint64_t gc_pages_moved;
+  uint64_t modelled_internal_delay_nanos;
+  uint64_t commands_delayed_by_internal;
   uint32_t n_channels;
   ssd_channel_statistics *channels;
   void *mem_;
@@ -198,7 +200,7 @@ typedef struct ssd_opened {
   uint64_t length;
 } ssd_opened;
 
-/* ExecutionStatistics: the 14 counters in PROTOCOL.md order. */
+/* ExecutionStatistics: the 20 counters in PROTOCOL.md order. */
 typedef struct ssd_execution_stats {
   uint32_t lanes; /* below 2^31 */
   uint64_t bytes_scanned;
@@ -215,6 +217,12 @@ typedef struct ssd_execution_stats {
   uint64_t modelled_transfer_nanos;
   uint64_t modelled_device_microjoules;
   uint64_t modelled_host_microjoules;
+  uint64_t counted_ops;
+  uint64_t counted_memory_accesses;
+  uint64_t counted_library_calls;
+  uint64_t counted_bulk_bytes;
+  uint64_t modelled_host_delay_nanos;
+  uint64_t behind_model_nanos;
 } ssd_execution_stats;
 
 typedef struct ssd_tasklet_result {

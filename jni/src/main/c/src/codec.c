@@ -552,6 +552,12 @@ static void get_execution_stats(ssd_reader *r, ssd_execution_stats *s) {
   s->modelled_transfer_nanos = ssd_get_u64(r, "statistics.modelledTransferNanos");
   s->modelled_device_microjoules = ssd_get_u64(r, "statistics.modelledDeviceMicrojoules");
   s->modelled_host_microjoules = ssd_get_u64(r, "statistics.modelledHostMicrojoules");
+  s->counted_ops = ssd_get_u64(r, "statistics.countedOps");
+  s->counted_memory_accesses = ssd_get_u64(r, "statistics.countedMemoryAccesses");
+  s->counted_library_calls = ssd_get_u64(r, "statistics.countedLibraryCalls");
+  s->counted_bulk_bytes = ssd_get_u64(r, "statistics.countedBulkBytes");
+  s->modelled_host_delay_nanos = ssd_get_u64(r, "statistics.modelledHostDelayNanos");
+  s->behind_model_nanos = ssd_get_u64(r, "statistics.behindModelNanos");
 }
 
 SSD_API int ssd_decode_versions(const void *payload, size_t len, uint16_t *min_version,
@@ -628,6 +634,8 @@ SSD_API int ssd_decode_statistics(const void *payload, size_t len, ssd_device_st
   out->link_busy_nanos = ssd_get_u64(&r, "linkBusyNanos");
   out->modelled_horizon_nanos = ssd_get_u64(&r, "modelledHorizonNanos");
   out->gc_pages_moved = ssd_get_u64(&r, "gcPagesMoved");
+  out->modelled_internal_delay_nanos = ssd_get_u64(&r, "modelledInternalDelayNanos");
+  out->commands_delayed_by_internal = ssd_get_u64(&r, "commandsDelayedByInternal");
   uint32_t n = ssd_get_count(&r, "channels", SSD_CHANNEL_STATISTICS_BYTES);
   ssd_channel_statistics *ch = NULL;
   if (n > 0) {

@@ -26,7 +26,7 @@
 #define SSD_MIN_MAP_ENTRY_BYTES (2 + 2)
 #define SSD_MIN_TASKLET_RESULT_BYTES (2 + 4)
 #define SSD_CHANNEL_STATISTICS_BYTES (4 * 8)
-#define SSD_EXECUTION_STATS_BYTES (4 + 14 * 8)
+#define SSD_EXECUTION_STATS_BYTES (4 + 20 * 8)
 
 /* Bytes of a READ_OBJECT reply besides its results (state, empty message, statistics, count,
  * finished): PROTOCOL.md's 124. */

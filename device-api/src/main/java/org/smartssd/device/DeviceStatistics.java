@@ -13,6 +13,9 @@ import java.util.List;
  * @param linkBusyNanos modelled time the host link was busy
  * @param modelledHorizonNanos the latest modelled completion so far on the device's modelled clock
  * @param gcPagesMoved pages relocated by garbage collection
+ * @param modelledInternalDelayNanos modelled time executions' internal reads delayed host commands, summed
+ *     over the commands (each command's delay is the most any of its channels was delayed)
+ * @param commandsDelayedByInternal host commands that internal reads delayed at all
  * @param channels per-channel counters, indexed by channel number
  */
 public record DeviceStatistics(
@@ -23,6 +26,8 @@ public record DeviceStatistics(
     long linkBusyNanos,
     long modelledHorizonNanos,
     long gcPagesMoved,
+    long modelledInternalDelayNanos,
+    long commandsDelayedByInternal,
     List<ChannelStatistics> channels) {
 
   public DeviceStatistics {

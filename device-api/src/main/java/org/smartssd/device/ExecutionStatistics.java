@@ -19,6 +19,15 @@ package org.smartssd.device;
  * @param modelledTransferNanos modelled host-link time of the results delivered so far
  * @param modelledDeviceMicrojoules modelled energy of the device over the execution
  * @param modelledHostMicrojoules modelled energy of the host waiting (idle) for the execution
+ * @param countedOps bytecode instructions the tasklet's code (and the libraries it uses) executed in
+ *     the work the modelled compute time is made of (counted compute model; 0 otherwise)
+ * @param countedMemoryAccesses those of them that touched the heap
+ * @param countedLibraryCalls calls into uncounted code (the Java platform's)
+ * @param countedBulkBytes bytes moved by bulk library calls and zeroed by array allocations
+ * @param modelledHostDelayNanos modelled time host operations on the device delayed the execution's
+ *     internal reads (they yield to host reads)
+ * @param behindModelNanos on a paced device, how much later than its modelled end the execution really
+ *     ended (the simulator could not keep up with the model); 0 when it kept up, and unpaced
  */
 public record ExecutionStatistics(
     int lanes,
@@ -35,4 +44,10 @@ public record ExecutionStatistics(
     long modelledMergeNanos,
     long modelledTransferNanos,
     long modelledDeviceMicrojoules,
-    long modelledHostMicrojoules) {}
+    long modelledHostMicrojoules,
+    long countedOps,
+    long countedMemoryAccesses,
+    long countedLibraryCalls,
+    long countedBulkBytes,
+    long modelledHostDelayNanos,
+    long behindModelNanos) {}

@@ -18,6 +18,14 @@ public enum DeviceCounters {
   HOST_INTERFACE_BYTES,
   /** The devices' modelled duration of the executions (start to the last modelled completion). */
   MODELLED_DEVICE_NANOS,
+  /** Modelled time the devices' cores computed in the executions, summed over the cores (the cores' busy time). */
+  MODELLED_DEVICE_COMPUTE_NANOS,
+  /** Counted bytecode instructions of the executions' work (the devices' counted compute model). */
+  DEVICE_COUNTED_OPS,
+  /** Modelled time host operations on the devices delayed the executions' internal reads. */
+  MODELLED_HOST_DELAY_NANOS,
+  /** On paced devices, how much later than their modelled end the executions really ended, summed. */
+  BEHIND_MODEL_NANOS,
   /** Splits whose map ran on the host: refused or failed by the device, or fallback=always. */
   FALLBACK_SPLITS,
   /** Bytes of the CREATE_OBJECT frames that installed the tasklet (its jar and parameters), one per split. */

@@ -284,14 +284,20 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     count(DeviceCounters.DEVICE_EXECUTIONS, 1);
     count(DeviceCounters.DEVICE_BYTES_SCANNED, s.bytesScanned());
     count(DeviceCounters.MODELLED_DEVICE_NANOS, s.modelledNanos());
+    count(DeviceCounters.MODELLED_DEVICE_COMPUTE_NANOS, s.modelledComputeNanos() + s.modelledMergeNanos());
+    count(DeviceCounters.DEVICE_COUNTED_OPS, s.countedOps());
+    count(DeviceCounters.MODELLED_HOST_DELAY_NANOS, s.modelledHostDelayNanos());
+    count(DeviceCounters.BEHIND_MODEL_NANOS, s.behindModelNanos());
     for (ResultCodec.CounterValue c : deviceCounters) {
       context.getCounter(c.group(), c.name()).increment(c.value());
     }
     LOG.info("device {} ran the map of {}: {} bytes scanned, {} records, {} result bytes in {} records, {} lanes,"
-        + " wall {} ms, lane CPU {} ms, modelled {} ms (read {} ms, compute {} ms, transfer {} ms)", device, describe(),
-        s.bytesScanned(), s.records(), s.resultBytes(), s.resultRecords(), s.lanes(), s.wallNanos() / 1_000_000,
-        s.laneCpuNanos() / 1_000_000, s.modelledNanos() / 1_000_000, s.modelledReadNanos() / 1_000_000,
-        s.modelledComputeNanos() / 1_000_000, s.modelledTransferNanos() / 1_000_000);
+        + " wall {} ms, lane CPU {} ms, modelled {} ms (read {} ms, compute {} ms on {} cores, {} counted ops,"
+        + " transfer {} ms, delayed {} ms by host operations){}", device, describe(), s.bytesScanned(), s.records(),
+        s.resultBytes(), s.resultRecords(), s.lanes(), s.wallNanos() / 1_000_000, s.laneCpuNanos() / 1_000_000,
+        s.modelledNanos() / 1_000_000, s.modelledReadNanos() / 1_000_000, s.modelledComputeNanos() / 1_000_000,
+        s.lanes(), s.countedOps(), s.modelledTransferNanos() / 1_000_000, s.modelledHostDelayNanos() / 1_000_000,
+        s.behindModelNanos() > 0 ? "; paced, " + s.behindModelNanos() / 1_000_000 + " ms behind the model" : "");
   }
 
   @SuppressWarnings("unchecked")

@@ -64,6 +64,9 @@ public final class Instrumenter {
    * @throws IllegalArgumentException if the bytes are not a class file ASM can read
    */
   public byte[] instrument(byte[] classFile) {
+    if (counts(classFile)) {
+      return classFile; // counted already (by a counting class loader, then seen by the agent)
+    }
     Set<String> skipped = new HashSet<>();
     while (true) {
       ClassNode cn = new ClassNode();
@@ -90,6 +93,22 @@ public final class Instrumenter {
         skipped.add(e.getMethodName() + e.getDescriptor());
       }
     }
+  }
+
+  private static final byte[] METER_NAME = METER.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /** Whether a class file names the meter: only counted classes do (tasklets may not, the meter's own are never counted). */
+  static boolean counts(byte[] classFile) {
+    outer:
+    for (int i = 0; i + METER_NAME.length <= classFile.length; i++) {
+      for (int j = 0; j < METER_NAME.length; j++) {
+        if (classFile[i + j] != METER_NAME[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   private static boolean usesSubroutines(MethodNode m) {

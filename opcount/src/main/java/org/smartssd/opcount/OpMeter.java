@@ -17,6 +17,8 @@ public final class OpMeter {
   public long memory;
   public long calls;
   public long bulk;
+  /** Whether this thread's work is the host's, and so counted in {@link #total()}. */
+  private volatile boolean inTotal = true;
 
   /** Every thread's meter while its thread lives; a dead thread's counts fold into {@link #retired}. */
   private static final ConcurrentLinkedQueue<Entry> LIVE = new ConcurrentLinkedQueue<>();
@@ -50,14 +52,22 @@ public final class OpMeter {
     }
   }
 
+  /**
+   * Leaves this thread's work out of {@link #total()}: a device's lane in the same JVM as a host, whose
+   * work the device accounts itself.
+   */
+  public void leaveTotal() {
+    inTotal = false;
+  }
+
   /** What this meter counted so far (exact when read by its own thread). */
   public OpCounts counts() {
     return new OpCounts(ops, memory, calls, bulk);
   }
 
   /**
-   * What every thread counted so far, live or ended. A live thread's latest additions may not be
-   * seen yet; an ended thread's are.
+   * What every thread counted so far, live or ended, but those that {@link #leaveTotal left}. A live
+   * thread's latest additions may not be seen yet; an ended thread's are.
    */
   public static OpCounts total() {
     OpCounts sum;
@@ -66,7 +76,9 @@ public final class OpMeter {
       sum = retired;
     }
     for (Entry e : LIVE) {
-      sum = sum.plus(e.meter.counts());
+      if (e.meter.inTotal) {
+        sum = sum.plus(e.meter.counts());
+      }
     }
     return sum;
   }
@@ -89,7 +101,9 @@ public final class OpMeter {
       Thread t = e.thread.get();
       if (t == null || !t.isAlive()) {
         // A thread seen ended has made all its writes visible (JLS 17.4.4).
-        retired = retired.plus(e.meter.counts());
+        if (e.meter.inTotal) {
+          retired = retired.plus(e.meter.counts());
+        }
         it.remove();
       }
     }

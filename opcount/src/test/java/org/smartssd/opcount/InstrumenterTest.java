@@ -71,6 +71,33 @@ class InstrumenterTest {
   }
 
   @Test
+  void aClassIsCountedOnceHoweverOftenItIsInstrumented() throws Exception {
+    Instrumenter instrumenter = new Instrumenter(name -> name.startsWith(FIXTURES));
+    byte[] once = instrumenter.instrument(bytes(Kernels.class));
+    assertThat(instrumenter.instrument(once)).isSameAs(once);
+    assertThat(Instrumenter.counts(once)).isTrue();
+    assertThat(Instrumenter.counts(bytes(Kernels.class))).isFalse();
+  }
+
+  @Test
+  void aThreadThatLeavesTheTotalIsNotInIt() throws Exception {
+    Method sum = instrumented(Kernels.class).getMethod("sum", int[].class);
+    Thread left = new Thread(() -> {
+      OpMeter.current().leaveTotal();
+      try {
+        sum.invoke(null, (Object) new int[1_000_000]);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    OpCounts before = OpMeter.total();
+    left.start();
+    left.join();
+    // Other tests' threads may add to the total meanwhile, but never the million iterations left out.
+    assertThat(OpMeter.total().minus(before).ops()).isLessThan(1_000_000);
+  }
+
+  @Test
   void aCallIntoUncountedCodeIsALibraryCall() throws Exception {
     Method hash = instrumented(Kernels.class).getMethod("hash", String.class);
     OpCounts c = counted(() -> hash.invoke(null, "abc"));

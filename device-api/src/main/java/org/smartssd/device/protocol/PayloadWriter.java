@@ -189,7 +189,13 @@ public final class PayloadWriter {
         .u64(s.modelledMergeNanos())
         .u64(s.modelledTransferNanos())
         .u64(s.modelledDeviceMicrojoules())
-        .u64(s.modelledHostMicrojoules());
+        .u64(s.modelledHostMicrojoules())
+        .u64(s.countedOps())
+        .u64(s.countedMemoryAccesses())
+        .u64(s.countedLibraryCalls())
+        .u64(s.countedBulkBytes())
+        .u64(s.modelledHostDelayNanos())
+        .u64(s.behindModelNanos());
   }
 
   /**

@@ -53,7 +53,7 @@ final class FrameVectors {
           "smartssd.device.timing.cell-read-ns", "50000"));
 
   static final DeviceStatistics STATISTICS = new DeviceStatistics(
-      3_600_000_000_000L, 123_456, 0x1_0000_0001L, 987_654_321, 55_000_000, 0x7FFF_FFFF_FFFF_FFFFL, 42,
+      3_600_000_000_000L, 123_456, 0x1_0000_0001L, 987_654_321, 55_000_000, 0x7FFF_FFFF_FFFF_FFFFL, 42, 777_000, 3,
       List.of(
           new ChannelStatistics(100, 200, 3, 5_000_000),
           new ChannelStatistics(0x7FFF_FFFF_FFFF_FFFFL, 1, 0, 9)));
@@ -72,13 +72,13 @@ final class FrameVectors {
     TASKLET_PARAMETERS.put("field", "2");
   }
 
-  /** Each counter different, so that a swapped pair shows; the last one needs all 63 bits. */
+  /** Each counter different, so that a swapped pair shows; the host's energy needs all 63 bits. */
   static final ExecutionStatistics STATS_DONE = new ExecutionStatistics(
-      4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL);
+      4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19);
 
   static final ExecutionStatistics STATS_RUNNING = new ExecutionStatistics(
       8, 0x1_0000_0000L, 131_072, 0, 0, 0, 5_000_000, 4_000_000, 7_000_000, 6_000_000, 3_000_000, 0, 0,
-      1_234, 56_789);
+      1_234, 56_789, 250_000_000, 60_000_000, 1_000_000, 4_096, 12_345, 0);
 
   static final List<Vector> ALL = List.of(
       request("request-api-versions.bin", 1, new Request.ApiVersions()),

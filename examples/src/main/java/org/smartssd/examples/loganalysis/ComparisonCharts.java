@@ -31,14 +31,49 @@ final class ComparisonCharts {
     System.setProperty("java.awt.headless", "true");
     List<Path> files = new ArrayList<>();
     files.add(chart(dir, ELAPSED, "Elapsed time (measured wall clock)", "seconds", false, runs, RunStatistics::wallSeconds));
-    files.add(chart(dir, MODELLED, "Modelled time (device execution + host link busy)", "seconds (modelled)", false,
-        runs, RunStatistics::modelledSeconds));
+    files.add(chart(dir, MODELLED, "Modelled time (slowest device's execution + link, then host compute)",
+        "seconds (modelled)", false, runs, RunStatistics::modelledSeconds));
     files.add(chart(dir, BYTES, "Bytes across the host interface", "bytes (log scale)", true, runs,
         s -> Math.max(1, s.hostInterfaceBytes())));
-    files.add(chart(dir, CPU, "Host CPU time (host JVM)", "seconds", false, runs, RunStatistics::hostCpuSeconds));
-    files.add(chart(dir, ENERGY, "Modelled energy (host + device)", "joules (modelled)", false, runs,
-        RunStatistics::energyJoules));
+    Map<String, ToDoubleFunction<RunStatistics>> cpu = new LinkedHashMap<>();
+    cpu.put("user", s -> s.hostCpu().known() ? s.hostCpu().userNanos() / 1e9 : 0);
+    cpu.put("system", s -> s.hostCpu().known() ? s.hostCpu().systemNanos() / 1e9 : 0);
+    cpu.put("idle", s -> Math.max(0, s.hostCpu().idleNanos(s.wallNanos(), s.processors()) / 1e9));
+    files.add(stacked(dir, CPU, "Host CPU time: user, system, idle (host JVM, measured from /proc)",
+        "seconds of the host's processors", runs, cpu));
+    Map<String, ToDoubleFunction<RunStatistics>> energy = new LinkedHashMap<>();
+    energy.put("host idle", s -> s.energy().hostIdle());
+    energy.put("host compute", s -> s.energy().hostCompute());
+    energy.put("device idle", s -> s.energy().deviceIdle());
+    energy.put("device cores", s -> s.energy().deviceCores());
+    energy.put("flash", s -> s.energy().flash());
+    energy.put("link", s -> s.energy().link());
+    files.add(stacked(dir, ENERGY, "Modelled energy by component", "joules (modelled)", runs, energy));
     return files;
+  }
+
+  /** One stacked bar a run, one colour a part. */
+  private static Path stacked(Path dir, String file, String title, String yTitle, List<RunStatistics> runs,
+      Map<String, ToDoubleFunction<RunStatistics>> parts) throws IOException {
+    List<String> categories = new ArrayList<>();
+    for (RunStatistics s : runs) {
+      categories.add(s.mode().optionName() + "\n" + category(s));
+    }
+    CategoryChart chart = new CategoryChartBuilder().width(Math.max(900, 110 * runs.size())).height(560).title(title)
+        .xAxisTitle("mode, scenario, device pacing").yAxisTitle(yTitle).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setStacked(true);
+    chart.getStyler().setYAxisDecimalPattern("#,##0.##");
+    for (Map.Entry<String, ToDoubleFunction<RunStatistics>> part : parts.entrySet()) {
+      List<Double> ys = new ArrayList<>();
+      for (RunStatistics s : runs) {
+        ys.add(part.getValue().applyAsDouble(s));
+      }
+      chart.addSeries(part.getKey(), categories, ys);
+    }
+    Path out = dir.resolve(file);
+    BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
+    return out;
   }
 
   private static Path chart(Path dir, String file, String title, String yTitle, boolean logarithmic,

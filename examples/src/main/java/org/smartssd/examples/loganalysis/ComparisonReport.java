@@ -9,12 +9,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
+import org.smartssd.device.runtime.config.EnergyParameters;
 
 /**
- * The comparison's report: the table {@code compare} prints, {@code results.csv}, {@code results.json},
+ * The comparison's report: the tables {@code compare} prints, {@code results.csv}, {@code results.json},
  * and the charts ({@link ComparisonCharts}). Ratios are to host-normal of the same scenario and pacing
- * (mode's value divided by host-normal's: below 1 is better).
+ * (mode's value divided by host-normal's: below 1 is better). For device mode, Active Flash's slowdown
+ * S = t_ssd / t_host and energy saving ΔE = 1 - S (ΔP_ssd / ΔP_host) against host-normal, from the
+ * modelled times and the modelled energy above idle (ΔP t).
  */
 public final class ComparisonReport {
   public static final String CSV = "results.csv";
@@ -36,7 +40,7 @@ public final class ComparisonReport {
     return files;
   }
 
-  /** The results (identical in every run, or the disagreements) and the table of figures. */
+  /** The results (identical in every run, or the disagreements) and the tables of figures. */
   public String table() {
     StringBuilder sb = new StringBuilder();
     for (Map.Entry<Scenario, AnalysisResult> e : outcome.expected().entrySet()) {
@@ -49,46 +53,149 @@ public final class ComparisonReport {
       sb.append(String.format(Locale.ROOT, "the trace was spread over %d devices in equal parts; every run read all of "
           + "them%n", outcome.options().deviceTotal()));
     }
-    sb.append('\n');
-    String header = String.format(Locale.ROOT, "%-9s  %-14s  %-5s  %8s  %10s  %20s  %10s  %9s  |  %6s  %9s  %6s  %6s%n",
-        "scenario", "mode", "paced", "wall s", "modelled s", "host-interface bytes", "host CPU s", "energy J",
-        "wall", "bytes", "CPU", "energy");
-    sb.append(String.format(Locale.ROOT, "%-" + (header.indexOf('|') + 3) + "s%s%n", "",
-        "ratio to host-normal (same scenario and pacing)"));
+    sb.append('\n').append(timeTable()).append('\n').append(costTable());
+    List<String> behind = new ArrayList<>();
+    for (RunStatistics s : stats()) {
+      if (s.behindModel()) {
+        behind.add(String.format(Locale.ROOT, "%s %s: %.3f s", s.scenario().optionName(), s.mode().optionName(),
+            s.device().behindModelNanos() / 1e9));
+      }
+    }
+    if (!behind.isEmpty()) {
+      sb.append(String.format(Locale.ROOT, "%n* behind the model: paced, the devices ended later than modelled (%s), "
+          + "because this machine cannot simulate them as fast as the model has them run; these rows' wall times "
+          + "are not the model's.%n", String.join("; ", behind)));
+    }
+    if (!stats().isEmpty() && !stats().get(0).parameters().counted()) {
+      sb.append(String.format(Locale.ROOT, "%nthe devices' compute model is %s, not counted: host s is this JVM's measured "
+          + "CPU time, which depends on this machine and its load.%n",
+          stats().get(0).parameters().computeModel().optionName()));
+    }
+    if (stats().stream().anyMatch(s -> !s.hostCountedKnown())) {
+      sb.append(String.format(Locale.ROOT, "%nhost compute was not counted (this JVM runs without the counting agent, "
+          + "-javaagent:smartssd-opcount.jar; bin/smartssd starts it): the modelled times leave it out.%n"));
+    }
+    sb.append(String.format(Locale.ROOT, "%n%s%n", legend()));
+    return sb.toString();
+  }
+
+  private String timeTable() {
+    StringBuilder sb = new StringBuilder();
+    String header = String.format(Locale.ROOT,
+        "%-9s  %-14s  %-5s  %8s  %10s  %10s  %8s  %9s  %12s  |  %6s  %8s%n", "scenario", "mode", "paced", "wall s",
+        "modelled s", "device s", "link s", "host s", "contention s", "wall", "modelled");
+    sb.append(String.format(Locale.ROOT, "%-" + (header.indexOf('|') + 3) + "s%s%n",
+        "time: measured wall, and modelled = device + link + host compute", "ratio to host-normal"));
     sb.append(header);
     for (RunStatistics s : stats()) {
       RunStatistics base = baseline(s);
-      sb.append(String.format(Locale.ROOT, "%-9s  %-14s  %-5s  %8.3f  %10.3f  %,20d  %10.3f  %9.1f  |  %6s  %9s  %6s  %6s%n",
+      sb.append(String.format(Locale.ROOT, "%-9s  %-14s  %-5s  %8.3f  %10.3f  %10.3f  %8.3f  %9s  %12.4f  |  %6s  %8s%n",
           s.scenario().optionName(), s.mode().optionName(), paced(s), s.wallSeconds(), s.modelledSeconds(),
-          s.hostInterfaceBytes(), s.hostCpuSeconds(), s.energyJoules(),
-          ratioText(s, base, RunStatistics::wallSeconds), ratioText(s, base, x -> x.hostInterfaceBytes()),
-          ratioText(s, base, RunStatistics::hostCpuSeconds), ratioText(s, base, RunStatistics::energyJoules)));
+          s.deviceExecutionNanos() / 1e9, s.linkBusyNanos() / 1e9,
+          s.hostCountedKnown() ? String.format(Locale.ROOT, "%.3f", s.hostComputeNanos() / 1e9) : "-",
+          s.contentionNanos() / 1e9, ratioText(s, base, RunStatistics::wallSeconds),
+          ratioText(s, base, RunStatistics::modelledSeconds)));
     }
-    sb.append(String.format(Locale.ROOT,
-        "%nwall: measured, submission to result; modelled: device execution + host-link busy time (modelled; with "
-            + "several devices, the slowest device's); "
-            + "host CPU: this JVM's process CPU time (the device runs in another); energy: modelled "
-            + "(host %s W active / %s W idle, each device %s W / %s W).%n",
-        fmt(energy().hostActiveW()), fmt(energy().hostIdleW()), fmt(energy().deviceActiveW()),
-        fmt(energy().deviceIdleW())));
     return sb.toString();
+  }
+
+  private String costTable() {
+    StringBuilder sb = new StringBuilder();
+    String header = String.format(Locale.ROOT,
+        "%-9s  %-14s  %-5s  %20s  %7s  %7s  %7s  %9s  %7s  %7s  %7s  |  %9s  %6s  %6s  %6s%n", "scenario", "mode",
+        "paced", "host-interface bytes", "user s", "sys s", "idle s", "energy J", "host J", "device J", "flash J",
+        "bytes", "energy", "S", "ΔE");
+    sb.append(String.format(Locale.ROOT, "%-" + (header.indexOf('|') + 3) + "s%s%n",
+        "cost: bytes and host CPU measured, energy modelled", "ratio to host-normal; Active Flash's S and ΔE"));
+    sb.append(header);
+    for (RunStatistics s : stats()) {
+      RunStatistics base = baseline(s);
+      RunStatistics.Energy e = s.energy();
+      HostCpu cpu = s.hostCpu();
+      sb.append(String.format(Locale.ROOT,
+          "%-9s  %-14s  %-5s  %,20d  %7s  %7s  %7s  %9.1f  %7.1f  %8.2f  %7.2f  |  %9s  %6s  %6s  %6s%n",
+          s.scenario().optionName(), s.mode().optionName(), paced(s), s.hostInterfaceBytes(),
+          seconds(cpu.known() ? cpu.userNanos() : -1), seconds(cpu.known() ? cpu.systemNanos() : -1),
+          seconds(cpu.idleNanos(s.wallNanos(), s.processors())), e.total(), e.hostIdle() + e.hostCompute(),
+          e.deviceIdle() + e.deviceCores(), e.flash() + e.link(), ratioText(s, base, x -> x.hostInterfaceBytes()),
+          ratioText(s, base, RunStatistics::energyJoules), activeFlash(s, base, true), activeFlash(s, base, false)));
+    }
+    return sb.toString();
+  }
+
+  private String legend() {
+    EnergyParameters e = energy();
+    return String.format(Locale.ROOT, "wall: measured, submission to result. modelled: the slowest device's execution "
+        + "and host-link busy time, then the host's counted work on the modelled host CPU (%s); device s and link s "
+        + "are summed over the devices; contention: modelled time internal reads and host operations delayed each "
+        + "other. user/sys/idle: this JVM's CPU time from /proc (idle: the rest of its %d processors over the wall "
+        + "time; a device process counts as idle). energy: modelled, host %s W idle + %s W with its cores busy, each "
+        + "device %s W idle + %s W with its cores busy, flash operations and link bytes; host J and device J include "
+        + "idle power over the modelled time. S = t_ssd / t_host, ΔE = 1 - S (ΔP_ssd / ΔP_host) for device mode "
+        + "against host-normal (Active Flash), from modelled times and energies above idle.", hostDescription(),
+        stats().isEmpty() ? 0 : stats().get(0).processors(), fmt(e.hostIdleWatts()), fmt(e.hostActiveWatts()),
+        fmt(e.deviceIdleWatts()), fmt(e.deviceActiveWatts()));
+  }
+
+  private String hostDescription() {
+    if (stats().isEmpty()) {
+      return "";
+    }
+    RunStatistics.ModelParameters p = stats().get(0).parameters();
+    return String.format(Locale.ROOT, "%s MHz x %d core%s, %s cycles an op", fmt(p.host().mhz()), p.hostCores(),
+        p.hostCores() == 1 ? "" : "s", fmt(p.host().cyclesPerOp()));
+  }
+
+  /** Active Flash's slowdown S (or energy saving ΔE) of a device-mode run against host-normal; "-" otherwise. */
+  private static String activeFlash(RunStatistics s, RunStatistics base, boolean slowdown) {
+    double v = slowdown ? slowdown(s, base) : saving(s, base);
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  static double slowdown(RunStatistics s, RunStatistics base) {
+    if (s.mode() != Mode.DEVICE || base == null || base.modelledNanos() == 0) {
+      return Double.NaN;
+    }
+    return (double) s.modelledNanos() / base.modelledNanos();
+  }
+
+  /** ΔE = 1 - S ΔP_ssd / ΔP_host = 1 - (ΔP_ssd t_ssd) / (ΔP_host t_host): energy above idle, device mode to host. */
+  static double saving(RunStatistics s, RunStatistics base) {
+    if (s.mode() != Mode.DEVICE || base == null || base.energy().dynamic() == 0) {
+      return Double.NaN;
+    }
+    return 1 - s.energy().dynamic() / base.energy().dynamic();
   }
 
   String csv() {
     StringBuilder sb = new StringBuilder("scenario,mode,paced,records,input_bytes,wall_s,modelled_s,"
-        + "modelled_device_execution_s,modelled_link_busy_s,host_interface_bytes,host_bytes_in,host_bytes_out,"
-        + "host_cpu_s,modelled_energy_j,device_executions,device_bytes_scanned,fallback_splits,"
-        + "wall_vs_host_normal,bytes_vs_host_normal,cpu_vs_host_normal,energy_vs_host_normal,devices\n");
+        + "modelled_device_execution_s,modelled_link_busy_s,modelled_host_compute_s,modelled_device_compute_s,"
+        + "modelled_contention_s,host_counted_ops,device_counted_ops,host_interface_bytes,host_bytes_in,"
+        + "host_bytes_out,host_cpu_s,host_cpu_user_s,host_cpu_system_s,host_cpu_idle_s,modelled_energy_j,"
+        + "energy_host_idle_j,energy_host_compute_j,energy_device_idle_j,energy_device_cores_j,energy_flash_j,"
+        + "energy_link_j,device_executions,device_bytes_scanned,fallback_splits,behind_model_s,"
+        + "wall_vs_host_normal,modelled_vs_host_normal,bytes_vs_host_normal,cpu_vs_host_normal,"
+        + "energy_vs_host_normal,slowdown_s,energy_saving_delta_e,devices\n");
     for (RunStatistics s : stats()) {
       RunStatistics b = baseline(s);
+      RunStatistics.Energy e = s.energy();
+      HostCpu cpu = s.hostCpu();
       sb.append(String.join(",", s.scenario().optionName(), s.mode().optionName(), paced(s),
           Long.toString(s.records()), Long.toString(s.inputBytes()), num(s.wallSeconds()), num(s.modelledSeconds()),
-          num(s.deviceExecutionNanos() / 1e9), num(s.linkBusyNanos() / 1e9), Long.toString(s.hostInterfaceBytes()),
+          num(s.deviceExecutionNanos() / 1e9), num(s.linkBusyNanos() / 1e9),
+          s.hostCountedKnown() ? num(s.hostComputeNanos() / 1e9) : "", num(s.device().computeNanos() / 1e9),
+          num(s.contentionNanos() / 1e9), s.hostCounted() != null ? Long.toString(s.hostCounted().ops()) : "",
+          Long.toString(s.device().countedOps()), Long.toString(s.hostInterfaceBytes()),
           Long.toString(s.hostBytesIn()), Long.toString(s.hostBytesOut()), num(s.hostCpuSeconds()),
-          num(s.energyJoules()), Long.toString(s.deviceExecutions()), Long.toString(s.deviceBytesScanned()),
-          Long.toString(s.fallbackSplits()), num(ratio(s, b, RunStatistics::wallSeconds)),
+          cpu.known() ? num(cpu.userNanos() / 1e9) : "", cpu.known() ? num(cpu.systemNanos() / 1e9) : "",
+          cpu.known() ? num(cpu.idleNanos(s.wallNanos(), s.processors()) / 1e9) : "", num(e.total()),
+          num(e.hostIdle()), num(e.hostCompute()), num(e.deviceIdle()), num(e.deviceCores()), num(e.flash()),
+          num(e.link()), Long.toString(s.deviceExecutions()), Long.toString(s.deviceBytesScanned()),
+          Long.toString(s.fallbackSplits()), num(s.device().behindModelNanos() / 1e9),
+          num(ratio(s, b, RunStatistics::wallSeconds)), num(ratio(s, b, RunStatistics::modelledSeconds)),
           num(ratio(s, b, x -> x.hostInterfaceBytes())), num(ratio(s, b, RunStatistics::hostCpuSeconds)),
-          num(ratio(s, b, RunStatistics::energyJoules)), Integer.toString(s.devices().size()))).append('\n');
+          num(ratio(s, b, RunStatistics::energyJoules)), num(slowdown(s, b)), num(saving(s, b)),
+          Integer.toString(s.devices().size()))).append('\n');
     }
     return sb.toString();
   }
@@ -113,32 +220,65 @@ public final class ComparisonReport {
       Map<String, Object> r = s.toMap();
       RunStatistics b = baseline(s);
       r.put("wall_vs_host_normal", ratio(s, b, RunStatistics::wallSeconds));
+      r.put("modelled_vs_host_normal", ratio(s, b, RunStatistics::modelledSeconds));
       r.put("bytes_vs_host_normal", ratio(s, b, x -> x.hostInterfaceBytes()));
       r.put("cpu_vs_host_normal", ratio(s, b, RunStatistics::hostCpuSeconds));
       r.put("energy_vs_host_normal", ratio(s, b, RunStatistics::energyJoules));
+      r.put("slowdown_s", slowdown(s, b));
+      r.put("energy_saving_delta_e", saving(s, b));
       runs.add(r);
     }
     m.put("runs", runs);
+    EnergyParameters e = energy();
     Map<String, Object> energy = new LinkedHashMap<>();
-    energy.put("host_active_w", energy().hostActiveW());
-    energy.put("host_idle_w", energy().hostIdleW());
-    energy.put("device_active_w", energy().deviceActiveW());
-    energy.put("device_idle_w", energy().deviceIdleW());
+    energy.put("host_active_w", e.hostActiveWatts());
+    energy.put("host_idle_w", e.hostIdleWatts());
+    energy.put("device_active_w", e.deviceActiveWatts());
+    energy.put("device_idle_w", e.deviceIdleWatts());
+    energy.put("page_read_j", e.pageReadJoules());
+    energy.put("page_program_j", e.pageProgramJoules());
+    energy.put("block_erase_j", e.blockEraseJoules());
+    energy.put("link_j_per_byte", e.linkJoulesPerByte());
     m.put("energy_model", energy);
+    if (!stats().isEmpty()) {
+      RunStatistics.ModelParameters p = stats().get(0).parameters();
+      Map<String, Object> host = new LinkedHashMap<>();
+      host.put("mhz", p.host().mhz());
+      host.put("cores", p.hostCores());
+      host.put("cycles_per_op", p.host().cyclesPerOp());
+      host.put("memory_access_ns", p.host().memoryAccessNanos());
+      host.put("library_call_ops", p.host().libraryCallOps());
+      host.put("copy_mb_per_s", p.host().copyMbPerS());
+      m.put("host_model", host);
+    }
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("wall_s", "measured: job submission to result, on the host");
     d.put("modelled_s", "modelled: for each device, its execution time (device mode, from the job's counters) plus the "
         + "time its modelled host link was busy during the run (STATISTICS before and after); with several devices, "
-        + "which work in parallel, the longest of these");
+        + "which work in parallel, the longest of these; then the host's compute (modelled_host_compute_s)");
     d.put("modelled_device_execution_s", "modelled: in-device execution time, summed over the devices");
     d.put("modelled_link_busy_s", "modelled: host-link busy time, summed over the devices");
+    d.put("modelled_host_compute_s", "modelled: the host's counted work (bytecode instructions of Hadoop's and the "
+        + "jobs' code, by kind) priced with the modelled host CPU; empty when not counted");
+    d.put("modelled_device_compute_s", "modelled: the devices' cores' busy time, summed over the cores");
+    d.put("modelled_contention_s", "modelled: time internal reads delayed host commands plus time host operations "
+        + "delayed internal reads");
     d.put("host_interface_bytes", "measured: bytes across the devices' host links, both ways (STATISTICS before and "
         + "after), summed over the devices");
     d.put("host_cpu_s", "measured: CPU time of the host JVM (OperatingSystemMXBean.getProcessCpuTime); the device runs "
         + "in another process");
-    d.put("modelled_energy_j", "modelled: T = max(wall, modelled); host active for min(T, host CPU) and idle the rest; "
-        + "each device active for min(T, its own modelled time) and idle the rest, summed over the devices");
+    d.put("host_cpu_user_s", "measured: user-mode CPU time of the host JVM, from /proc/self/stat");
+    d.put("host_cpu_system_s", "measured: kernel CPU time on the host JVM's behalf, from /proc/self/stat");
+    d.put("host_cpu_idle_s", "measured: wall time x processors - user - system: host CPU time the run left unused");
+    d.put("modelled_energy_j", "modelled: host and devices at idle power over the modelled time, plus their cores' "
+        + "active power while they compute, plus every flash page read and programmed and block erased, plus the "
+        + "link's energy per byte");
+    d.put("behind_model_s", "paced runs: how much later than modelled the devices' executions really ended (0: the "
+        + "simulator kept up with the model)");
     d.put("ratios", "the mode's value divided by host-normal's, same scenario and pacing");
+    d.put("slowdown_s", "Active Flash's S = t_ssd / t_host: device mode's modelled time over host-normal's");
+    d.put("energy_saving_delta_e", "Active Flash's ΔE = 1 - S (ΔP_ssd / ΔP_host): 1 - device mode's modelled energy "
+        + "above idle over host-normal's");
     m.put("definitions", d);
     m.put("total_s", outcome.totalSeconds());
     return m;
@@ -148,15 +288,16 @@ public final class ComparisonReport {
     return outcome.runs().stream().map(AnalysisRun::statistics).toList();
   }
 
-  private EnergyModel energy() {
+  private EnergyParameters energy() {
     // Every run reads the same device parameters; the first says them.
-    return outcome.runs().isEmpty() ? EnergyModel.defaults() : outcome.runs().get(0).statistics().energyModel();
+    return outcome.runs().isEmpty() ? org.smartssd.device.runtime.config.DeviceConfig.defaults().energy()
+        : outcome.runs().get(0).statistics().parameters().energy();
   }
 
   private RunStatistics baseline(RunStatistics s) {
     for (AnalysisRun r : outcome.runs()) {
       RunStatistics b = r.statistics();
-      if (b.mode() == Mode.HOST_NORMAL && b.scenario() == s.scenario() && java.util.Objects.equals(b.paced(), s.paced())) {
+      if (b.mode() == Mode.HOST_NORMAL && b.scenario() == s.scenario() && Objects.equals(b.paced(), s.paced())) {
         return b;
       }
     }
@@ -179,7 +320,11 @@ public final class ComparisonReport {
   }
 
   private static String paced(RunStatistics s) {
-    return s.paced() == null ? "-" : s.paced() ? "yes" : "no";
+    return s.paced() == null ? "-" : s.paced() ? (s.behindModel() ? "yes*" : "yes") : "no";
+  }
+
+  private static String seconds(long nanos) {
+    return nanos < 0 ? "-" : String.format(Locale.ROOT, "%.2f", nanos / 1e9);
   }
 
   private static String num(double v) {

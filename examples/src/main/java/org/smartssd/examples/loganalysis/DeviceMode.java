@@ -51,19 +51,25 @@ final class DeviceMode {
     for (Counter c : counters.getGroup(MeteredDeviceMapper.GROUP)) {
       byDevice.put(c.getName(), c.getValue());
     }
+    RunStatistics.DeviceWork work = new RunStatistics.DeviceWork(
+        counters.findCounter(DeviceCounters.MODELLED_DEVICE_COMPUTE_NANOS).getValue(),
+        counters.findCounter(DeviceCounters.DEVICE_COUNTED_OPS).getValue(),
+        counters.findCounter(DeviceCounters.MODELLED_HOST_DELAY_NANOS).getValue(),
+        counters.findCounter(DeviceCounters.BEHIND_MODEL_NANOS).getValue());
     return new Values(counters.findCounter(DeviceCounters.DEVICE_EXECUTIONS).getValue(),
         counters.findCounter(DeviceCounters.DEVICE_BYTES_SCANNED).getValue(),
         counters.findCounter(DeviceCounters.HOST_INTERFACE_BYTES).getValue(),
         counters.findCounter(DeviceCounters.MODELLED_DEVICE_NANOS).getValue(),
-        counters.findCounter(DeviceCounters.FALLBACK_SPLITS).getValue(), byDevice);
+        counters.findCounter(DeviceCounters.FALLBACK_SPLITS).getValue(), byDevice, work);
   }
 
   /**
    * @param modelledNanos modelled execution time of all splits, summed
    * @param modelledNanosByDevice the same by device ({@code host:port}); adds up to {@code modelledNanos}
+   * @param work the devices' compute, counted work, delays
    */
   record Values(long executions, long bytesScanned, long hostInterfaceBytes, long modelledNanos, long fallbackSplits,
-      Map<String, Long> modelledNanosByDevice) {
-    static final Values NONE = new Values(0, 0, 0, 0, 0, Map.of());
+      Map<String, Long> modelledNanosByDevice, RunStatistics.DeviceWork work) {
+    static final Values NONE = new Values(0, 0, 0, 0, 0, Map.of(), RunStatistics.DeviceWork.NONE);
   }
 }

@@ -11,17 +11,21 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.smartssd.device.ChannelStatistics;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.SocketDeviceClient;
+import org.smartssd.device.runtime.config.ConfigException;
+import org.smartssd.device.runtime.config.DeviceConfig;
 
 /**
  * Reads the STATISTICS of the devices that hold a job's input, before and after the job: bytes across
- * each device's host interface and its modelled link busy time, device by device. Its own STATISTICS
- * requests are a few hundred bytes, counted with the rest.
+ * each device's host interface and its modelled link busy time, its flash operations and the delay its
+ * internal reads caused host commands, device by device. Its own STATISTICS requests are a few hundred
+ * bytes, counted with the rest.
  */
 final class HostInterfaceMeter implements Closeable {
   private final List<String> addresses = new ArrayList<>();
@@ -75,9 +79,22 @@ final class HostInterfaceMeter implements Closeable {
     return infos.stream().allMatch(DeviceInfo::paced);
   }
 
-  /** The first device's effective configuration (its energy parameters), empty without a device. */
-  Map<String, String> configuration() {
-    return infos.isEmpty() ? Map.of() : infos.get(0).parameters();
+  /**
+   * The modelled host's CPU and the energy model, from the first device's effective configuration
+   * (every device of a run is meant to model the same system); the defaults without a device.
+   *
+   * @throws IOException if the device's configuration does not load here (a device of another version)
+   */
+  RunStatistics.ModelParameters parameters() throws IOException {
+    DeviceConfig config;
+    try {
+      config = infos.isEmpty() ? DeviceConfig.defaults() : DeviceConfig.load(infos.get(0).parameters());
+    } catch (ConfigException e) {
+      throw new IOException("device " + addresses.get(0) + " reports a configuration this host cannot read: "
+          + e.getMessage(), e);
+    }
+    return new RunStatistics.ModelParameters(config.isp().computeModel(), config.isp().host(), config.isp().hostCores(),
+        config.energy());
   }
 
   /** Every device's counters now, by address. */
@@ -85,7 +102,9 @@ final class HostInterfaceMeter implements Closeable {
     Map<String, Snapshot> m = new LinkedHashMap<>();
     for (int i = 0; i < clients.size(); i++) {
       DeviceStatistics s = clients.get(i).statistics();
-      m.put(addresses.get(i), new Snapshot(s.hostBytesIn(), s.hostBytesOut(), s.linkBusyNanos()));
+      long erased = s.channels().stream().mapToLong(ChannelStatistics::blocksErased).sum();
+      m.put(addresses.get(i), new Snapshot(s.hostBytesIn(), s.hostBytesOut(), s.linkBusyNanos(), s.totalPagesRead(),
+          s.totalPagesProgrammed(), erased, s.modelledInternalDelayNanos()));
     }
     return m;
   }
@@ -93,7 +112,7 @@ final class HostInterfaceMeter implements Closeable {
   /** Each device's counters in {@code after} less those in {@code before}. */
   static Map<String, Snapshot> used(Map<String, Snapshot> before, Map<String, Snapshot> after) {
     Map<String, Snapshot> m = new LinkedHashMap<>();
-    after.forEach((device, s) -> m.put(device, s.minus(before.getOrDefault(device, new Snapshot(0, 0, 0)))));
+    after.forEach((device, s) -> m.put(device, s.minus(before.getOrDefault(device, Snapshot.ZERO))));
     return m;
   }
 
@@ -109,11 +128,19 @@ final class HostInterfaceMeter implements Closeable {
     clients.clear();
   }
 
-  /** One device's host-interface counters. */
-  record Snapshot(long hostBytesIn, long hostBytesOut, long linkBusyNanos) {
+  /** One device's counters: its host interface, its flash, and the delay its internal reads caused. */
+  record Snapshot(long hostBytesIn, long hostBytesOut, long linkBusyNanos, long pagesRead, long pagesProgrammed,
+      long blocksErased, long internalDelayNanos) {
+    static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0);
+
     Snapshot minus(Snapshot before) {
       return new Snapshot(hostBytesIn - before.hostBytesIn, hostBytesOut - before.hostBytesOut,
-          linkBusyNanos - before.linkBusyNanos);
+          linkBusyNanos - before.linkBusyNanos, pagesRead - before.pagesRead, pagesProgrammed - before.pagesProgrammed,
+          blocksErased - before.blocksErased, internalDelayNanos - before.internalDelayNanos);
+    }
+
+    RunStatistics.FlashWork flash() {
+      return new RunStatistics.FlashWork(pagesRead, pagesProgrammed, blocksErased);
     }
   }
 }

@@ -34,6 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.examples.wc98.Wc98FormatException;
 import org.smartssd.examples.wc98.Wc98Record;
+import org.smartssd.opcount.OpCounts;
 
 /**
  * The World Cup 1998 log analysis as Hadoop jobs: builds the job of a scenario in a mode, runs it,
@@ -133,8 +134,12 @@ public final class LogAnalysis {
     }
     boolean succeeded = false;
     try (HostInterfaceMeter meter = HostInterfaceMeter.forInputs(conf, inputs)) {
-      EnergyModel energy = EnergyModel.fromDeviceConfiguration(meter.configuration());
+      RunStatistics.ModelParameters parameters = meter.parameters();
+      // The host's compute is modelled as the devices' is: counted when theirs is.
+      boolean counting = parameters.counted() && HostCounting.start();
       Map<String, HostInterfaceMeter.Snapshot> before = meter.snapshot();
+      OpCounts countedBefore = counting ? HostCounting.total() : null;
+      HostCpu procBefore = HostCpu.now();
       long cpuBefore = processCpuNanos();
       long started = System.nanoTime();
       Job job = createJob(conf, scenario, mode, inputs, out);
@@ -150,6 +155,8 @@ public final class LogAnalysis {
       AnalysisResult result = AnalysisResult.fromJobOutput(scenario, readOutput(outFs, out));
       long wall = System.nanoTime() - started;
       long cpu = processCpuNanos() - cpuBefore;
+      HostCpu proc = HostCpu.now().since(procBefore);
+      OpCounts counted = counting ? HostCounting.total().minus(countedBefore) : null;
       Map<String, HostInterfaceMeter.Snapshot> used = HostInterfaceMeter.used(before, meter.snapshot());
       DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters()) : DeviceMode.Values.NONE;
       if (result.total() != inputBytes / Wc98Record.BYTES) {
@@ -157,9 +164,9 @@ public final class LogAnalysis {
             + inputBytes / Wc98Record.BYTES);
       }
       List<RunStatistics.DeviceShare> shares = shares(used, device);
-      List<Long> busy = shares.stream().map(RunStatistics.DeviceShare::modelledNanos).toList();
-      RunStatistics statistics = new RunStatistics(scenario, mode, meter.paced(), inputBytes, wall, shares, cpu,
-          energy.joules(wall, cpu, busy), device.executions(), device.bytesScanned(), device.fallbackSplits(), energy);
+      RunStatistics statistics = new RunStatistics(scenario, mode, meter.paced(), inputBytes, wall, shares, cpu, proc,
+          Runtime.getRuntime().availableProcessors(), counted, device.executions(), device.bytesScanned(),
+          device.fallbackSplits(), device.work(), parameters);
       if (output != null) {
         try (OutputStream o = outFs.create(new Path(out, RESULT_FILE), false)) {
           o.write(result.text().getBytes(StandardCharsets.UTF_8));
@@ -192,10 +199,11 @@ public final class LogAnalysis {
     }
     List<RunStatistics.DeviceShare> shares = new ArrayList<>();
     used.forEach((address, s) -> shares.add(new RunStatistics.DeviceShare(address,
-        execution.getOrDefault(address, 0L), s.linkBusyNanos(), s.hostBytesIn(), s.hostBytesOut())));
+        execution.getOrDefault(address, 0L), s.linkBusyNanos(), s.hostBytesIn(), s.hostBytesOut(), s.flash(),
+        s.internalDelayNanos())));
     execution.forEach((address, nanos) -> {
       if (!used.containsKey(address)) {
-        shares.add(new RunStatistics.DeviceShare(address, nanos, 0, 0, 0));
+        shares.add(new RunStatistics.DeviceShare(address, nanos, 0, 0, 0, RunStatistics.FlashWork.NONE, 0));
       }
     });
     return shares;

@@ -7,23 +7,36 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.smartssd.device.runtime.config.EnergyParameters;
+import org.smartssd.device.runtime.config.IspParameters;
+import org.smartssd.opcount.CoreCost;
+import org.smartssd.opcount.OpCounts;
 
 /**
- * What one run of an analysis cost. Measured: wall time (job submission to result, on this JVM's
- * monotonic clock), host CPU time (this JVM's process CPU time, {@code OperatingSystemMXBean
- * .getProcessCpuTime()}: the client, the local runner's tasks and the objfs client; a device in
- * another process is not counted) and the bytes across the host interface (each device's STATISTICS,
- * before and after: frames each way, requests and answers; summed over the devices). Modelled, never
- * measured: each device's modelled busy time, its execution time from the job's counters plus the
- * time its modelled host link was busy (host modes: the link carrying the raw records; device mode:
- * the tasklet going in and partial results coming out); the run's modelled time, the longest of these
- * (the devices work in parallel, each with its own link, so the slowest one decides); and the energy
- * ({@link EnergyModel}: the host once, every device for its own busy time).
+ * What one run of an analysis cost, measured and modelled, never one in place of the other.
+ *
+ * <p>Measured: wall time (job submission to result, on this JVM's monotonic clock); host CPU time
+ * (this JVM's process CPU time, and its user and system parts from {@code /proc}: the client, the
+ * local runner's tasks and the objfs client; a device in another process is not counted); the bytes
+ * across the host interface and the flash pages read, programmed and erased (each device's
+ * STATISTICS, before and after, summed over the devices).
+ *
+ * <p>Modelled: each device's busy time, its execution time from the job's counters plus the time its
+ * modelled host link was busy (host modes: the link carrying the raw records; device mode: the
+ * tasklet going in and partial results coming out); the host's compute, its counted work
+ * ({@link HostCounting}) priced with the modelled host's CPU; the run's modelled time, the slowest
+ * device's busy time plus the host's compute (the iSSD's Eq. 11 and 12: data access, then processing,
+ * added); and the energy ({@link Energy}), by component.
  *
  * @param paced whether the devices hold answers until their modelled completion; null without a device
  * @param inputBytes bytes of the input files
  * @param devices what each device holding the input did, in the order the inputs name them
- * @param energyModel the powers {@code energyJoules} was modelled with
+ * @param hostCpuNanos this JVM's process CPU time (measured)
+ * @param hostCpu its user and system parts, from {@code /proc} (measured)
+ * @param processors the host's processors, over which its idle time is counted
+ * @param hostCounted the host's counted work, or null when this JVM does not count (no agent)
+ * @param device the devices' work in device mode, summed over the devices (from the job's counters)
+ * @param parameters the modelled host's CPU and the energy model, from the devices' configuration
  */
 public record RunStatistics(
     Scenario scenario,
@@ -33,11 +46,14 @@ public record RunStatistics(
     long wallNanos,
     List<DeviceShare> devices,
     long hostCpuNanos,
-    double energyJoules,
+    HostCpu hostCpu,
+    int processors,
+    OpCounts hostCounted,
     long deviceExecutions,
     long deviceBytesScanned,
     long fallbackSplits,
-    EnergyModel energyModel) {
+    DeviceWork device,
+    ModelParameters parameters) {
 
   public RunStatistics {
     devices = List.copyOf(devices);
@@ -51,21 +67,114 @@ public record RunStatistics(
    * @param linkBusyNanos modelled time its host link was busy during the run (STATISTICS delta)
    * @param hostBytesIn bytes across its host link towards it (measured, STATISTICS delta)
    * @param hostBytesOut bytes across its host link towards the host (measured, STATISTICS delta)
+   * @param flash pages it read (for the host and its executions), programmed and erased (STATISTICS delta)
+   * @param internalDelayNanos modelled time its executions' internal reads delayed host commands (STATISTICS delta)
    */
   public record DeviceShare(String address, long executionNanos, long linkBusyNanos, long hostBytesIn,
-      long hostBytesOut) {
+      long hostBytesOut, FlashWork flash, long internalDelayNanos) {
     /** The device's modelled busy time in the run: execution plus host-link busy time. */
     public long modelledNanos() {
       return executionNanos + linkBusyNanos;
     }
   }
 
-  /** The modelled time: the longest of the devices' modelled busy times (0 without a device). */
-  public long modelledNanos() {
+  /** Flash operations during a run (counted by the device). */
+  public record FlashWork(long pagesRead, long pagesProgrammed, long blocksErased) {
+    public static final FlashWork NONE = new FlashWork(0, 0, 0);
+  }
+
+  /**
+   * The devices' in-storage work in a run (device mode), summed over the devices.
+   *
+   * @param computeNanos modelled time their cores computed, summed over the cores
+   * @param countedOps counted bytecode instructions of that work
+   * @param hostDelayNanos modelled time host operations delayed their internal reads
+   * @param behindModelNanos paced, how much later than modelled the executions really ended
+   */
+  public record DeviceWork(long computeNanos, long countedOps, long hostDelayNanos, long behindModelNanos) {
+    public static final DeviceWork NONE = new DeviceWork(0, 0, 0, 0);
+  }
+
+  /**
+   * The model's parameters for the host and for energy, read from the devices' configuration.
+   *
+   * @param computeModel the devices' compute model, which the host's follows: counted work on both
+   *     sides, or measured CPU time on both
+   * @param host what counted work costs on one of the modelled host's cores
+   * @param hostCores the modelled host's cores, sharing its counted work
+   */
+  public record ModelParameters(IspParameters.ComputeModel computeModel, CoreCost host, int hostCores,
+      EnergyParameters energy) {
+    /** Whether the host's compute is counted (else it is this JVM's measured CPU time). */
+    public boolean counted() {
+      return computeModel == IspParameters.ComputeModel.COUNTED;
+    }
+  }
+
+  /**
+   * The run's modelled energy by component, in joules.
+   *
+   * @param hostIdle the host's idle power over the run's modelled time
+   * @param hostCompute what the host's cores add while they compute its counted work
+   * @param deviceIdle every device's idle power over the run's modelled time
+   * @param deviceCores what the devices' cores add while they compute
+   * @param flash pages read and programmed, blocks erased
+   * @param link bytes on the host links
+   */
+  public record Energy(double hostIdle, double hostCompute, double deviceIdle, double deviceCores, double flash,
+      double link) {
+    public double total() {
+      return hostIdle + hostCompute + deviceIdle + deviceCores + flash + link;
+    }
+
+    /** Above idle: what running the analysis added (Active Flash's ΔP times the time). */
+    public double dynamic() {
+      return hostCompute + deviceCores + flash + link;
+    }
+
+    /** The components by name, in a stable order. */
+    public Map<String, Double> components() {
+      Map<String, Double> m = new LinkedHashMap<>();
+      m.put("host_idle", hostIdle);
+      m.put("host_compute", hostCompute);
+      m.put("device_idle", deviceIdle);
+      m.put("device_cores", deviceCores);
+      m.put("flash", flash);
+      m.put("link", link);
+      return m;
+    }
+  }
+
+  /**
+   * Whether the host's compute is known: counted (the devices' compute model is counted and this JVM
+   * runs the counting agent), or measured (the devices' compute model is not counted).
+   */
+  public boolean hostCountedKnown() {
+    return hostCounted != null || !parameters.counted();
+  }
+
+  /**
+   * The host's compute time: its counted work priced on the modelled host; with the devices' compute
+   * model measured (or cycles), this JVM's measured CPU time; 0 when it should be counted but is not.
+   */
+  public long hostComputeNanos() {
+    if (hostCounted != null) {
+      return parameters.host().nanos(hostCounted) / parameters.hostCores();
+    }
+    return parameters.counted() ? 0 : hostCpuNanos;
+  }
+
+  /** The slowest device's modelled busy time (0 without a device): the devices work in parallel. */
+  public long deviceBusyNanos() {
     return devices.stream().mapToLong(DeviceShare::modelledNanos).max().orElse(0);
   }
 
-  /** The device whose modelled busy time is the run's modelled time, or null without a device. */
+  /** The modelled time: the slowest device's busy time, then the host's compute. */
+  public long modelledNanos() {
+    return deviceBusyNanos() + hostComputeNanos();
+  }
+
+  /** The device whose modelled busy time is the longest, or null without a device. */
   public DeviceShare slowestDevice() {
     return devices.stream().max(Comparator.comparingLong(DeviceShare::modelledNanos)).orElse(null);
   }
@@ -78,6 +187,11 @@ public record RunStatistics(
   /** Modelled host-link busy time, summed over the devices. */
   public long linkBusyNanos() {
     return devices.stream().mapToLong(DeviceShare::linkBusyNanos).sum();
+  }
+
+  /** Modelled contention: internal reads delaying host commands plus host operations delaying internal reads. */
+  public long contentionNanos() {
+    return devices.stream().mapToLong(DeviceShare::internalDelayNanos).sum() + device.hostDelayNanos();
   }
 
   /** Bytes across the host interfaces towards the devices, summed. */
@@ -93,6 +207,32 @@ public record RunStatistics(
   /** Bytes that crossed the host interfaces, both ways, summed over the devices. */
   public long hostInterfaceBytes() {
     return hostBytesIn() + hostBytesOut();
+  }
+
+  /**
+   * The modelled energy: the host and every device draw idle power over the run's modelled time; the
+   * host's cores add their active power while they compute its counted work, the devices' cores while
+   * they compute; every flash operation and every byte on the links costs its energy.
+   */
+  public Energy energy() {
+    EnergyParameters e = parameters.energy();
+    double t = modelledNanos() / 1e9;
+    double hostCompute = Math.max(0, e.hostActiveWatts() - e.hostIdleWatts()) * hostComputeNanos() / 1e9;
+    double flash = 0;
+    for (DeviceShare d : devices) {
+      flash += e.flashJoules(d.flash().pagesRead(), d.flash().pagesProgrammed(), d.flash().blocksErased());
+    }
+    return new Energy(e.hostIdleWatts() * t, hostCompute, e.deviceIdleWatts() * t * devices.size(),
+        e.deviceCoreJoules(device.computeNanos()), flash, e.linkJoules(hostInterfaceBytes()));
+  }
+
+  public double energyJoules() {
+    return energy().total();
+  }
+
+  /** Whether a paced run fell behind the model: its devices ended later than the model has them end. */
+  public boolean behindModel() {
+    return Boolean.TRUE.equals(paced) && device.behindModelNanos() > 0;
   }
 
   public long records() {
@@ -124,14 +264,32 @@ public record RunStatistics(
     m.put("modelled_s", modelledSeconds());
     m.put("modelled_device_execution_s", deviceExecutionNanos() / 1e9);
     m.put("modelled_link_busy_s", linkBusyNanos() / 1e9);
+    m.put("modelled_host_compute_s", hostCountedKnown() ? hostComputeNanos() / 1e9 : null);
+    m.put("modelled_device_compute_s", device.computeNanos() / 1e9);
+    m.put("modelled_contention_s", contentionNanos() / 1e9);
+    m.put("compute_model", parameters.computeModel().optionName());
+    m.put("host_counted_ops", hostCounted != null ? hostCounted.ops() : null);
+    m.put("host_counted_memory_accesses", hostCounted != null ? hostCounted.memoryAccesses() : null);
+    m.put("host_counted_library_calls", hostCounted != null ? hostCounted.libraryCalls() : null);
+    m.put("host_counted_bulk_bytes", hostCounted != null ? hostCounted.bulkBytes() : null);
+    m.put("device_counted_ops", device.countedOps());
     m.put("host_interface_bytes", hostInterfaceBytes());
     m.put("host_bytes_in", hostBytesIn());
     m.put("host_bytes_out", hostBytesOut());
     m.put("host_cpu_s", hostCpuSeconds());
-    m.put("modelled_energy_j", energyJoules);
+    m.put("host_cpu_user_s", hostCpu.known() ? hostCpu.userNanos() / 1e9 : null);
+    m.put("host_cpu_system_s", hostCpu.known() ? hostCpu.systemNanos() / 1e9 : null);
+    m.put("host_cpu_idle_s", hostCpu.known() ? hostCpu.idleNanos(wallNanos, processors) / 1e9 : null);
+    m.put("host_processors", processors);
+    Energy energy = energy();
+    m.put("modelled_energy_j", energy.total());
+    Map<String, Object> parts = new LinkedHashMap<>();
+    energy.components().forEach((k, v) -> parts.put(k + "_j", v));
+    m.put("modelled_energy_by_component", parts);
     m.put("device_executions", deviceExecutions);
     m.put("device_bytes_scanned", deviceBytesScanned);
     m.put("fallback_splits", fallbackSplits);
+    m.put("behind_model_s", device.behindModelNanos() / 1e9);
     List<Object> each = new ArrayList<>();
     for (DeviceShare d : devices) {
       Map<String, Object> e = new LinkedHashMap<>();
@@ -141,6 +299,10 @@ public record RunStatistics(
       e.put("modelled_link_busy_s", d.linkBusyNanos() / 1e9);
       e.put("host_bytes_in", d.hostBytesIn());
       e.put("host_bytes_out", d.hostBytesOut());
+      e.put("pages_read", d.flash().pagesRead());
+      e.put("pages_programmed", d.flash().pagesProgrammed());
+      e.put("blocks_erased", d.flash().blocksErased());
+      e.put("modelled_internal_delay_s", d.internalDelayNanos() / 1e9);
       each.add(e);
     }
     m.put("per_device", each);
@@ -156,29 +318,50 @@ public record RunStatistics(
     out.printf(Locale.ROOT, "mode                  %s (scenario %s%s)%n", mode.optionName(), scenario.optionName(),
         paced == null ? "" : paced ? ", device paced" : ", device unpaced");
     out.printf(Locale.ROOT, "records               %,d (%,d bytes)%n", records(), inputBytes);
-    out.printf(Locale.ROOT, "wall time             %.3f s%n", wallSeconds());
+    out.printf(Locale.ROOT, "wall time             %.3f s (measured)%n", wallSeconds());
     DeviceShare slowest = slowestDevice();
+    String host = hostCounted != null
+        ? String.format(Locale.ROOT, "host compute %.3f s, counted", hostComputeNanos() / 1e9)
+        : hostCountedKnown()
+            ? String.format(Locale.ROOT, "host compute %.3f s, measured (compute model %s)", hostComputeNanos() / 1e9,
+                parameters.computeModel().optionName())
+            : "host compute not counted: this JVM runs without the counting agent";
     if (devices.size() <= 1) {
-      out.printf(Locale.ROOT, "modelled time         %.3f s (modelled: device execution %.3f s + host link busy %.3f s)%n",
-          modelledSeconds(), deviceExecutionNanos() / 1e9, linkBusyNanos() / 1e9);
+      out.printf(Locale.ROOT, "modelled time         %.3f s (modelled: device execution %.3f s + host link busy %.3f s + %s)%n",
+          modelledSeconds(), deviceExecutionNanos() / 1e9, linkBusyNanos() / 1e9, host);
     } else {
       out.printf(Locale.ROOT, "modelled time         %.3f s (modelled: the slowest of %d devices working in parallel, "
-          + "%s: device execution %.3f s + host link busy %.3f s)%n", modelledSeconds(), devices.size(),
-          slowest.address(), slowest.executionNanos() / 1e9, slowest.linkBusyNanos() / 1e9);
+          + "%s: device execution %.3f s + host link busy %.3f s; then %s)%n", modelledSeconds(), devices.size(),
+          slowest.address(), slowest.executionNanos() / 1e9, slowest.linkBusyNanos() / 1e9, host);
       for (DeviceShare d : devices) {
         out.printf(Locale.ROOT, "  device %-21s modelled %.3f s (execution %.3f s + link %.3f s), %,d host-interface "
             + "bytes%n", d.address(), d.modelledNanos() / 1e9, d.executionNanos() / 1e9, d.linkBusyNanos() / 1e9,
             d.hostBytesIn() + d.hostBytesOut());
       }
     }
+    if (hostCounted != null) {
+      out.printf(Locale.ROOT, "host counted work     %s%n", hostCounted);
+    }
+    if (behindModel()) {
+      out.printf(Locale.ROOT, "behind the model      paced, the devices ended %.3f s later than modelled: this machine "
+          + "could not simulate them as fast as the model has them run%n", device.behindModelNanos() / 1e9);
+    }
     out.printf(Locale.ROOT, "host-interface bytes  %,d (to the device%s %,d, to the host %,d)%s%n", hostInterfaceBytes(),
         devices.size() > 1 ? "s" : "", hostBytesIn(), hostBytesOut(), inputBytes > 0
             ? String.format(Locale.ROOT, ", %.3g of the input", (double) hostInterfaceBytes() / inputBytes) : "");
-    out.printf(Locale.ROOT, "host CPU time         %.3f s (this JVM's process CPU time)%n", hostCpuSeconds());
-    out.printf(Locale.ROOT, "modelled energy       %.1f J (modelled)%n", energyJoules);
+    out.printf(Locale.ROOT, "host CPU time         %.3f s (measured: this JVM's process CPU time)%s%n", hostCpuSeconds(),
+        hostCpu.known() ? String.format(Locale.ROOT, "; user %.3f s, system %.3f s, idle %.3f s of %d processors",
+            hostCpu.userNanos() / 1e9, hostCpu.systemNanos() / 1e9, hostCpu.idleNanos(wallNanos, processors) / 1e9,
+            processors) : "");
+    Energy e = energy();
+    out.printf(Locale.ROOT, "modelled energy       %.1f J (modelled: host idle %.1f + host compute %.1f + device idle %.1f "
+        + "+ device cores %.2f + flash %.2f + link %.4f)%n", e.total(), e.hostIdle(), e.hostCompute(), e.deviceIdle(),
+        e.deviceCores(), e.flash(), e.link());
     if (mode == Mode.DEVICE) {
       out.printf(Locale.ROOT, "device executions     %d, %,d bytes scanned in the device%s, %d split(s) fell back to "
-          + "the host%n", deviceExecutions, deviceBytesScanned, devices.size() > 1 ? "s" : "", fallbackSplits);
+          + "the host; device compute %.3f s on its cores (modelled, %,d counted ops)%n", deviceExecutions,
+          deviceBytesScanned, devices.size() > 1 ? "s" : "", fallbackSplits, device.computeNanos() / 1e9,
+          device.countedOps());
     }
     out.flush();
   }

@@ -108,18 +108,24 @@ class LogAnalysisOnTwoDevicesTest {
     RunStatistics st = spread.statistics();
     RunStatistics.DeviceShare first = st.devices().get(0);
     RunStatistics.DeviceShare second = st.devices().get(1);
-    assertEquals(Math.max(first.modelledNanos(), second.modelledNanos()), st.modelledNanos());
-    assertEquals(st.slowestDevice().modelledNanos(), st.modelledNanos());
+    assertEquals(Math.max(first.modelledNanos(), second.modelledNanos()), st.deviceBusyNanos());
+    assertEquals(st.slowestDevice().modelledNanos(), st.deviceBusyNanos());
+    assertEquals(st.deviceBusyNanos() + st.hostComputeNanos(), st.modelledNanos());
     assertEquals(first.executionNanos() + second.executionNanos(), st.deviceExecutionNanos());
-    assertTrue(st.modelledNanos() < first.modelledNanos() + second.modelledNanos(), st.toString());
+    assertTrue(st.deviceBusyNanos() < first.modelledNanos() + second.modelledNanos(), st.toString());
     // Each device scans half the data at a fixed cost a byte: two halve the modelled time of one, give or take
     // the host link and the page reads.
-    long oneDevice = single.statistics().modelledNanos();
-    assertTrue(st.modelledNanos() < 0.7 * oneDevice && st.modelledNanos() > 0.3 * oneDevice,
-        "one device " + oneDevice + " ns, two " + st.modelledNanos() + " ns (modelled)");
-    // Energy counts both devices, each for its own busy time (EnergyModel).
-    List<Long> busy = List.of(first.modelledNanos(), second.modelledNanos());
-    assertEquals(st.energyModel().joules(st.wallNanos(), st.hostCpuNanos(), busy), st.energyJoules(), 1e-9);
+    long oneDevice = single.statistics().deviceBusyNanos();
+    assertTrue(st.deviceBusyNanos() < 0.7 * oneDevice && st.deviceBusyNanos() > 0.3 * oneDevice,
+        "one device " + oneDevice + " ns, two " + st.deviceBusyNanos() + " ns (modelled)");
+    // Energy counts both devices' idle power over the run's modelled time, and their cores' work once.
+    RunStatistics.Energy energy = st.energy();
+    double idleW = st.parameters().energy().deviceIdleWatts();
+    assertEquals(2 * idleW * st.modelledNanos() / 1e9, energy.deviceIdle(), 1e-9);
+    assertEquals(st.parameters().energy().deviceCoreJoules(st.device().computeNanos()), energy.deviceCores(), 1e-12);
+    assertTrue(st.device().computeNanos() > 0, st.toString());
+    assertEquals(energy.hostIdle() + energy.hostCompute() + energy.deviceIdle() + energy.deviceCores()
+        + energy.flash() + energy.link(), st.energyJoules(), 1e-9);
     // The printed form names both devices.
     java.io.StringWriter text = new java.io.StringWriter();
     st.print(new java.io.PrintWriter(text));

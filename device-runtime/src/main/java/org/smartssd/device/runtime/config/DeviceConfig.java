@@ -104,7 +104,8 @@ public final class DeviceConfig {
         values.wholeNumber(FLASH_BLOCK_ERASE_NS, 1L, Long.MAX_VALUE),
         values.positiveDecimal(FLASH_CHANNEL_MB_PER_S) * BYTES_PER_MB,
         values.positiveDecimal(LINK_MB_PER_S) * BYTES_PER_MB,
-        values.wholeNumber(LINK_COMMAND_NS, 0L, Long.MAX_VALUE));
+        values.wholeNumber(LINK_COMMAND_NS, 0L, Long.MAX_VALUE),
+        internalReadsYield(values));
     checkpointLogBytes = values.wholeNumber(META_CHECKPOINT_LOG_BYTES, 1L, Long.MAX_VALUE);
     gcMinFreeBlocksPerWay = values.wholeNumber(GC_MIN_FREE_BLOCKS_PER_WAY, 1, Integer.MAX_VALUE);
     if (gcMinFreeBlocksPerWay >= geometry.blocksPerWay()) {
@@ -113,11 +114,30 @@ public final class DeviceConfig {
           "must be less than " + FLASH_BLOCKS_PER_WAY + " (" + geometry.blocksPerWay() + ")");
     }
     isp = isp(values, merged);
-    energy = new EnergyParameters(values.positiveDecimal(ENERGY_DEVICE_ACTIVE_W), values.positiveDecimal(ENERGY_DEVICE_IDLE_W),
-        values.positiveDecimal(ENERGY_HOST_ACTIVE_W), values.positiveDecimal(ENERGY_HOST_IDLE_W));
+    energy = energy(values, geometry, timing, isp);
     TreeMap<String, String> shown = new TreeMap<>(merged);
     shown.put(DEVICE_NAME, deviceName);
     effective = Collections.unmodifiableSortedMap(shown);
+  }
+
+  private static EnergyParameters energy(ValueParser values, DeviceGeometry geometry, TimingParameters timing,
+      IspParameters isp) {
+    // A flash operation draws the chip's active current at its supply voltage for the operation's time.
+    double flashWatts = values.positiveDecimal(ENERGY_FLASH_VOLTS) * values.nonNegativeDecimal(ENERGY_FLASH_MA) / 1000;
+    return new EnergyParameters(values.positiveDecimal(ENERGY_DEVICE_ACTIVE_W),
+        values.positiveDecimal(ENERGY_DEVICE_IDLE_W), values.positiveDecimal(ENERGY_HOST_ACTIVE_W),
+        values.positiveDecimal(ENERGY_HOST_IDLE_W), isp.cores(), isp.hostCores(),
+        flashWatts * timing.cellReadNanos() / 1e9, flashWatts * timing.cellProgramNanos() / 1e9,
+        flashWatts * timing.blockEraseNanos() / 1e9,
+        values.nonNegativeDecimal(ENERGY_LINK_PJ_PER_BIT) * 8 / 1e12);
+  }
+
+  private static boolean internalReadsYield(ValueParser values) {
+    String priority = values.nonBlank(ISP_INTERNAL_READ_PRIORITY);
+    if (!priority.equals("low") && !priority.equals("equal")) {
+      throw ValueParser.bad(ISP_INTERNAL_READ_PRIORITY, priority, "must be low or equal");
+    }
+    return priority.equals("low");
   }
 
   private static IspParameters isp(ValueParser values, Map<String, String> merged) {

@@ -118,6 +118,9 @@ public final class DeviceConfigKeys {
   public static final String ISP_READ_REQUEST_PAGES = "smartssd.device.isp.read-request-pages";
   public static final String ISP_READ_REQUEST_PAGES_DEFAULT = "8";
 
+  public static final String ISP_INTERNAL_READ_PRIORITY = "smartssd.device.isp.internal-read-priority";
+  public static final String ISP_INTERNAL_READ_PRIORITY_DEFAULT = "low";
+
   public static final String ISP_LANE_BUFFER_BYTES = "smartssd.device.isp.lane-buffer-bytes";
   public static final String ISP_LANE_BUFFER_BYTES_DEFAULT = "1048576";
 
@@ -151,6 +154,12 @@ public final class DeviceConfigKeys {
   public static final String ENERGY_HOST_ACTIVE_W_DEFAULT = "40";
   public static final String ENERGY_HOST_IDLE_W = "smartssd.device.energy.host-idle-w";
   public static final String ENERGY_HOST_IDLE_W_DEFAULT = "35";
+  public static final String ENERGY_FLASH_VOLTS = "smartssd.device.energy.flash-volts";
+  public static final String ENERGY_FLASH_VOLTS_DEFAULT = "3.3";
+  public static final String ENERGY_FLASH_MA = "smartssd.device.energy.flash-ma";
+  public static final String ENERGY_FLASH_MA_DEFAULT = "10";
+  public static final String ENERGY_LINK_PJ_PER_BIT = "smartssd.device.energy.link-pj-per-bit";
+  public static final String ENERGY_LINK_PJ_PER_BIT_DEFAULT = "1.4";
 
   private static final String CHOICE = "choice";
 
@@ -226,7 +235,10 @@ public final class DeviceConfigKeys {
       key(ISP_THREADS, ISP_THREADS_DEFAULT, "threads",
           "machine threads running one execution's lanes; 0 means the number of processors"),
       key(ISP_READ_REQUEST_PAGES, ISP_READ_REQUEST_PAGES_DEFAULT, "pages",
-          "pages of one channel in an internal read request; one page while host commands wait"),
+          "pages of one channel in an internal read request; one page while host operations are booked on the channel (on the modelled clock)"),
+      new ConfigKey(ISP_INTERNAL_READ_PRIORITY, ISP_INTERNAL_READ_PRIORITY_DEFAULT, "low|equal",
+          "how executions' internal reads share the channels and ways with host operations, on the modelled clock: low, they yield (a host operation waits only for the internal read in progress and goes before the others); equal, first come first served (host operations wait behind every internal read booked before them)",
+          "source: Kang et al., MSST 2013: internal read requests have a lower priority than normal reads (low); equal is the blocking device the Cognitive SSD compares against (Liang et al., Table 2)"),
       key(ISP_LANE_BUFFER_BYTES, ISP_LANE_BUFFER_BYTES_DEFAULT, "bytes",
           "results a lane may hold before it waits for the host to read them (back-pressure)"),
       key(ISP_OUTPUT_BUDGET_BYTES, ISP_OUTPUT_BUDGET_BYTES_DEFAULT, "bytes",
@@ -244,13 +256,24 @@ public final class DeviceConfigKeys {
       key(ISP_SHARED_PACKAGES, ISP_SHARED_PACKAGES_DEFAULT, "package prefixes",
           "comma-separated package prefixes of the device's own classes that tasklet code may use"),
       new ConfigKey(ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_ACTIVE_W_DEFAULT, "W",
-          "modelled power of the device while it executes", "source: Kang et al., MSST 2013 (0.9 to 1.2 W)"),
+          "modelled power of the device with all its cores busy; each busy core adds (active - idle) / cores to the idle power",
+          "source: Kang et al., MSST 2013 (0.9 to 1.2 W)"),
       new ConfigKey(ENERGY_DEVICE_IDLE_W, ENERGY_DEVICE_IDLE_W_DEFAULT, "W",
-          "modelled power of the idle device", "source: Kang et al., MSST 2013 (0.9 to 1.2 W)"),
+          "modelled power of the idle device, drawn for the whole of a run", "source: Kang et al., MSST 2013 (0.9 to 1.2 W)"),
       new ConfigKey(ENERGY_HOST_ACTIVE_W, ENERGY_HOST_ACTIVE_W_DEFAULT, "W",
-          "modelled power of the host while it computes", "source: Kang et al., MSST 2013 (35 to 40 W)"),
+          "modelled power of the host while all its cores compute; each busy core adds (active - idle) / host-cpu.cores",
+          "source: Kang et al., MSST 2013 (35 to 40 W)"),
       new ConfigKey(ENERGY_HOST_IDLE_W, ENERGY_HOST_IDLE_W_DEFAULT, "W",
-          "modelled power of the host while it waits for the device", "source: Kang et al., MSST 2013 (35 to 40 W)"));
+          "modelled power of the host while it waits, drawn for the whole of a run", "source: Kang et al., MSST 2013 (35 to 40 W)"),
+      new ConfigKey(ENERGY_FLASH_VOLTS, ENERGY_FLASH_VOLTS_DEFAULT, "V",
+          "supply voltage of the flash chips; a page read, a page program and a block erase each cost volts x flash-ma x the operation's time (flash.cell-read-ns, cell-program-ns, block-erase-ns)",
+          "source: Numonyx NAND01G-B2B / NAND02G-B2C datasheet, 3 V devices (2.7 to 3.6 V)"),
+      new ConfigKey(ENERGY_FLASH_MA, ENERGY_FLASH_MA_DEFAULT, "mA",
+          "active current of a flash chip during a read, program or erase",
+          "source: Numonyx NAND01G-B2B / NAND02G-B2C datasheet, Table 23 (3 V devices): read, program and erase operating current 10 mA typical"),
+      new ConfigKey(ENERGY_LINK_PJ_PER_BIT, ENERGY_LINK_PJ_PER_BIT_DEFAULT, "pJ/bit",
+          "energy of moving one bit over the host link",
+          "source: IBM Research, \"A 1.4-pJ/b, power-scalable 16x12-Gb/s source-synchronous I/O with DFE receiver in 32nm SOI CMOS technology\""));
 
   private DeviceConfigKeys() {}
 

@@ -11,6 +11,8 @@ package org.smartssd.device.runtime.config;
  * @param channelBytesPerSecond bus bandwidth of one channel
  * @param linkBytesPerSecond host link bandwidth, each way
  * @param linkCommandNanos fixed cost of a command on the host interface; zero models an ideal one
+ * @param internalReadsYield whether executions' internal reads yield to host operations (low priority)
+ *     rather than being served with them first come, first served
  */
 public record TimingParameters(
     long cellReadNanos,
@@ -18,7 +20,8 @@ public record TimingParameters(
     long blockEraseNanos,
     double channelBytesPerSecond,
     double linkBytesPerSecond,
-    long linkCommandNanos) {
+    long linkCommandNanos,
+    boolean internalReadsYield) {
 
   public TimingParameters {
     positive("cellReadNanos", cellReadNanos);

@@ -212,10 +212,13 @@ final class Execution {
   }
 
   ExecutionStatistics statistics() {
+    OpCounts c = counted();
     return new ExecutionStatistics(lanes, bytesScanned.get(), pagesRead.get(),
         format == null || format.kind() == RecordFormat.Kind.RAW ? 0 : records(), resultRecords.get(), resultBytes.get(),
         wallNanos(), laneCpuNanos.get(), model.modelledNanos(), model.readNanos(), model.computeNanos(),
-        model.mergeNanos(), model.transferNanos(), model.deviceMicrojoules(), model.hostMicrojoules());
+        model.mergeNanos(), model.transferNanos(), model.deviceMicrojoules(pagesRead.get(), resultBytes.get()),
+        model.hostMicrojoules(), c.ops(),
+        c.memoryAccesses(), c.libraryCalls(), c.bulkBytes(), model.hostDelayNanos(), model.behindModelNanos());
   }
 
   /** Copies a result and puts it in its lane's buffer (or aside for the merge), enforcing the output budget. */

@@ -23,6 +23,9 @@ final class ExecutionModel {
   private long mergeNanos;
   private long transferNanos;
   private long deliveredEndNanos;
+  /** Per channel, how long host operations delayed its internal reads. */
+  private final long[] hostDelayNanos;
+  private long behindModelNanos;
 
   ExecutionModel(IspParameters isp, EnergyParameters energy, int channels, long startNanos) {
     this.isp = isp;
@@ -35,6 +38,7 @@ final class ExecutionModel {
     this.readEndNanos = startNanos;
     this.processingEndNanos = startNanos;
     this.deliveredEndNanos = startNanos;
+    this.hostDelayNanos = new long[channels];
   }
 
   long startNanos() {
@@ -46,10 +50,32 @@ final class ExecutionModel {
     return channelReadyNanos[channel];
   }
 
-  /** A request's pages reached the device buffer at {@code doneNanos}. */
-  synchronized void readDone(int channel, long doneNanos) {
+  /**
+   * A request's pages reached the device buffer at {@code doneNanos}, {@code hostDelayNanos} later
+   * than they would have without host operations.
+   */
+  synchronized void readDone(int channel, long doneNanos, long hostDelayNanos) {
     channelReadyNanos[channel] = Math.max(channelReadyNanos[channel], doneNanos);
     readEndNanos = Math.max(readEndNanos, doneNanos);
+    this.hostDelayNanos[channel] += hostDelayNanos;
+  }
+
+  /** How long host operations delayed the reads: its channels read in parallel, so the most any was. */
+  synchronized long hostDelayNanos() {
+    long most = 0;
+    for (long d : hostDelayNanos) {
+      most = Math.max(most, d);
+    }
+    return most;
+  }
+
+  /** The execution really ended this much later than its modelled processing (paced devices). */
+  synchronized void behindModel(long nanos) {
+    behindModelNanos = Math.max(0, nanos);
+  }
+
+  synchronized long behindModelNanos() {
+    return behindModelNanos;
   }
 
   /** When a core may start computing on data that arrived at {@code dataNanos}. */
@@ -126,9 +152,15 @@ final class ExecutionModel {
     return transferNanos;
   }
 
-  /** Device energy: active power over the execution's modelled duration (W x ns / 1000 = uJ). */
-  long deviceMicrojoules() {
-    return (long) (energy.deviceActiveWatts() * modelledNanos() / 1000.0);
+  /**
+   * Device energy over the execution, by component: idle power over its modelled duration, its cores'
+   * share of active power while they compute, the pages it read, its results on the link.
+   */
+  long deviceMicrojoules(long pagesRead, long resultBytes) {
+    double joules = energy.deviceIdleWatts() * modelledNanos() / 1e9
+        + energy.deviceCoreJoules(computeNanos() + mergeNanos()) + energy.flashJoules(pagesRead, 0, 0)
+        + energy.linkJoules(resultBytes);
+    return (long) (joules * 1e6);
   }
 
   /** Host energy: idle power while it waits for the device. */

@@ -222,11 +222,17 @@ public final class IspEngine implements Closeable {
       mergeOnDevice(exec);
     }
     exec.done();
+    if (paced) {
+      // Paced, the device should end when the model does; a simulator slower than the model cannot.
+      exec.model.behindModel(timing.now() - exec.model.processingEndNanos());
+    }
     if (LOG.isInfoEnabled()) {
       org.smartssd.device.ExecutionStatistics st = exec.statistics();
       LOG.info("{}: execution {} of {} ended {}: {} bytes, {} records; counted {}; modelled {} ns (compute {} ns on {}"
-          + " cores, read {} ns)", name, exec.id, exec.tasklet.className(), exec.state(), st.bytesScanned(), st.records(),
-          exec.counted(), st.modelledNanos(), st.modelledComputeNanos(), exec.lanes, st.modelledReadNanos());
+          + " cores, read {} ns, delayed {} ns by host operations){}", name, exec.id, exec.tasklet.className(),
+          exec.state(), st.bytesScanned(), st.records(), exec.counted(), st.modelledNanos(), st.modelledComputeNanos(),
+          exec.lanes, st.modelledReadNanos(), st.modelledHostDelayNanos(),
+          st.behindModelNanos() > 0 ? "; paced, it ended " + st.behindModelNanos() + " ns behind the model" : "");
     }
     // The next command a waiting host sends comes after this execution, on the modelled clock too.
     timing.extendHorizon(exec.model.processingEndNanos());

@@ -32,7 +32,7 @@ import org.smartssd.opcount.OpMeter;
  * the execution, not the device.
  */
 final class LaneWorker implements Runnable {
-  /** How long an internal request waits when host commands are queued: the host goes first. */
+  /** How long an internal request waits when host commands wait for the simulator: the host goes first. */
   private static final long HOST_YIELD_NANOS = 50_000;
 
   /** State shared by the workers of one execution. */
@@ -95,6 +95,7 @@ final class LaneWorker implements Runnable {
   @Override
   public void run() {
     meter = OpMeter.current();
+    meter.leaveTotal(); // the device accounts its lanes' work; a host in the same JVM must not
     try {
       long cpu = cpuNanos();
       install();
@@ -265,14 +266,23 @@ final class LaneWorker implements Runnable {
     }
   }
 
-  /** One internal read request on a channel: up to a few pages (one while host commands wait). */
+  /**
+   * One internal read request on a channel: up to a few pages, one while host operations are booked on
+   * the channel (the model's host load). Paced, the request is issued when the modelled clock reaches
+   * the time it may start, so that internal reads meet the host's commands in the order the model has
+   * them. While host commands wait for the simulator itself, the lane first gives them the CPU (a
+   * courtesy of the simulator, not part of the model).
+   */
   private void request(int channel, ArrayDeque<Execution.WorkItem> queue, ByteBuffer batch, int pageSize) throws Stop {
-    boolean hostBusy = hostWaiting.getAsInt() > 0;
-    int pages = hostBusy ? 1 : exec.isp.readRequestPages();
-    if (hostBusy) {
+    long ready = exec.model.channelReady(channel);
+    if (exec.paced) {
+      awaitModelled(ready);
+    }
+    if (hostWaiting.getAsInt() > 0) {
       LockSupport.parkNanos(HOST_YIELD_NANOS);
     }
-    InternalTimeline timeline = timing.internalReads(exec.model.channelReady(channel));
+    int pages = timing.hostBusy(channel, ready) ? 1 : exec.isp.readRequestPages();
+    InternalTimeline timeline = timing.internalReads(ready);
     List<Execution.WorkItem> items = new ArrayList<>(pages);
     List<ByteBuffer> segments = new ArrayList<>(pages);
     long bytes = 0;
@@ -295,7 +305,7 @@ final class LaneWorker implements Runnable {
       segments.add(segment);
       bytes += segment.remaining();
     }
-    exec.model.readDone(channel, timeline.doneNanos());
+    exec.model.readDone(channel, timeline.doneNanos(), timeline.hostDelayNanos());
     exec.pagesRead.addAndGet(items.size());
     exec.bytesScanned.addAndGet(bytes);
 
@@ -331,6 +341,16 @@ final class LaneWorker implements Runnable {
     exec.laneCpuNanos.addAndGet(cpuNanos);
     exec.count(counted);
     exec.model.compute(lane, start, exec.model.coreNanos(bytes, cpuNanos, counted));
+  }
+
+  /** Waits until the modelled clock reaches {@code modelledNanos}; ends if the execution does. */
+  private void awaitModelled(long modelledNanos) throws Stop {
+    for (long left = modelledNanos - timing.now(); left > 0; left = modelledNanos - timing.now()) {
+      if (exec.isStopped() || Thread.currentThread().isInterrupted()) {
+        throw new Stop();
+      }
+      LockSupport.parkNanos(Math.min(left, 10_000_000L));
+    }
   }
 
   private void deliver(int lane, List<DataChunk> chunks) throws Stop {

@@ -15,12 +15,16 @@ public final class Command implements FlashTimeline {
   private long transfersEndNanos;
   private long programsAwaitedNanos;
   private long completionNanos = -1;
+  /** Per channel, how much internal reads delayed this command's operations there. */
+  private final long[] internalDelay;
+  private final long[] delay = new long[1];
 
-  Command(TimingModel model, long arrivalNanos, long readyNanos) {
+  Command(TimingModel model, long arrivalNanos, long readyNanos, int channels) {
     this.model = model;
     this.arrivalNanos = arrivalNanos;
     this.readyNanos = readyNanos;
     this.dataReadyNanos = readyNanos;
+    this.internalDelay = new long[channels];
   }
 
   /** The model this command accounts into. */
@@ -41,14 +45,16 @@ public final class Command implements FlashTimeline {
   @Override
   public void readPage(int channel, int way) {
     checkOpen();
-    flashDoneNanos = Math.max(flashDoneNanos, model.readPage(readyNanos, channel, way));
+    flashDoneNanos = Math.max(flashDoneNanos, model.readPage(readyNanos, channel, way, delay));
+    internalDelay[channel] += delay[0];
   }
 
   /** Programs a page on this die; the command does not wait for the cells (write-back buffer). */
   @Override
   public void programPage(int channel, int way) {
     checkOpen();
-    model.programPage(dataReadyNanos, channel, way);
+    model.programPage(dataReadyNanos, channel, way, delay);
+    internalDelay[channel] += delay[0];
   }
 
   /** Erases a block on this die; the command waits for it (garbage collection delays its write). */
@@ -75,8 +81,20 @@ public final class Command implements FlashTimeline {
     checkOpen();
     completionNanos = Math.max(Math.max(readyNanos, flashDoneNanos),
         Math.max(transfersEndNanos, programsAwaitedNanos));
-    model.complete(completionNanos);
+    model.complete(completionNanos, internalDelayNanos());
     return completionNanos;
+  }
+
+  /**
+   * How much internal reads delayed this command: its channels work in parallel, so the most any of
+   * them was delayed.
+   */
+  public long internalDelayNanos() {
+    long most = 0;
+    for (long d : internalDelay) {
+      most = Math.max(most, d);
+    }
+    return most;
   }
 
   /** Arrival on the modelled clock. */

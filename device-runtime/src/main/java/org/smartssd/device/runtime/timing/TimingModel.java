@@ -15,6 +15,15 @@ import org.smartssd.device.runtime.config.TimingParameters;
  * of each channel) has a busy-until time, and an operation starts at the later of its ready time and
  * that busy-until. The modelled clock counts nanoseconds since construction. One lock guards it all:
  * the bookkeeping is a few additions per page, far cheaper than the page I/O it accounts.
+ *
+ * <p>Host operations and executions' internal reads share the channels and ways. With internal reads
+ * at low priority (the Smart SSD's design, the default), a host operation waits only for the internal
+ * read in progress on its resource (a transfer is not interrupted) and goes before the internal reads
+ * booked after it, which move back by its duration; an internal read waits for every host operation
+ * booked before it. With equal priority (first come, first served), a host operation waits behind
+ * every internal read booked before it. How long each side delayed the other is counted: a command's
+ * delay by internal reads, an internal read's delay by host operations (against an internal-only
+ * shadow of the same resources).
  */
 public final class TimingModel {
 
@@ -32,9 +41,11 @@ public final class TimingModel {
   private long linkBusyUntil;
   private final long[] channelBusyUntil;
   private final long[] wayBusyUntil; // index channel * waysPerChannel + way
-  // Internal reads of executions: they wait for host operations, host operations never wait for them.
-  private final long[] internalChannelBusyUntil;
-  private final long[] internalWayBusyUntil;
+  // Internal reads of executions, per resource; and their shadow: the same reads without host operations.
+  private final Occupancy[] internalChannel;
+  private final Occupancy[] internalWay;
+  private final long[] shadowChannelBusyUntil;
+  private final long[] shadowWayBusyUntil;
 
   // Counters since construction.
   private long commands;
@@ -46,6 +57,8 @@ public final class TimingModel {
   private final long[] pagesProgrammed;
   private final long[] blocksErased;
   private final long[] channelBusyNanos;
+  private long internalDelayNanos;
+  private long commandsDelayed;
 
   public TimingModel(DeviceGeometry geometry, TimingParameters parameters, NanoClock clock) {
     this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -56,8 +69,16 @@ public final class TimingModel {
     int channels = geometry.channels();
     channelBusyUntil = new long[channels];
     wayBusyUntil = new long[channels * geometry.waysPerChannel()];
-    internalChannelBusyUntil = new long[channels];
-    internalWayBusyUntil = new long[channels * geometry.waysPerChannel()];
+    internalChannel = new Occupancy[channels];
+    internalWay = new Occupancy[channels * geometry.waysPerChannel()];
+    for (int i = 0; i < internalChannel.length; i++) {
+      internalChannel[i] = new Occupancy();
+    }
+    for (int i = 0; i < internalWay.length; i++) {
+      internalWay[i] = new Occupancy();
+    }
+    shadowChannelBusyUntil = new long[channels];
+    shadowWayBusyUntil = new long[channels * geometry.waysPerChannel()];
     pagesRead = new long[channels];
     pagesProgrammed = new long[channels];
     blocksErased = new long[channels];
@@ -81,7 +102,17 @@ public final class TimingModel {
   /** Starts the timing of a command arriving now. */
   public Command begin() {
     long arrival = now();
-    return new Command(this, arrival, arrival + parameters.linkCommandNanos());
+    return new Command(this, arrival, arrival + parameters.linkCommandNanos(), geometry.channels());
+  }
+
+  /**
+   * Whether host operations are booked on a channel past {@code t}: the channel is loaded by host
+   * traffic then, and internal reads are cut into single pages.
+   */
+  public boolean hostBusy(int channel, long t) {
+    synchronized (lock) {
+      return channelBusyUntil[channel] > t;
+    }
   }
 
   /** The clock's {@link NanoClock#nanoTime()} at which a modelled time is reached (for pacing). */
@@ -115,7 +146,7 @@ public final class TimingModel {
         channels.add(new ChannelStatistics(pagesRead[c], pagesProgrammed[c], blocksErased[c], channelBusyNanos[c]));
       }
       return new DeviceStatistics(uptime, commands, hostBytesIn, hostBytesOut, linkBusyNanos, horizonNanos,
-          gcPagesMoved, channels);
+          gcPagesMoved, internalDelayNanos, commandsDelayed, channels);
     }
   }
 
@@ -145,12 +176,25 @@ public final class TimingModel {
     }
   }
 
-  long readPage(long readyAt, int channel, int way) {
+  /**
+   * A host page read. Returns its end and, in {@code delay[0]}, how much later it ends than it would
+   * without internal reads on its resources.
+   */
+  long readPage(long readyAt, int channel, int way, long[] delay) {
     int die = die(channel, way);
+    long cellRead = parameters.cellReadNanos();
     synchronized (lock) {
-      long cellEnd = Math.max(readyAt, wayBusyUntil[die]) + parameters.cellReadNanos();
-      long busEnd = Math.max(cellEnd, channelBusyUntil[channel]) + pageBusNanos;
+      long cellReady = Math.max(readyAt, wayBusyUntil[die]);
+      long cellStart = afterInternal(internalWay[die], cellReady);
+      long cellEnd = cellStart + cellRead;
+      long busReady = Math.max(cellEnd, channelBusyUntil[channel]);
+      long busStart = afterInternal(internalChannel[channel], busReady);
+      long busEnd = busStart + pageBusNanos;
+      long alone = Math.max(cellReady + cellRead, channelBusyUntil[channel]) + pageBusNanos;
+      delay[0] = busEnd - alone;
       // The die's register holds the page until the bus has carried it out.
+      goFirst(internalWay[die], cellStart, busEnd - cellStart);
+      goFirst(internalChannel[channel], busStart, pageBusNanos);
       wayBusyUntil[die] = busEnd;
       channelBusyUntil[channel] = busEnd;
       pagesRead[channel]++;
@@ -159,34 +203,65 @@ public final class TimingModel {
     }
   }
 
-  /** Returns the end of the program; the caller need not wait for it (write-back buffer). */
-  long programPage(long dataReadyAt, int channel, int way) {
+  /**
+   * A host page program; the caller need not wait for the cells (write-back buffer). Returns the end
+   * of the program and, in {@code delay[0]}, how much later its bus transfer ends because of internal reads.
+   */
+  long programPage(long dataReadyAt, int channel, int way, long[] delay) {
     int die = die(channel, way);
     synchronized (lock) {
-      long busEnd = Math.max(dataReadyAt, channelBusyUntil[channel]) + pageBusNanos;
-      long programEnd = Math.max(busEnd, wayBusyUntil[die]) + parameters.cellProgramNanos();
+      long busReady = Math.max(dataReadyAt, channelBusyUntil[channel]);
+      long busStart = afterInternal(internalChannel[channel], busReady);
+      long busEnd = busStart + pageBusNanos;
+      long programReady = Math.max(busEnd, wayBusyUntil[die]);
+      long programStart = afterInternal(internalWay[die], programReady);
+      long programEnd = programStart + parameters.cellProgramNanos();
+      goFirst(internalChannel[channel], busStart, pageBusNanos);
+      goFirst(internalWay[die], programStart, programEnd - programStart);
       channelBusyUntil[channel] = busEnd;
       wayBusyUntil[die] = programEnd;
       pagesProgrammed[channel]++;
       channelBusyNanos[channel] += pageBusNanos;
+      delay[0] = busStart - busReady;
       return programEnd;
     }
   }
 
   /**
-   * An internal read at low priority: it starts only when the die and the bus are free of host work
-   * and of earlier internal reads, and host work scheduled later does not wait for it (host reads
-   * are served first; internal reads fill the time the host leaves).
+   * When a host operation ready at {@code t} may start on a resource with internal reads: at low
+   * priority, after the one in progress; at equal priority, after all of them.
    */
-  long internalReadPage(long readyAt, int channel, int way) {
+  private long afterInternal(Occupancy internal, long t) {
+    return parameters.internalReadsYield() ? internal.inProgressEnd(t) : Math.max(t, internal.busyUntil());
+  }
+
+  /** A host operation took the resource from {@code start}: at low priority, later internal reads move back. */
+  private void goFirst(Occupancy internal, long start, long duration) {
+    if (parameters.internalReadsYield()) {
+      internal.yield(start, duration);
+    }
+  }
+
+  /**
+   * An internal read at low priority: it starts only when the die and the bus are free of host work
+   * booked before it and of earlier internal reads (host work booked later may still go first).
+   * Returns its end; {@code shadow[0]} is its end in the shadow without host operations.
+   */
+  long internalReadPage(long readyAt, int channel, int way, long[] shadow) {
     int die = die(channel, way);
+    long cellRead = parameters.cellReadNanos();
     synchronized (lock) {
-      long cellStart = Math.max(readyAt, Math.max(wayBusyUntil[die], internalWayBusyUntil[die]));
-      long cellEnd = cellStart + parameters.cellReadNanos();
-      long busEnd = Math.max(cellEnd, Math.max(channelBusyUntil[channel], internalChannelBusyUntil[channel]))
+      long cellStart = Math.max(readyAt, Math.max(wayBusyUntil[die], internalWay[die].busyUntil()));
+      long cellEnd = cellStart + cellRead;
+      long busEnd = Math.max(cellEnd, Math.max(channelBusyUntil[channel], internalChannel[channel].busyUntil()))
           + pageBusNanos;
-      internalWayBusyUntil[die] = busEnd;
-      internalChannelBusyUntil[channel] = busEnd;
+      internalWay[die].book(cellStart, busEnd);
+      internalChannel[channel].book(busEnd - pageBusNanos, busEnd);
+      long shadowCellEnd = Math.max(readyAt, shadowWayBusyUntil[die]) + cellRead;
+      long shadowBusEnd = Math.max(shadowCellEnd, shadowChannelBusyUntil[channel]) + pageBusNanos;
+      shadowWayBusyUntil[die] = shadowBusEnd;
+      shadowChannelBusyUntil[channel] = shadowBusEnd;
+      shadow[0] = shadowBusEnd;
       pagesRead[channel]++;
       channelBusyNanos[channel] += pageBusNanos;
       return busEnd;
@@ -201,7 +276,9 @@ public final class TimingModel {
   long eraseBlock(long readyAt, int channel, int way) {
     int die = die(channel, way);
     synchronized (lock) {
-      long end = Math.max(readyAt, wayBusyUntil[die]) + parameters.blockEraseNanos();
+      long start = afterInternal(internalWay[die], Math.max(readyAt, wayBusyUntil[die]));
+      long end = start + parameters.blockEraseNanos();
+      goFirst(internalWay[die], start, end - start);
       wayBusyUntil[die] = end;
       blocksErased[channel]++;
       return end;
@@ -219,10 +296,15 @@ public final class TimingModel {
     }
   }
 
-  void complete(long completion) {
+  /** A command completed; {@code delayedNanos} is how much internal reads delayed it. */
+  void complete(long completion, long delayedNanos) {
     synchronized (lock) {
       commands++;
       horizonNanos = Math.max(horizonNanos, completion);
+      if (delayedNanos > 0) {
+        internalDelayNanos += delayedNanos;
+        commandsDelayed++;
+      }
     }
   }
 

@@ -30,7 +30,7 @@ class DeviceConfigTest {
     assertFalse(config.paced());
     assertEquals(new DeviceGeometry(8, 4, 1024, 128, 8192, 1), config.geometry());
     assertEquals(7, config.overprovisioningPercent());
-    assertEquals(new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000), config.timing());
+    assertEquals(new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000, true), config.timing());
     assertEquals(64L << 20, config.checkpointLogBytes());
     assertEquals(2, config.gcMinFreeBlocksPerWay());
   }

@@ -9,17 +9,17 @@ class TimingParametersTest {
 
   @Test
   void acceptsPositiveValuesAndAnIdealCommandCost() {
-    assertDoesNotThrow(() -> new TimingParameters(1, 1, 1, 1.5, 1.5, 0));
+    assertDoesNotThrow(() -> new TimingParameters(1, 1, 1, 1.5, 1.5, 0, true));
   }
 
   @Test
   void rejectsWhatCannotBeATime() {
-    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(0, 1, 1, 1, 1, 1));
-    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, -1, 1, 1, 1, 1));
-    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 0, 1, 1, 1));
-    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 1, 0, 1, 1));
-    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 1, Double.NaN, 1, 1));
-    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 1, 1, Double.POSITIVE_INFINITY, 1));
-    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 1, 1, 1, -1));
+    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(0, 1, 1, 1, 1, 1, true));
+    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, -1, 1, 1, 1, 1, true));
+    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 0, 1, 1, 1, true));
+    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 1, 0, 1, 1, true));
+    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 1, Double.NaN, 1, 1, true));
+    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 1, 1, Double.POSITIVE_INFINITY, 1, true));
+    assertThrows(IllegalArgumentException.class, () -> new TimingParameters(1, 1, 1, 1, 1, -1, true));
   }
 }

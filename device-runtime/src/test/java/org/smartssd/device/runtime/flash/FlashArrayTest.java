@@ -33,7 +33,7 @@ class FlashArrayTest {
 
   private static final DeviceGeometry GEOMETRY = new DeviceGeometry(3, 2, 4, 4, 512, 1);
   private static final long CHANNEL_FILE_BYTES = 2 * 4 * 4 * 512;
-  private static final TimingParameters TIMING = new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000);
+  private static final TimingParameters TIMING = new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000, true);
 
   @TempDir
   Path dataDir;

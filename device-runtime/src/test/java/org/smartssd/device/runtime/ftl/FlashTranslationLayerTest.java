@@ -26,7 +26,7 @@ import org.smartssd.device.runtime.timing.TimingModel;
 class FlashTranslationLayerTest {
   // 2 channels x 2 ways x 8 blocks x 4 pages of 512 bytes: 128 physical pages.
   private static final DeviceGeometry GEOMETRY = new DeviceGeometry(2, 2, 8, 4, 512, 1);
-  private static final TimingParameters TIMING = new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000);
+  private static final TimingParameters TIMING = new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000, true);
 
   @TempDir Path dir;
   private TimingModel timing;

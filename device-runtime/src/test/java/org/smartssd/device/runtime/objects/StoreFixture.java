@@ -11,7 +11,7 @@ import org.smartssd.device.runtime.timing.TimingModel;
 /** A real object store on real flash files in a temporary directory, small enough for unit tests. */
 final class StoreFixture implements AutoCloseable {
   static final DeviceGeometry GEOMETRY = new DeviceGeometry(4, 2, 16, 8, 1024, 1);
-  static final TimingParameters TIMING = new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000);
+  static final TimingParameters TIMING = new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000, true);
 
   final TimingModel timing;
   final FlashArray flash;

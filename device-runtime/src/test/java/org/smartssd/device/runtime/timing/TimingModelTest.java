@@ -32,7 +32,7 @@ class TimingModelTest {
 
   private TimingModel model(int channels, int ways, long cellRead, double linkBytesPerSecond) {
     return new TimingModel(new DeviceGeometry(channels, ways, 8, 8, PAGE, 1),
-        new TimingParameters(cellRead, PROGRAM, ERASE, MB_100, linkBytesPerSecond, COMMAND), clock);
+        new TimingParameters(cellRead, PROGRAM, ERASE, MB_100, linkBytesPerSecond, COMMAND, true), clock);
   }
 
   @Test
@@ -232,7 +232,7 @@ class TimingModelTest {
   private List<Long> run(Random random) {
     FakeClock own = new FakeClock(0);
     TimingModel model = new TimingModel(new DeviceGeometry(4, 2, 8, 8, 4096, 1),
-        new TimingParameters(READ, PROGRAM, ERASE, 33.3e6, 250e6, COMMAND), own);
+        new TimingParameters(READ, PROGRAM, ERASE, 33.3e6, 250e6, COMMAND, true), own);
     List<Long> completions = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       completions.add(randomCommand(model, random).complete());
@@ -268,7 +268,7 @@ class TimingModelTest {
   @Test
   void fractionalNanosecondsRoundUp() {
     TimingModel model = new TimingModel(new DeviceGeometry(1, 1, 1, 1, PAGE, 1),
-        new TimingParameters(1, 1, 1, 3e6, 3e6, 0), clock);
+        new TimingParameters(1, 1, 1, 3e6, 3e6, 0, true), clock);
     assertEquals(333_334, model.pageBusNanos());
     assertEquals(333_334, model.linkNanos(PAGE));
     assertEquals(0, model.linkNanos(0));
@@ -331,31 +331,77 @@ class TimingModelTest {
     assertTrue(stats.modelledHorizonNanos() >= 2000 * BUS);
   }
 
+  private TimingModel model(int channels, int ways, boolean internalReadsYield) {
+    return new TimingModel(new DeviceGeometry(channels, ways, 8, 8, PAGE, 1),
+        new TimingParameters(READ, PROGRAM, ERASE, MB_100, FAST_LINK, COMMAND, internalReadsYield), clock);
+  }
+
+  /** A host read on die (0, 0) of a device on which an execution has booked 100 internal reads from now. */
+  private static Command hostReadBehindInternalReads(TimingModel model) {
+    InternalTimeline internal = model.internalReads(model.now());
+    for (int i = 0; i < 100; i++) {
+      internal.readPage(0, i % 2);
+    }
+    Command host = model.begin();
+    host.readPage(0, 0);
+    host.complete();
+    return host;
+  }
+
   @Test
-  void internalReadsNeverDelayAHostReadButWaitForHostWork() {
-    TimingModel idle = model(1, 2, READ, FAST_LINK);
+  void atLowPriorityAHostReadWaitsOnlyForTheInternalReadInProgressAndGoesFirst() {
+    TimingModel idle = model(1, 2, true);
     Command alone = idle.begin();
     alone.readPage(0, 0);
     long hostAlone = alone.complete() - alone.arrival();
 
-    TimingModel busy = model(1, 2, READ, FAST_LINK);
-    // An execution has queued a long run of internal reads on the channel and both its dies.
-    InternalTimeline internal = busy.internalReads(busy.now());
-    for (int i = 0; i < 100; i++) {
-      internal.readPage(0, i % 2);
-    }
-    Command host = busy.begin();
-    host.readPage(0, 0);
-    assertEquals(hostAlone, host.complete() - host.arrival(), "the host read is served as on an idle device");
+    TimingModel busy = model(1, 2, true);
+    Command host = hostReadBehindInternalReads(busy);
+    long hostBusy = host.durationNanos();
+    // The internal read on its die (cell read, then the bus) is in progress when the host read
+    // arrives: it waits for that one, and for the bus transfer in progress, no more.
+    assertTrue(hostBusy > hostAlone, "host read " + hostBusy + " ns, alone " + hostAlone + " ns");
+    assertTrue(hostBusy <= hostAlone + READ + 2 * BUS, "host read " + hostBusy + " ns, alone " + hostAlone + " ns");
+    assertEquals(hostBusy - hostAlone, host.internalDelayNanos());
+    DeviceStatistics stats = busy.statistics(0);
+    assertEquals(1, stats.commandsDelayedByInternal());
+    assertEquals(host.internalDelayNanos(), stats.modelledInternalDelayNanos());
 
-    // On an otherwise idle device, an internal read waits for a host read issued before it.
+    // The internal reads booked after it moved back: the next one ends later than it would have.
+    TimingModel without = model(1, 2, true);
+    InternalTimeline reference = without.internalReads(without.now());
+    for (int i = 0; i < 101; i++) {
+      reference.readPage(0, i % 2);
+    }
+    InternalTimeline next = busy.internalReads(busy.now());
+    next.readPage(0, 0);
+    assertTrue(next.doneNanos() > reference.doneNanos(), "after the host read " + next.doneNanos()
+        + ", without it " + reference.doneNanos());
+    assertTrue(next.hostDelayNanos() > 0, "the host read delayed the internal reads");
+  }
+
+  @Test
+  void atEqualPriorityAHostReadWaitsBehindEveryInternalReadBookedBeforeIt() {
+    Command host = hostReadBehindInternalReads(model(1, 2, false));
+    // 100 internal pages hold the bus for 100 x BUS before the host's page can cross it.
+    assertTrue(host.durationNanos() >= 100 * BUS, "host read " + host.durationNanos() + " ns");
+    assertTrue(host.internalDelayNanos() >= 99 * BUS);
+  }
+
+  @Test
+  void internalReadsWaitForHostWorkBookedBeforeThem() {
     TimingModel fresh = model(1, 2, READ, FAST_LINK);
     Command first = fresh.begin();
     first.readPage(0, 0);
     long hostEnd = first.complete();
+    assertEquals(0, first.internalDelayNanos());
     InternalTimeline after = fresh.internalReads(first.arrival());
     after.readPage(0, 0);
     assertTrue(after.doneNanos() >= hostEnd - 1 + READ + BUS,
         "internal read ends at " + after.doneNanos() + ", the host read at " + hostEnd);
+    assertTrue(after.hostDelayNanos() > 0);
+    assertTrue(fresh.hostBusy(0, first.arrival()), "host work is booked on channel 0 past the command's arrival");
+    assertTrue(!fresh.hostBusy(0, hostEnd), "and not past its end");
   }
+
 }

@@ -1,0 +1,39 @@
+package org.smartssd.examples.loganalysis;
+
+import java.util.List;
+import org.smartssd.opcount.OpCountAgent;
+import org.smartssd.opcount.OpCounts;
+import org.smartssd.opcount.OpMeter;
+import org.smartssd.opcount.Scopes;
+
+/**
+ * The host side of counted compute: with the JVM started with the counting agent ({@code bin/smartssd}
+ * starts it so), the work of Hadoop's code and of the jobs' own (the log analysis, the device mapper's
+ * host side) is counted as the device counts tasklets, and priced with the modelled host's parameters.
+ * The Java platform and the device client are not counted: a call into them is a library call.
+ */
+public final class HostCounting {
+  /** The packages whose code the host counts (internal names). */
+  public static final List<String> PACKAGES = List.of("org/apache/hadoop/", "org/smartssd/examples/",
+      "org/smartssd/devicemapper/");
+
+  private HostCounting() {}
+
+  /**
+   * Starts counting if this JVM has the agent (once; classes loaded already are rewritten in place).
+   *
+   * @return whether the host's work is counted
+   */
+  public static boolean start() {
+    if (!OpCountAgent.loaded()) {
+      return false;
+    }
+    OpCountAgent.enable(Scopes.packages(PACKAGES));
+    return true;
+  }
+
+  /** What the host's threads counted so far. */
+  static OpCounts total() {
+    return OpMeter.total();
+  }
+}
