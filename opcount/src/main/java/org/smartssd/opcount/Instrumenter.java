@@ -240,8 +240,9 @@ public final class Instrumenter {
    * The hook of a library call that moves a number of bytes given by its last arguments, or null:
    * {@code System.arraycopy} and {@code Arrays.copyOf} (a length), {@code Arrays} methods over
    * {@code (array, from, to)} (to - from), and the offset-and-length methods of
-   * {@link #OFFSET_LENGTH_OWNERS}. Elements are counted as bytes, as in the byte arrays that records
-   * are made of.
+   * {@link #OFFSET_LENGTH_OWNERS}: elements of the array's type, in bytes (those of
+   * {@code System.arraycopy}, whose arrays' type is not in its signature, count a byte each, as in the
+   * byte arrays that records are made of).
    */
   private static InsnList bulkCallHook(MethodInsnNode call, int meter) {
     Type[] args = Type.getArgumentTypes(call.desc);
@@ -257,7 +258,7 @@ public final class Instrumenter {
       l.add(new InsnNode(Opcodes.DUP2));
       l.add(new InsnNode(Opcodes.ISUB));
       l.add(new InsnNode(Opcodes.INEG));
-      l.add(addBulk(meter));
+      l.add(addElements(meter, elementSize(args[n - 3])));
       return l;
     }
     boolean arraycopy = call.owner.equals("java/lang/System") && call.name.equals("arraycopy");
@@ -268,10 +269,33 @@ public final class Instrumenter {
       // The last argument is the length.
       InsnList l = new InsnList();
       l.add(new InsnNode(Opcodes.DUP));
-      l.add(addBulk(meter));
+      l.add(addElements(meter, arraycopy ? 1 : elementSize(copyOf ? args[0] : args[n - 3])));
       return l;
     }
     return null;
+  }
+
+  /** Bytes of one element of an array type (a reference: a compressed one). */
+  private static int elementSize(Type array) {
+    return switch (array.getElementType().getSort()) {
+      case Type.BOOLEAN, Type.BYTE -> 1;
+      case Type.CHAR, Type.SHORT -> 2;
+      case Type.INT, Type.FLOAT, Type.OBJECT, Type.ARRAY -> 4;
+      default -> 8;
+    };
+  }
+
+  /** Stack: ..., n → ..., (n x size bytes added to the meter's bulk). */
+  private static InsnList addElements(int meter, int size) {
+    if (size == 1) {
+      return addBulk(meter);
+    }
+    InsnList l = new InsnList();
+    l.add(new VarInsnNode(Opcodes.ALOAD, meter));
+    l.add(new InsnNode(Opcodes.SWAP));
+    l.add(new IntInsnNode(Opcodes.BIPUSH, size));
+    l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "addElements", "(" + METER_DESC + "II)V", false));
+    return l;
   }
 
   /** Stack: ..., n → ..., (n bytes added to the meter's bulk). */

@@ -4,7 +4,13 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.smartssd.device.runtime.config.ConfigException;
+import org.smartssd.device.runtime.config.DeviceConfig;
+import org.smartssd.device.runtime.config.DeviceConfigKeys;
 import org.smartssd.examples.calibration.HostCalibration;
+import org.smartssd.examples.calibration.TaskletCalibration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,14 +20,14 @@ import picocli.CommandLine.Option;
     name = "calibrate",
     mixinStandardHelpOptions = true,
     description = "Measures constants of the model on this machine.",
-    subcommands = {CalibrateCommand.Host.class})
+    subcommands = {CalibrateCommand.Host.class, CalibrateCommand.Tasklets.class})
 public final class CalibrateCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name what to calibrate: host");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name what to calibrate: host or tasklets");
   }
 
   /** {@code smartssd calibrate host}. */
@@ -75,6 +81,85 @@ public final class CalibrateCommand implements Runnable {
       out.printf(Locale.ROOT, "smartssd.device.host-cpu.memory-access-ns=%.3f%n", fit.nanosPerMemoryAccess());
       out.printf(Locale.ROOT, "smartssd.device.host-cpu.copy-mb-per-s=%.0f%n", fit.copyMbPerS());
       out.printf(Locale.ROOT, "smartssd.device.isp.library-call-ops=%.1f%n", fit.libraryCallOps());
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** {@code smartssd calibrate tasklets}. */
+  @Command(
+      name = "tasklets",
+      mixinStandardHelpOptions = true,
+      description = {
+        "The Smart SSD's tasklet experiments on the modelled device (Kang et al., MSST 2013), on a device of its own: "
+            + "a scan whose tasklet reads k integers from the device's memory and compares each, k = 1 to 256 a record "
+            + "(a page by default, as the source counts them), and the filtering experiment (60% of records with a "
+            + "match, 256 accesses a record: stop at the first match against search everything). Prints the modelled "
+            + "throughput against the device's internal read bandwidth and its link, beside the source's shape."})
+  static final class Tasklets implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--profile", paramLabel = "P", defaultValue = "msst13-sata",
+        description = "The device's profile (default: ${DEFAULT-VALUE}).")
+    String profile;
+
+    @Option(names = "--megabytes", paramLabel = "MB", defaultValue = "256",
+        description = "Data scanned at each point of the curve, decimal MB (default: ${DEFAULT-VALUE}).")
+    int megabytes;
+
+    @Option(names = "--filter-megabytes", paramLabel = "MB", defaultValue = "1000",
+        description = "Data of the filtering experiment, decimal MB (default: ${DEFAULT-VALUE}, the source's 1 GB).")
+    int filterMegabytes;
+
+    @Option(names = "--record-bytes", paramLabel = "N", defaultValue = "0",
+        description = "Record length, a multiple of 4; 0 (the default) is the device's page.")
+    int recordBytes;
+
+    @Option(names = "--device-conf", paramLabel = "key=value",
+        description = "A device key (smartssd.device.*), such as smartssd.device.isp.cores=1.")
+    Map<String, String> deviceProperties = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      CommandLine cl = spec.commandLine();
+      if (megabytes < 1 || filterMegabytes < 1) {
+        throw new CommandLine.ParameterException(cl, "--megabytes and --filter-megabytes must be 1 or more");
+      }
+      if (recordBytes < 0 || recordBytes % 4 != 0) {
+        throw new CommandLine.ParameterException(cl, "--record-bytes must be 0 or a positive multiple of 4, not "
+            + recordBytes);
+      }
+      Map<String, String> keys = new LinkedHashMap<>(deviceProperties);
+      for (String key : keys.keySet()) {
+        if (!key.startsWith(DeviceConfigKeys.PREFIX)) {
+          throw new CommandLine.ParameterException(cl, "--device-conf: " + key + " is not a device key ("
+              + DeviceConfigKeys.PREFIX + "*)");
+        }
+      }
+      keys.put(DeviceConfigKeys.PROFILE, profile);
+      try {
+        DeviceConfig.load(keys);
+      } catch (ConfigException e) {
+        throw new CommandLine.ParameterException(cl, "--device-conf: " + e.getMessage());
+      }
+      PrintWriter out = cl.getOut();
+      TaskletCalibration.Outcome o = TaskletCalibration.run(keys, megabytes, filterMegabytes, recordBytes, cl.getErr());
+      out.printf(Locale.ROOT, "profile %s: %d cores, internal reads %.0f MB/s, host link %.0f MB/s (%.2f x); %d-byte "
+          + "records; all figures modelled%n%n", profile, o.cores(), o.internalMbPerS(), o.linkMbPerS(),
+          o.internalMbPerS() / o.linkMbPerS(), o.recordBytes());
+      out.printf(Locale.ROOT, "%8s  %10s  %8s  %10s  %14s  %16s  %s%n", "accesses", "MB/s", "x link", "x internal",
+          "compute s", "ops a record", "bound by");
+      for (TaskletCalibration.Point p : o.curve()) {
+        out.printf(Locale.ROOT, "%8d  %10.1f  %8.2f  %10.2f  %14.3f  %,16.1f  %s%n", p.accesses(), p.modelledMbPerS(),
+            p.modelledMbPerS() / o.linkMbPerS(), p.modelledMbPerS() / o.internalMbPerS(),
+            p.stats().modelledComputeNanos() / 1e9, (double) p.stats().countedOps() / p.stats().records(),
+            p.computeBound(o.cores()) ? "the cores" : "the flash");
+      }
+      out.printf(Locale.ROOT, "%nfiltering (256 accesses a record, 60%% of records with a match): search everything "
+          + "%.3f s, stop at the first match %.3f s: %.0f%% faster (the source: 40%%)%n",
+          o.searching().stats().modelledNanos() / 1e9, o.filtering().stats().modelledNanos() / 1e9,
+          100 * o.filteringSpeedup());
       out.flush();
       return 0;
     }

@@ -2,6 +2,7 @@ package org.smartssd.device.runtime.isp;
 
 import java.util.Map;
 import org.smartssd.device.tasklet.Tasklet;
+import org.smartssd.device.tasklet.builtin.AccessProbe;
 import org.smartssd.device.tasklet.builtin.FieldFilter;
 import org.smartssd.device.tasklet.builtin.GroupedSum;
 import org.smartssd.device.tasklet.builtin.RecordCounter;
@@ -11,7 +12,8 @@ public final class BuiltInTasklets {
   public static final Map<String, Class<? extends Tasklet>> ALL = Map.of(
       RecordCounter.class.getName(), RecordCounter.class,
       FieldFilter.class.getName(), FieldFilter.class,
-      GroupedSum.class.getName(), GroupedSum.class);
+      GroupedSum.class.getName(), GroupedSum.class,
+      AccessProbe.class.getName(), AccessProbe.class);
 
   private BuiltInTasklets() {}
 }

@@ -2,9 +2,9 @@ package org.smartssd.device.runtime.timing;
 
 /**
  * The internal reads booked on one resource (a channel's bus or a way), oldest first, as intervals
- * of the modelled clock: enough to tell which one is in progress when a host operation arrives, and
- * to move the ones not started yet behind a host operation that goes first. Keeps the latest
- * {@value #CAPACITY}; older ones have ended long before any host operation that could still arrive.
+ * of the modelled clock: enough to tell which one is in progress when a host operation arrives. Keeps
+ * the latest {@value #CAPACITY}; older ones have ended long before any host operation that could
+ * still arrive.
  * Guarded by the {@link TimingModel}'s lock.
  */
 final class Occupancy {
@@ -49,29 +49,5 @@ final class Occupancy {
       }
     }
     return t;
-  }
-
-  /**
-   * A host operation took the resource for [from, from + duration): the internal reads booked to
-   * start at {@code from} or later move back by its duration (host reads are served first).
-   *
-   * @return whether any moved
-   */
-  boolean yield(long from, long duration) {
-    boolean moved = false;
-    for (int k = size - 1; k >= 0; k--) {
-      int i = (head + k) % CAPACITY;
-      if (start[i] < from) {
-        break;
-      }
-      start[i] += duration;
-      end[i] += duration;
-      moved = true;
-    }
-    if (busyUntil > from) {
-      busyUntil += duration;
-      moved = true;
-    }
-    return moved;
   }
 }

@@ -18,12 +18,13 @@ import org.smartssd.device.runtime.config.TimingParameters;
  *
  * <p>Host operations and executions' internal reads share the channels and ways. With internal reads
  * at low priority (the Smart SSD's design, the default), a host operation waits only for the internal
- * read in progress on its resource (a transfer is not interrupted) and goes before the internal reads
- * booked after it, which move back by its duration; an internal read waits for every host operation
- * booked before it. With equal priority (first come, first served), a host operation waits behind
- * every internal read booked before it. How long each side delayed the other is counted: a command's
- * delay by internal reads, an internal read's delay by host operations (against an internal-only
- * shadow of the same resources).
+ * read in progress on its resource (a transfer is not interrupted), never for those booked after it;
+ * an internal read waits for every host operation booked before it. (Internal reads booked ahead
+ * of a host operation keep their times: an execution's timing, once reported, is never rewritten.)
+ * With equal priority (first come, first served), a host operation waits behind every internal read
+ * booked before it. How long each side delayed the other is counted: a command's delay by internal
+ * reads, an internal read's delay by host operations (against an internal-only shadow of the same
+ * resources).
  */
 public final class TimingModel {
 
@@ -193,8 +194,6 @@ public final class TimingModel {
       long alone = Math.max(cellReady + cellRead, channelBusyUntil[channel]) + pageBusNanos;
       delay[0] = busEnd - alone;
       // The die's register holds the page until the bus has carried it out.
-      goFirst(internalWay[die], cellStart, busEnd - cellStart);
-      goFirst(internalChannel[channel], busStart, pageBusNanos);
       wayBusyUntil[die] = busEnd;
       channelBusyUntil[channel] = busEnd;
       pagesRead[channel]++;
@@ -216,8 +215,6 @@ public final class TimingModel {
       long programReady = Math.max(busEnd, wayBusyUntil[die]);
       long programStart = afterInternal(internalWay[die], programReady);
       long programEnd = programStart + parameters.cellProgramNanos();
-      goFirst(internalChannel[channel], busStart, pageBusNanos);
-      goFirst(internalWay[die], programStart, programEnd - programStart);
       channelBusyUntil[channel] = busEnd;
       wayBusyUntil[die] = programEnd;
       pagesProgrammed[channel]++;
@@ -235,16 +232,9 @@ public final class TimingModel {
     return parameters.internalReadsYield() ? internal.inProgressEnd(t) : Math.max(t, internal.busyUntil());
   }
 
-  /** A host operation took the resource from {@code start}: at low priority, later internal reads move back. */
-  private void goFirst(Occupancy internal, long start, long duration) {
-    if (parameters.internalReadsYield()) {
-      internal.yield(start, duration);
-    }
-  }
-
   /**
    * An internal read at low priority: it starts only when the die and the bus are free of host work
-   * booked before it and of earlier internal reads (host work booked later may still go first).
+   * booked before it and of earlier internal reads.
    * Returns its end; {@code shadow[0]} is its end in the shadow without host operations.
    */
   long internalReadPage(long readyAt, int channel, int way, long[] shadow) {
@@ -276,9 +266,7 @@ public final class TimingModel {
   long eraseBlock(long readyAt, int channel, int way) {
     int die = die(channel, way);
     synchronized (lock) {
-      long start = afterInternal(internalWay[die], Math.max(readyAt, wayBusyUntil[die]));
-      long end = start + parameters.blockEraseNanos();
-      goFirst(internalWay[die], start, end - start);
+      long end = afterInternal(internalWay[die], Math.max(readyAt, wayBusyUntil[die])) + parameters.blockEraseNanos();
       wayBusyUntil[die] = end;
       blocksErased[channel]++;
       return end;

@@ -502,6 +502,42 @@ class IspEngineTest {
     }
   }
 
+  /** The Smart SSD's tasklet experiment: more accesses a record cost more compute; filtering stops early. */
+  @Test
+  void theAccessProbeFindsItsMatchesAndMoreAccessesCostMore() throws Exception {
+    int records = 400;
+    int recordLength = 256; // 64 integers
+    ByteBuffer data = ByteBuffer.allocate(records * recordLength);
+    int key = 0x5EED;
+    for (int r = 0; r < records; r++) {
+      for (int i = 0; i < 64; i++) {
+        data.putInt(r % 3 == 0 && i == 40 ? key : r * 64 + i + 0x10000);
+      }
+    }
+    try (SimulatedDevice device = device("probe", Map.of()); SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", data.array());
+      Map<String, Long> computeByAccesses = new TreeMap<>();
+      for (int k : new int[] {1, 64}) {
+        for (boolean stop : new boolean[] {false, true}) {
+          long t = c.createObject(BUILT_IN, org.smartssd.device.tasklet.builtin.AccessProbe.class.getName(), Map.of(
+              "record-length", "" + recordLength, "accesses", "" + k, "key", "" + key,
+              "stop-at-first-match", "" + stop));
+          Run run = run(c, t, List.of(InputRange.whole("/in")), Map.of("merge", "device"),
+              ExecutionPoller.PollingPolicy.defaults());
+          long[] totals = org.smartssd.device.tasklet.builtin.AccessProbe.totals(run.results());
+          assertEquals(records, totals[0]);
+          // One access reads integer 0; 64 read them all, and integer 40 of every third record is the key.
+          assertEquals(k == 1 ? 0 : (records + 2) / 3, totals[1]);
+          computeByAccesses.put(k + (stop ? "/stop" : "/all"), run.stats().modelledComputeNanos());
+        }
+      }
+      assertTrue(computeByAccesses.get("64/all") > 10 * computeByAccesses.get("1/all"), computeByAccesses.toString());
+      assertTrue(computeByAccesses.get("64/stop") < computeByAccesses.get("64/all"), computeByAccesses.toString());
+      assertEquals(computeByAccesses.get("1/all"), computeByAccesses.get("1/stop"), 64.0,
+          "no match to stop at: the same work");
+    }
+  }
+
   @Test
   void pacedTheHostSeesAnExecutionEndNoEarlierThanTheModel() throws Exception {
     Map<String, String> o = new HashMap<>();
