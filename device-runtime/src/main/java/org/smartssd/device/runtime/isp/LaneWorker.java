@@ -267,8 +267,8 @@ final class LaneWorker implements Runnable {
   }
 
   /**
-   * One internal read request on a channel: up to a few pages, one while host operations are booked on
-   * the channel (the model's host load). Paced, the request is issued when the modelled clock reaches
+   * One internal read request on a channel: up to a few pages; at low priority, one while host
+   * operations are booked on the channel (the model's host load). Paced, the request is issued when the modelled clock reaches
    * the time it may start, so that internal reads meet the host's commands in the order the model has
    * them. While host commands wait for the simulator itself, the lane first gives them the CPU (a
    * courtesy of the simulator, not part of the model).
@@ -281,7 +281,8 @@ final class LaneWorker implements Runnable {
     if (hostWaiting.getAsInt() > 0) {
       LockSupport.parkNanos(HOST_YIELD_NANOS);
     }
-    int pages = timing.hostBusy(channel, ready) ? 1 : exec.isp.readRequestPages();
+    int pages = timing.parameters().internalReadsYield() && timing.hostBusy(channel, ready) ? 1
+        : exec.isp.readRequestPages();
     InternalTimeline timeline = timing.internalReads(ready);
     List<Execution.WorkItem> items = new ArrayList<>(pages);
     List<ByteBuffer> segments = new ArrayList<>(pages);
