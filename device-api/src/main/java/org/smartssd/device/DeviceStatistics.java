@@ -16,6 +16,8 @@ import java.util.List;
  * @param modelledInternalDelayNanos modelled time executions' internal reads delayed host commands, summed
  *     over the commands (each command's delay is the most any of its channels was delayed)
  * @param commandsDelayedByInternal host commands that internal reads delayed at all
+ * @param answersBehindModelNanos on a paced device, how much later than their modelled completion the
+ *     answers went out (the simulator was slower than the model), summed over the commands
  * @param channels per-channel counters, indexed by channel number
  */
 public record DeviceStatistics(
@@ -28,6 +30,7 @@ public record DeviceStatistics(
     long gcPagesMoved,
     long modelledInternalDelayNanos,
     long commandsDelayedByInternal,
+    long answersBehindModelNanos,
     List<ChannelStatistics> channels) {
 
   public DeviceStatistics {

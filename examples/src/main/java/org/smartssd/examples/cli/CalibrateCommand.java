@@ -6,9 +6,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.smartssd.device.runtime.config.ConfigException;
-import org.smartssd.device.runtime.config.DeviceConfig;
-import org.smartssd.device.runtime.config.DeviceConfigKeys;
 import org.smartssd.examples.calibration.HostCalibration;
 import org.smartssd.examples.calibration.TaskletCalibration;
 import picocli.CommandLine;
@@ -130,19 +127,7 @@ public final class CalibrateCommand implements Runnable {
         throw new CommandLine.ParameterException(cl, "--record-bytes must be 0 or a positive multiple of 4, not "
             + recordBytes);
       }
-      Map<String, String> keys = new LinkedHashMap<>(deviceProperties);
-      for (String key : keys.keySet()) {
-        if (!key.startsWith(DeviceConfigKeys.PREFIX)) {
-          throw new CommandLine.ParameterException(cl, "--device-conf: " + key + " is not a device key ("
-              + DeviceConfigKeys.PREFIX + "*)");
-        }
-      }
-      keys.put(DeviceConfigKeys.PROFILE, profile);
-      try {
-        DeviceConfig.load(keys);
-      } catch (ConfigException e) {
-        throw new CommandLine.ParameterException(cl, "--device-conf: " + e.getMessage());
-      }
+      Map<String, String> keys = DeviceConf.checked(cl, deviceProperties, profile);
       PrintWriter out = cl.getOut();
       TaskletCalibration.Outcome o = TaskletCalibration.run(keys, megabytes, filterMegabytes, recordBytes, cl.getErr());
       out.printf(Locale.ROOT, "profile %s: %d cores, internal reads %.0f MB/s, host link %.0f MB/s (%.2f x); %d-byte "

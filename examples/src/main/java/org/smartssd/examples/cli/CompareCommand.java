@@ -13,9 +13,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.runtime.cli.Cli;
-import org.smartssd.device.runtime.config.ConfigException;
-import org.smartssd.device.runtime.config.DeviceConfig;
-import org.smartssd.device.runtime.config.DeviceConfigKeys;
 import org.smartssd.examples.loganalysis.Comparison;
 import org.smartssd.examples.loganalysis.ComparisonReport;
 import org.smartssd.examples.loganalysis.Mode;
@@ -149,19 +146,7 @@ public final class CompareCommand implements Callable<Integer> {
         throw new CommandLine.ParameterException(cl, "--device " + d + " is given twice");
       }
     }
-    for (String key : deviceProperties.keySet()) {
-      if (!key.startsWith(DeviceConfigKeys.PREFIX)) {
-        throw new CommandLine.ParameterException(cl, "--device-conf: " + key + " is not a device key ("
-            + DeviceConfigKeys.PREFIX + "*); Hadoop keys for the jobs go with -D");
-      }
-    }
-    Map<String, String> profiled = new LinkedHashMap<>(deviceProperties);
-    profiled.put(DeviceConfigKeys.PROFILE, profile);
-    try {
-      DeviceConfig.load(profiled);
-    } catch (ConfigException e) {
-      throw new CommandLine.ParameterException(cl, "--device-conf: " + e.getMessage());
-    }
+    DeviceConf.checked(cl, deviceProperties, profile);
     PrintWriter out = cl.getOut();
     PrintWriter err = cl.getErr();
     Comparison.Options options = new Comparison.Options(records, profile, devices, toStart, report, seed,

@@ -58,11 +58,12 @@ public final class ComparisonReport {
     for (RunStatistics s : stats()) {
       if (s.behindModel()) {
         behind.add(String.format(Locale.ROOT, "%s %s: %.3f s", s.scenario().optionName(), s.mode().optionName(),
-            s.device().behindModelNanos() / 1e9));
+            s.behindModelNanos() / 1e9));
       }
     }
     if (!behind.isEmpty()) {
-      sb.append(String.format(Locale.ROOT, "%n* behind the model: paced, the devices ended later than modelled (%s), "
+      sb.append(String.format(Locale.ROOT, "%n* behind the model: paced, the devices worked later than modelled by more "
+          + "than 1%% of the modelled time (%s), "
           + "because this machine cannot simulate them as fast as the model has them run; these rows' wall times "
           + "are not the model's.%n", String.join("; ", behind)));
     }
@@ -191,7 +192,7 @@ public final class ComparisonReport {
           cpu.known() ? num(cpu.idleNanos(s.wallNanos(), s.processors()) / 1e9) : "", num(e.total()),
           num(e.hostIdle()), num(e.hostCompute()), num(e.deviceIdle()), num(e.deviceCores()), num(e.flash()),
           num(e.link()), Long.toString(s.deviceExecutions()), Long.toString(s.deviceBytesScanned()),
-          Long.toString(s.fallbackSplits()), num(s.device().behindModelNanos() / 1e9),
+          Long.toString(s.fallbackSplits()), num(s.behindModelNanos() / 1e9),
           num(ratio(s, b, RunStatistics::wallSeconds)), num(ratio(s, b, RunStatistics::modelledSeconds)),
           num(ratio(s, b, x -> x.hostInterfaceBytes())), num(ratio(s, b, RunStatistics::hostCpuSeconds)),
           num(ratio(s, b, RunStatistics::energyJoules)), num(slowdown(s, b)), num(saving(s, b)),
@@ -273,8 +274,9 @@ public final class ComparisonReport {
     d.put("modelled_energy_j", "modelled: host and devices at idle power over the modelled time, plus their cores' "
         + "active power while they compute, plus every flash page read and programmed and block erased, plus the "
         + "link's energy per byte");
-    d.put("behind_model_s", "paced runs: how much later than modelled the devices' executions really ended (0: the "
-        + "simulator kept up with the model)");
+    d.put("behind_model_s", "paced runs: how much later than modelled the devices' executions ended and their answers "
+        + "went out, summed (the simulator could not keep up with the model); behind_model: more than 1% of the "
+        + "modelled time");
     d.put("ratios", "the mode's value divided by host-normal's, same scenario and pacing");
     d.put("slowdown_s", "Active Flash's S = t_ssd / t_host: device mode's modelled time over host-normal's");
     d.put("energy_saving_delta_e", "Active Flash's ΔE = 1 - S (ΔP_ssd / ΔP_host): 1 - device mode's modelled energy "

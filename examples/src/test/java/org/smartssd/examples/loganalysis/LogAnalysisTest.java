@@ -57,6 +57,53 @@ class LogAnalysisTest {
     device.close();
   }
 
+  /**
+   * The default model counts the work on both sides: the modelled times of the same runs agree with
+   * this machine quiet and with two threads spinning on its cores (the done-when of the model's first
+   * issue), the host's compute is in host modes' modelled time, and device mode's is on the cores.
+   */
+  @Test
+  void modelledTimesDoNotDependOnThisMachinesLoad() throws Exception {
+    assertTrue(HostCounting.start(), "the tests run with the counting agent, as bin/smartssd does");
+    for (Mode m : Mode.values()) {
+      LogAnalysis.run(conf, Scenario.REGIONS, m, List.of(generatedInput), null); // warm: classes load and count once
+      RunStatistics quiet = LogAnalysis.run(conf, Scenario.REGIONS, m, List.of(generatedInput), null).statistics();
+      RunStatistics loaded;
+      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+      List<Thread> hogs = new java.util.ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        Thread hog = new Thread(() -> {
+          org.smartssd.opcount.OpMeter.current().leaveTotal(); // this JVM's load, not the job's work
+          double x = 1;
+          while (!stop.get()) {
+            x = Math.sqrt(x + 1);
+          }
+        }, "cpu-hog-" + i);
+        hog.start();
+        hogs.add(hog);
+      }
+      try {
+        loaded = LogAnalysis.run(conf, Scenario.REGIONS, m, List.of(generatedInput), null).statistics();
+      } finally {
+        stop.set(true);
+        for (Thread h : hogs) {
+          h.join();
+        }
+      }
+      assertTrue(quiet.hostCounted() != null && quiet.hostComputeNanos() > 0, quiet.toString());
+      assertEquals(quiet.modelledNanos(), loaded.modelledNanos(), 0.02 * quiet.modelledNanos(),
+          m + ": modelled ns quiet and loaded");
+      assertEquals(quiet.deviceBusyNanos() + quiet.hostComputeNanos(), quiet.modelledNanos());
+      if (m == Mode.DEVICE) {
+        assertEquals(quiet.device().countedOps(), loaded.device().countedOps(), 0.001 * quiet.device().countedOps(),
+            "the device's counted work");
+        assertTrue(quiet.device().computeNanos() > 0, quiet.toString());
+      } else {
+        assertTrue(quiet.hostComputeNanos() > quiet.linkBusyNanos() / 10, "host compute counts: " + quiet);
+      }
+    }
+  }
+
   @Test
   void everyModeFindsWhatADirectCountFindsOnAGeneratedTrace() throws Exception {
     assertTrue(50_000 * Wc98Record.BYTES % 4096 != 0, "the file ends inside a page");

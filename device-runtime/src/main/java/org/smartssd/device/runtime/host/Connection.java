@@ -151,6 +151,9 @@ final class Connection implements Runnable {
       return;
     }
     long delay = server.paced() ? completion - server.timing().now() : 0;
+    if (delay < 0) {
+      server.timing().answeredLate(-delay); // paced, but the simulator was slower than the model
+    }
     if (delay > 0) {
       server.pacer().schedule(() -> sendQuietly(answer, payload.segments()), delay, TimeUnit.NANOSECONDS);
     } else {

@@ -60,6 +60,7 @@ public final class TimingModel {
   private final long[] channelBusyNanos;
   private long internalDelayNanos;
   private long commandsDelayed;
+  private long answersBehindNanos;
 
   public TimingModel(DeviceGeometry geometry, TimingParameters parameters, NanoClock clock) {
     this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -147,7 +148,7 @@ public final class TimingModel {
         channels.add(new ChannelStatistics(pagesRead[c], pagesProgrammed[c], blocksErased[c], channelBusyNanos[c]));
       }
       return new DeviceStatistics(uptime, commands, hostBytesIn, hostBytesOut, linkBusyNanos, horizonNanos,
-          gcPagesMoved, internalDelayNanos, commandsDelayed, channels);
+          gcPagesMoved, internalDelayNanos, commandsDelayed, answersBehindNanos, channels);
     }
   }
 
@@ -293,6 +294,13 @@ public final class TimingModel {
         internalDelayNanos += delayedNanos;
         commandsDelayed++;
       }
+    }
+  }
+
+  /** A paced device answered {@code nanos} later than the command's modelled completion. */
+  public void answeredLate(long nanos) {
+    synchronized (lock) {
+      answersBehindNanos += nanos;
     }
   }
 
