@@ -19,9 +19,14 @@ public final class OpMeter {
   public long bulk;
   /** Whether this thread's work is the host's, and so counted in {@link #total()}. */
   private volatile boolean inTotal = true;
+  /**
+   * The thread this meter counts for, weakly: a meter must never keep its thread alive (Hadoop, for
+   * one, does per-record work for every thread object that still exists).
+   */
+  private final WeakReference<Thread> owner;
 
   /** Every thread's meter while its thread lives; a dead thread's counts fold into {@link #retired}. */
-  private static final ConcurrentLinkedQueue<Entry> LIVE = new ConcurrentLinkedQueue<>();
+  private static final ConcurrentLinkedQueue<OpMeter> LIVE = new ConcurrentLinkedQueue<>();
   private static final Object RETIRED_LOCK = new Object();
   private static OpCounts retired = OpCounts.ZERO;
   private static final int FOLD_EVERY = 256;
@@ -29,13 +34,29 @@ public final class OpMeter {
 
   private static final ThreadLocal<OpMeter> CURRENT = ThreadLocal.withInitial(OpMeter::register);
 
-  private record Entry(WeakReference<Thread> thread, OpMeter meter) {}
+  /**
+   * Meters by thread id (modulo its length): every counted method asks for its thread's meter, and a
+   * slot whose meter is its thread's answers faster than the thread-local map. Racy by design: a slot
+   * holds some thread's meter or none, and its owner is checked.
+   */
+  private static final OpMeter[] RECENT = new OpMeter[1 << 12];
 
-  private OpMeter() {}
+  private OpMeter(Thread owner) {
+    this.owner = new WeakReference<>(owner);
+  }
 
   /** The calling thread's meter. */
+  @SuppressWarnings("deprecation") // Thread.getId: threadId() is Java 19
   public static OpMeter current() {
-    return CURRENT.get();
+    Thread t = Thread.currentThread();
+    int slot = (int) t.getId() & (RECENT.length - 1);
+    OpMeter m = RECENT[slot];
+    if (m != null && m.owner.refersTo(t)) {
+      return m;
+    }
+    m = CURRENT.get();
+    RECENT[slot] = m;
+    return m;
   }
 
   /** Called by instrumented code before a bulk library call: {@code n} bytes moved. */
@@ -75,17 +96,17 @@ public final class OpMeter {
       fold();
       sum = retired;
     }
-    for (Entry e : LIVE) {
-      if (e.meter.inTotal) {
-        sum = sum.plus(e.meter.counts());
+    for (OpMeter m : LIVE) {
+      if (m.inTotal) {
+        sum = sum.plus(m.counts());
       }
     }
     return sum;
   }
 
   private static OpMeter register() {
-    OpMeter m = new OpMeter();
-    LIVE.add(new Entry(new WeakReference<>(Thread.currentThread()), m));
+    OpMeter m = new OpMeter(Thread.currentThread());
+    LIVE.add(m);
     synchronized (RETIRED_LOCK) {
       if (++registrations % FOLD_EVERY == 0) {
         fold();
@@ -96,13 +117,13 @@ public final class OpMeter {
 
   /** Moves the meters of ended threads into {@link #retired}; under {@link #RETIRED_LOCK}. */
   private static void fold() {
-    for (Iterator<Entry> it = LIVE.iterator(); it.hasNext(); ) {
-      Entry e = it.next();
-      Thread t = e.thread.get();
+    for (Iterator<OpMeter> it = LIVE.iterator(); it.hasNext(); ) {
+      OpMeter m = it.next();
+      Thread t = m.owner.get();
       if (t == null || !t.isAlive()) {
         // A thread seen ended has made all its writes visible (JLS 17.4.4).
-        if (e.meter.inTotal) {
-          retired = retired.plus(e.meter.counts());
+        if (m.inTotal) {
+          retired = retired.plus(m.counts());
         }
         it.remove();
       }

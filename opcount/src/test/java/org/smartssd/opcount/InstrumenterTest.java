@@ -97,6 +97,21 @@ class InstrumenterTest {
     assertThat(OpMeter.total().minus(before).ops()).isLessThan(1_000_000);
   }
 
+  /** A meter never keeps its thread alive: libraries (Hadoop's statistics) do work for every live thread object. */
+  @Test
+  void aMeterDoesNotKeepItsThreadAlive() throws Exception {
+    Thread t = new Thread(() -> OpMeter.current().ops++);
+    java.lang.ref.WeakReference<Thread> ref = new java.lang.ref.WeakReference<>(t);
+    t.start();
+    t.join();
+    t = null;
+    for (int i = 0; i < 50 && ref.get() != null; i++) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertThat(ref.get()).isNull();
+  }
+
   @Test
   void aCallIntoUncountedCodeIsALibraryCall() throws Exception {
     Method hash = instrumented(Kernels.class).getMethod("hash", String.class);

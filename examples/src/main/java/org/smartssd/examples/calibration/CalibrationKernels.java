@@ -26,6 +26,10 @@ public final class CalibrationKernels {
   public static final List<String> NAMES = List.of("arithmetic", "arrayScan", "objectGraph", "hashGrouping",
       "strings", "bulkCopy", "hadoopSerialization", "hadoopSort");
 
+  /** The kernels the host's costs are fitted on: code like the code the host model prices. */
+  public static final List<String> FITTED = List.of("objectGraph", "hashGrouping", "strings", "bulkCopy",
+      "hadoopSerialization", "hadoopSort");
+
   /** Plain instructions on locals. */
   public static long arithmetic(int n) {
     long x = 1;

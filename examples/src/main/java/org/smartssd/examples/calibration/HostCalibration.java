@@ -21,11 +21,15 @@ import org.smartssd.opcount.Scopes;
 /**
  * Measures what counted work costs on this machine, for the model of the host's compute
  * ({@code smartssd calibrate host}). Each of {@link CalibrationKernels} runs as it is (timed: the
- * thread's CPU time, median of several runs after the JIT has warmed up) and counted (once: the
- * counts do not vary). A non-negative least-squares fit of time against the four counts, each kernel
- * weighted by its own time (relative errors), gives the cost of an op, of a heap access, of a library
- * call and of a bulk byte on this machine; the op's cost times this machine's clock is the host's
- * cycles per op. The iSSD measured its host's CPI the same way, with a profiler (VTune), on the
+ * thread's CPU time, the least of several runs after the JIT has warmed up) and counted (once: the
+ * counts do not vary). A non-negative least-squares fit of time against the counts, each kernel
+ * weighted by its own time (relative errors), gives the cost of an op, of a library call and of a bulk
+ * byte on this machine; the op's cost times this machine's clock is the host's cycles per op. Heap
+ * accesses get no cost of their own: on a host their caches serve them, so their cost is in the op's,
+ * and in every kernel they move with the ops, so that a fit cannot tell the two apart. The fit takes the kernels whose code is like the code the host model prices (objects,
+ * library calls, Hadoop's serialization and sorting, copies); the two loops of plain arithmetic and
+ * of an array scan are timed and shown, not fitted: the JIT turns their bytecodes into far fewer (or,
+ * for a chain of multiplications, slower) instructions than such code's, in opposite directions. The iSSD measured its host's CPI the same way, with a profiler (VTune), on the
  * functions it then priced with Eq. 13.
  */
 public final class HostCalibration {
@@ -37,7 +41,7 @@ public final class HostCalibration {
    * The fit, and what it means for the model's keys.
    *
    * @param nanosPerOp this machine's time per counted op
-   * @param nanosPerMemoryAccess extra time per heap access
+   * @param nanosPerMemoryAccess extra time per heap access (0: in the op's, see the class comment)
    * @param nanosPerLibraryCall time per call into uncounted code
    * @param nanosPerBulkByte time per byte of bulk copies
    * @param machineMhz this machine's clock
@@ -78,7 +82,7 @@ public final class HostCalibration {
   /**
    * Runs the calibration.
    *
-   * @param repetitions timed runs of each kernel (the median counts), after as many warm-up runs
+   * @param repetitions timed runs of each kernel (the least CPU time counts), after as many warm-up runs
    * @param machineMhz this machine's clock, or 0 to read it from {@code /proc/cpuinfo}
    */
   public static Fit run(int repetitions, double machineMhz, PrintWriter log) throws IOException {
@@ -91,25 +95,26 @@ public final class HostCalibration {
       Method plain = kernel(CalibrationKernels.class, name);
       Method counted = kernel(load(counting), name);
       OpCounts counts = counts(counted, size);
-      double nanos = medianCpuNanos(plain, size, repetitions);
+      double nanos = leastCpuNanos(plain, size, repetitions);
       kernels.add(new Kernel(name, size, counts, nanos));
       log.printf(Locale.ROOT, "calibrate: %-20s %,12.0f ns  %s%n", name, nanos, counts);
       log.flush();
     }
-    double[][] a = new double[kernels.size()][];
-    double[] b = new double[kernels.size()];
-    for (int i = 0; i < kernels.size(); i++) {
-      Kernel k = kernels.get(i);
+    List<Kernel> fitted = kernels.stream().filter(k -> CalibrationKernels.FITTED.contains(k.name())).toList();
+    double[][] a = new double[fitted.size()][];
+    double[] b = new double[fitted.size()];
+    for (int i = 0; i < fitted.size(); i++) {
+      Kernel k = fitted.get(i);
       OpCounts c = k.counts();
       double w = 1.0 / k.cpuNanos(); // relative error: every kernel weighs the same
-      a[i] = new double[] {c.ops() * w, c.memoryAccesses() * w, c.libraryCalls() * w, c.bulkBytes() * w};
+      a[i] = new double[] {c.ops() * w, c.libraryCalls() * w, c.bulkBytes() * w};
       b[i] = 1.0;
     }
     double[] x = LeastSquares.nonNegative(a, b);
     if (x[0] <= 0) {
       throw new IllegalStateException("the fit gave no cost per op: " + Arrays.toString(x));
     }
-    return new Fit(x[0], x[1], x[2], x[3], mhz, kernels);
+    return new Fit(x[0], 0, x[1], x[2], mhz, kernels);
   }
 
   private static Class<?> load(ClassLoader loader) {
@@ -134,7 +139,8 @@ public final class HostCalibration {
     return OpMeter.current().counts().minus(before);
   }
 
-  private static double medianCpuNanos(Method plain, int size, int repetitions) {
+  /** The least CPU time of the runs: what the work costs, with as little of the machine's noise as it can. */
+  private static double leastCpuNanos(Method plain, int size, int repetitions) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     for (int i = 0; i < repetitions; i++) {
       invoke(plain, size);
@@ -146,7 +152,7 @@ public final class HostCalibration {
       times[i] = threads.getCurrentThreadCpuTime() - before;
     }
     Arrays.sort(times);
-    return times[repetitions / 2];
+    return times[0];
   }
 
   private static long invoke(Method m, int size) {

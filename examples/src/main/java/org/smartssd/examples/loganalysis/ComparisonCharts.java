@@ -57,12 +57,13 @@ final class ComparisonCharts {
       Map<String, ToDoubleFunction<RunStatistics>> parts) throws IOException {
     List<String> categories = new ArrayList<>();
     for (RunStatistics s : runs) {
-      categories.add(s.mode().optionName() + "\n" + category(s));
+      categories.add(s.mode().optionName() + ", " + category(s));
     }
-    CategoryChart chart = new CategoryChartBuilder().width(Math.max(900, 110 * runs.size())).height(560).title(title)
+    CategoryChart chart = new CategoryChartBuilder().width(Math.max(900, 90 * runs.size())).height(640).title(title)
         .xAxisTitle("mode, scenario, device pacing").yAxisTitle(yTitle).build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setStacked(true);
+    chart.getStyler().setXAxisLabelRotation(45);
     chart.getStyler().setYAxisDecimalPattern("#,##0.##");
     for (Map.Entry<String, ToDoubleFunction<RunStatistics>> part : parts.entrySet()) {
       List<Double> ys = new ArrayList<>();

@@ -72,7 +72,7 @@ public final class ComparisonReport {
           + "CPU time, which depends on this machine and its load.%n",
           stats().get(0).parameters().computeModel().optionName()));
     }
-    if (stats().stream().anyMatch(s -> !s.hostCountedKnown())) {
+    if (stats().stream().anyMatch(s -> !s.hostComputeKnown())) {
       sb.append(String.format(Locale.ROOT, "%nhost compute was not counted (this JVM runs without the counting agent, "
           + "-javaagent:smartssd-opcount.jar; bin/smartssd starts it): the modelled times leave it out.%n"));
     }
@@ -93,7 +93,7 @@ public final class ComparisonReport {
       sb.append(String.format(Locale.ROOT, "%-9s  %-14s  %-5s  %8.3f  %10.3f  %10.3f  %8.3f  %9s  %12.4f  |  %6s  %8s%n",
           s.scenario().optionName(), s.mode().optionName(), paced(s), s.wallSeconds(), s.modelledSeconds(),
           s.deviceExecutionNanos() / 1e9, s.linkBusyNanos() / 1e9,
-          s.hostCountedKnown() ? String.format(Locale.ROOT, "%.3f", s.hostComputeNanos() / 1e9) : "-",
+          s.hostComputeKnown() ? String.format(Locale.ROOT, "%.3f", s.hostComputeNanos() / 1e9) : "-",
           s.contentionNanos() / 1e9, ratioText(s, base, RunStatistics::wallSeconds),
           ratioText(s, base, RunStatistics::modelledSeconds)));
     }
@@ -184,7 +184,7 @@ public final class ComparisonReport {
       sb.append(String.join(",", s.scenario().optionName(), s.mode().optionName(), paced(s),
           Long.toString(s.records()), Long.toString(s.inputBytes()), num(s.wallSeconds()), num(s.modelledSeconds()),
           num(s.deviceExecutionNanos() / 1e9), num(s.linkBusyNanos() / 1e9),
-          s.hostCountedKnown() ? num(s.hostComputeNanos() / 1e9) : "", num(s.device().computeNanos() / 1e9),
+          s.hostComputeKnown() ? num(s.hostComputeNanos() / 1e9) : "", num(s.device().computeNanos() / 1e9),
           num(s.contentionNanos() / 1e9), s.hostCounted() != null ? Long.toString(s.hostCounted().ops()) : "",
           Long.toString(s.device().countedOps()), Long.toString(s.hostInterfaceBytes()),
           Long.toString(s.hostBytesIn()), Long.toString(s.hostBytesOut()), num(s.hostCpuSeconds()),

@@ -150,7 +150,7 @@ public record RunStatistics(
    * Whether the host's compute is known: counted (the devices' compute model is counted and this JVM
    * runs the counting agent), or measured (the devices' compute model is not counted).
    */
-  public boolean hostCountedKnown() {
+  public boolean hostComputeKnown() {
     return hostCounted != null || !parameters.counted();
   }
 
@@ -276,7 +276,7 @@ public record RunStatistics(
     m.put("modelled_s", modelledSeconds());
     m.put("modelled_device_execution_s", deviceExecutionNanos() / 1e9);
     m.put("modelled_link_busy_s", linkBusyNanos() / 1e9);
-    m.put("modelled_host_compute_s", hostCountedKnown() ? hostComputeNanos() / 1e9 : null);
+    m.put("modelled_host_compute_s", hostComputeKnown() ? hostComputeNanos() / 1e9 : null);
     m.put("modelled_device_compute_s", device.computeNanos() / 1e9);
     m.put("modelled_contention_s", contentionNanos() / 1e9);
     m.put("compute_model", parameters.computeModel().optionName());
@@ -335,7 +335,7 @@ public record RunStatistics(
     DeviceShare slowest = slowestDevice();
     String host = hostCounted != null
         ? String.format(Locale.ROOT, "host compute %.3f s, counted", hostComputeNanos() / 1e9)
-        : hostCountedKnown()
+        : hostComputeKnown()
             ? String.format(Locale.ROOT, "host compute %.3f s, measured (compute model %s)", hostComputeNanos() / 1e9,
                 parameters.computeModel().optionName())
             : "host compute not counted: this JVM runs without the counting agent";

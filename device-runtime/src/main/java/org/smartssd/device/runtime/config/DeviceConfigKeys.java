@@ -95,16 +95,16 @@ public final class DeviceConfigKeys {
   public static final String ISP_DRAM_MB_PER_S_DEFAULT = "3200";
 
   public static final String ISP_LIBRARY_CALL_OPS = "smartssd.device.isp.library-call-ops";
-  public static final String ISP_LIBRARY_CALL_OPS_DEFAULT = "70";
+  public static final String ISP_LIBRARY_CALL_OPS_DEFAULT = "24";
 
   public static final String HOST_CPU_CYCLES_PER_OP = "smartssd.device.host-cpu.cycles-per-op";
-  public static final String HOST_CPU_CYCLES_PER_OP_DEFAULT = "0.14";
+  public static final String HOST_CPU_CYCLES_PER_OP_DEFAULT = "0.17";
 
   public static final String HOST_CPU_MEMORY_ACCESS_NS = "smartssd.device.host-cpu.memory-access-ns";
   public static final String HOST_CPU_MEMORY_ACCESS_NS_DEFAULT = "0";
 
   public static final String HOST_CPU_COPY_MB_PER_S = "smartssd.device.host-cpu.copy-mb-per-s";
-  public static final String HOST_CPU_COPY_MB_PER_S_DEFAULT = "41500";
+  public static final String HOST_CPU_COPY_MB_PER_S_DEFAULT = "53000";
 
   public static final String HOST_CPU_CORES = "smartssd.device.host-cpu.cores";
   public static final String HOST_CPU_CORES_DEFAULT = "1";
@@ -217,16 +217,16 @@ public final class DeviceConfigKeys {
           "source: Cho et al., XSD, Table III (DRAM bandwidth 3.2 GB/s)"),
       new ConfigKey(ISP_LIBRARY_CALL_OPS, ISP_LIBRARY_CALL_OPS_DEFAULT, "ops",
           "counted ops that a call into uncounted code (the Java platform's, libraries outside the shared packages) stands for, on the device's cores and on the host's",
-          "calibration: smartssd calibrate host (2026-11-23, the development machine): a library call's time over an op's"),
+          "calibration: smartssd calibrate host (2026-11-24, the development machine, the median of four runs: 22.5 to 24.4): a library call's time over an op's"),
       new ConfigKey(HOST_CPU_CYCLES_PER_OP, HOST_CPU_CYCLES_PER_OP_DEFAULT, "cycles",
           "host CPU cycles per counted bytecode instruction, heap accesses served by its caches (the host's counted work: map, sort and spill, combine, reduce)",
-          "calibration: smartssd calibrate host (2026-11-23, the development machine, 2596 MHz): the fitted time of an op times the clock"),
+          "calibration: smartssd calibrate host (2026-11-24, the development machine, 2596 MHz, the median of four runs: 0.169 to 0.178): the fitted time of an op times the clock"),
       new ConfigKey(HOST_CPU_MEMORY_ACCESS_NS, HOST_CPU_MEMORY_ACCESS_NS_DEFAULT, "ns",
           "extra time of each heap access on the host CPU",
-          "calibration: smartssd calibrate host (2026-11-23): the fit gives none, the caches serve the kernels' accesses"),
+          "choice: a host's caches serve its heap accesses, so their cost is in cycles-per-op (in every kernel of smartssd calibrate host they move with the ops, and a fit cannot tell the two apart)"),
       new ConfigKey(HOST_CPU_COPY_MB_PER_S, HOST_CPU_COPY_MB_PER_S_DEFAULT, "MB/s",
           "bandwidth of bulk copies and array zeroing on the host CPU",
-          "calibration: smartssd calibrate host (2026-11-23, the development machine)"),
+          "calibration: smartssd calibrate host (2026-11-24, the development machine, the median of four runs: 47,700 to 58,700)"),
       new ConfigKey(HOST_CPU_CORES, HOST_CPU_CORES_DEFAULT, "cores",
           "host CPU cores sharing the host's counted work (its modelled compute time is the work's time on one core divided by this)",
           "source: Bae et al., iSSD, Eq. 6: the host's function times add up on its CPU"),
