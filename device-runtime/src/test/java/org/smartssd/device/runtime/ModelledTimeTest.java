@@ -19,7 +19,7 @@ class ModelledTimeTest {
 
   @TempDir Path dir;
 
-  /** Modelled nanoseconds of one READ of a whole 1 MiB object, on a fresh, idle device. */
+  /** Modelled nanoseconds of one READ of a whole 1 MiB object, on a fresh device, idle in the model. */
   private long scanNanos(String name, int channels, String linkMbPerS) throws Exception {
     Map<String, String> o = TestDevices.small(dir.resolve(name));
     o.put("smartssd.device.flash.channels", Integer.toString(channels));
@@ -27,7 +27,10 @@ class ModelledTimeTest {
     try (SimulatedDevice device = TestDevices.start(o); SocketDeviceClient c = TestDevices.connect(device)) {
       long h = c.create("/scan", false, false).handle();
       c.write(h, new byte[SCAN_BYTES], 0, SCAN_BYTES);
-      c.closeHandle(h);
+      // The modelled clock follows the wall clock: a READ sent before the CLOSE's programs end on it
+      // would wait for them. Wait as long as the CLOSE's modelled duration, after which they have.
+      DeviceClient.Reply closed = c.submit(new Request.Close(h)).get();
+      Thread.sleep(closed.modelledNanos() / 1_000_000 + 1);
       long id = c.open("/scan").objectId();
       DeviceClient.Reply reply = c.submit(new Request.Read(id, 0, SCAN_BYTES)).get();
       assertEquals(SCAN_BYTES, ((Response.Data) reply.response()).data().remaining());
