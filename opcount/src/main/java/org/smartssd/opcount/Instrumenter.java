@@ -311,10 +311,7 @@ public final class Instrumenter {
   private static InsnList elements(int meter, int size) {
     InsnList l = new InsnList();
     l.add(new InsnNode(Opcodes.DUP));
-    l.add(new VarInsnNode(Opcodes.ALOAD, meter));
-    l.add(new InsnNode(Opcodes.SWAP));
-    l.add(new IntInsnNode(Opcodes.BIPUSH, size));
-    l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "addElements", "(" + METER_DESC + "II)V", false));
+    l.add(addElements(meter, size));
     return l;
   }
 
