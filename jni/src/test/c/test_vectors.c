@@ -326,6 +326,7 @@ static void test_responses(void) {
   CHECK_EQ(st.modelled_internal_delay_nanos, 777000);
   CHECK_EQ(st.commands_delayed_by_internal, 3);
   CHECK_EQ(st.answers_behind_model_nanos, 4500);
+  CHECK_EQ(st.modelled_command_nanos, 88000000);
   REQUIRE(st.n_channels == 2);
   CHECK_EQ(st.channels[0].pages_read, 100);
   CHECK_EQ(st.channels[0].pages_programmed, 200);
@@ -703,7 +704,7 @@ static void test_bad_values(void) {
   /* counts larger than the payload can hold: rejected before allocating */
   expect_rejected("response-listing.bin", K_LISTING, 0, 0x7F, "entries");
   expect_rejected("response-listing.bin", K_LISTING, 0, 0x80, "entries"); /* negative */
-  expect_rejected("response-statistics.bin", K_STATISTICS, 10 * 8 + 3, 3, "channels");
+  expect_rejected("response-statistics.bin", K_STATISTICS, 11 * 8 + 3, 3, "channels");
   expect_rejected("response-data.bin", K_DATA, 3, 13, "data");
   expect_rejected("response-progress.bin", K_PROGRESS, 1 + 2 + 4 + 20 * 8, 0x40, "results");
 }

@@ -182,6 +182,7 @@ typedef struct ssd_device_statistics {
   uint64_t modelled_internal_delay_nanos;
   uint64_t commands_delayed_by_internal;
   uint64_t answers_behind_model_nanos;
+  uint64_t modelled_command_nanos;
   uint32_t n_channels;
   ssd_channel_statistics *channels;
   void *mem_;

@@ -637,6 +637,7 @@ SSD_API int ssd_decode_statistics(const void *payload, size_t len, ssd_device_st
   out->modelled_internal_delay_nanos = ssd_get_u64(&r, "modelledInternalDelayNanos");
   out->commands_delayed_by_internal = ssd_get_u64(&r, "commandsDelayedByInternal");
   out->answers_behind_model_nanos = ssd_get_u64(&r, "answersBehindModelNanos");
+  out->modelled_command_nanos = ssd_get_u64(&r, "modelledCommandNanos");
   uint32_t n = ssd_get_count(&r, "channels", SSD_CHANNEL_STATISTICS_BYTES);
   ssd_channel_statistics *ch = NULL;
   if (n > 0) {

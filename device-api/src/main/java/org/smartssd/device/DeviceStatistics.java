@@ -18,6 +18,10 @@ import java.util.List;
  * @param commandsDelayedByInternal host commands that internal reads delayed at all
  * @param answersBehindModelNanos on a paced device, how much later than their modelled completion the
  *     answers went out (the simulator was slower than the model), summed over the commands
+ * @param modelledCommandNanos modelled time during which at least one host command was in progress
+ *     (arrival to completion): how long the host's I/O took on the modelled device. Commands that
+ *     overlap count once, so a host that sends its next read before the model has finished the last
+ *     (an unpaced device answers at once) is charged each read's own service time, not its queueing
  * @param channels per-channel counters, indexed by channel number
  */
 public record DeviceStatistics(
@@ -31,6 +35,7 @@ public record DeviceStatistics(
     long modelledInternalDelayNanos,
     long commandsDelayedByInternal,
     long answersBehindModelNanos,
+    long modelledCommandNanos,
     List<ChannelStatistics> channels) {
 
   public DeviceStatistics {

@@ -22,6 +22,16 @@ public enum DeviceCounters {
   MODELLED_DEVICE_COMPUTE_NANOS,
   /** Counted bytecode instructions of the executions' work (the devices' counted compute model). */
   DEVICE_COUNTED_OPS,
+  /** Counted heap accesses of that work. */
+  DEVICE_COUNTED_MEMORY_ACCESSES,
+  /** Counted library calls of that work. */
+  DEVICE_COUNTED_LIBRARY_CALLS,
+  /** Counted bulk bytes of that work. */
+  DEVICE_COUNTED_BULK_BYTES,
+  /** Result bytes the executions' tasklets produced (before they crossed the host interface). */
+  DEVICE_RESULT_BYTES,
+  /** Lanes of the executions, summed (a device's cores, once for each execution). */
+  DEVICE_LANES,
   /** Modelled time host operations on the devices delayed the executions' internal reads. */
   MODELLED_HOST_DELAY_NANOS,
   /** On paced devices, how much later than their modelled end the executions really ended, summed. */

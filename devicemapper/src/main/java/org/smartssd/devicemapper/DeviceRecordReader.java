@@ -286,6 +286,11 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     count(DeviceCounters.MODELLED_DEVICE_NANOS, s.modelledNanos());
     count(DeviceCounters.MODELLED_DEVICE_COMPUTE_NANOS, s.modelledComputeNanos() + s.modelledMergeNanos());
     count(DeviceCounters.DEVICE_COUNTED_OPS, s.countedOps());
+    count(DeviceCounters.DEVICE_COUNTED_MEMORY_ACCESSES, s.countedMemoryAccesses());
+    count(DeviceCounters.DEVICE_COUNTED_LIBRARY_CALLS, s.countedLibraryCalls());
+    count(DeviceCounters.DEVICE_COUNTED_BULK_BYTES, s.countedBulkBytes());
+    count(DeviceCounters.DEVICE_RESULT_BYTES, s.resultBytes());
+    count(DeviceCounters.DEVICE_LANES, s.lanes());
     count(DeviceCounters.MODELLED_HOST_DELAY_NANOS, s.modelledHostDelayNanos());
     count(DeviceCounters.BEHIND_MODEL_NANOS, s.behindModelNanos());
     for (ResultCodec.CounterValue c : deviceCounters) {

@@ -530,7 +530,7 @@ public class ObjectFileSystem extends FileSystem {
    * Whole stripes (so that one READ keeps every channel busy), at least 1 MiB: callers such as
    * FsShell read 4 KiB at a time, and each refill is a round trip to the device.
    */
-  static long defaultReadahead(org.smartssd.device.DeviceGeometry geometry) {
+  public static long defaultReadahead(org.smartssd.device.DeviceGeometry geometry) {
     long stripe = geometry.stripeBytes();
     long minimum = 1L << 20;
     return Math.max(stripe, (minimum + stripe - 1) / stripe * stripe);

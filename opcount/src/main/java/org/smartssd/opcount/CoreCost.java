@@ -39,10 +39,15 @@ public record CoreCost(double mhz, double cyclesPerOp, double memoryAccessNanos,
 
   /** Time of the counted work on this core, in nanoseconds (rounded up: no work is free). */
   public long nanos(OpCounts c) {
-    double instructionNanos = cyclesPerOp * (c.ops() + c.libraryCalls() * libraryCallOps) * 1000.0 / mhz;
-    double memoryNanos = c.memoryAccesses() * memoryAccessNanos;
-    double copyNanos = c.bulkBytes() * 1000.0 / copyMbPerS;
-    return (long) Math.ceil(instructionNanos + memoryNanos + copyNanos);
+    return (long) Math.ceil(nanos(c.ops(), c.memoryAccesses(), c.libraryCalls(), c.bulkBytes()));
+  }
+
+  /** Time of work given as (possibly fractional, averaged) counts, in nanoseconds. */
+  public double nanos(double ops, double memoryAccesses, double libraryCalls, double bulkBytes) {
+    double instructionNanos = cyclesPerOp * (ops + libraryCalls * libraryCallOps) * 1000.0 / mhz;
+    double memoryNanos = memoryAccesses * memoryAccessNanos;
+    double copyNanos = bulkBytes * 1000.0 / copyMbPerS;
+    return instructionNanos + memoryNanos + copyNanos;
   }
 
   /** The same core at another clock (the controller core runs the lanes' code at its own rate). */

@@ -105,7 +105,7 @@ final class ResponseCodec {
   private static void encodeStatistics(DeviceStatistics s, PayloadWriter w) {
     w.u64(s.uptimeNanos()).u64(s.commands()).u64(s.hostBytesIn()).u64(s.hostBytesOut())
         .u64(s.linkBusyNanos()).u64(s.modelledHorizonNanos()).u64(s.gcPagesMoved())
-        .u64(s.modelledInternalDelayNanos()).u64(s.commandsDelayedByInternal()).u64(s.answersBehindModelNanos())
+        .u64(s.modelledInternalDelayNanos()).u64(s.commandsDelayedByInternal()).u64(s.answersBehindModelNanos()).u64(s.modelledCommandNanos())
         .u32(s.channels().size());
     for (ChannelStatistics c : s.channels()) {
       w.u64(c.pagesRead()).u64(c.pagesProgrammed()).u64(c.blocksErased()).u64(c.busyNanos());
@@ -123,6 +123,7 @@ final class ResponseCodec {
     long internalDelay = r.u64("modelledInternalDelayNanos");
     long delayed = r.u64("commandsDelayedByInternal");
     long behind = r.u64("answersBehindModelNanos");
+    long commandNanos = r.u64("modelledCommandNanos");
     int n = r.count("channels", CHANNEL_BYTES);
     List<ChannelStatistics> channels = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -131,7 +132,7 @@ final class ResponseCodec {
           r.u64(c + "pagesRead"), r.u64(c + "pagesProgrammed"), r.u64(c + "blocksErased"), r.u64(c + "busyNanos")));
     }
     return new DeviceStatistics(uptime, commands, in, out, linkBusy, horizon, gcMoved, internalDelay, delayed, behind,
-        channels);
+        commandNanos, channels);
   }
 
   private static Response.Listing listing(PayloadReader r) throws ProtocolException {

@@ -53,7 +53,7 @@ final class FrameVectors {
           "smartssd.device.timing.cell-read-ns", "50000"));
 
   static final DeviceStatistics STATISTICS = new DeviceStatistics(
-      3_600_000_000_000L, 123_456, 0x1_0000_0001L, 987_654_321, 55_000_000, 0x7FFF_FFFF_FFFF_FFFFL, 42, 777_000, 3, 4_500,
+      3_600_000_000_000L, 123_456, 0x1_0000_0001L, 987_654_321, 55_000_000, 0x7FFF_FFFF_FFFF_FFFFL, 42, 777_000, 3, 4_500, 88_000_000,
       List.of(
           new ChannelStatistics(100, 200, 3, 5_000_000),
           new ChannelStatistics(0x7FFF_FFFF_FFFF_FFFFL, 1, 0, 9)));

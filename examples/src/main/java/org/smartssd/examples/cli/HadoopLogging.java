@@ -15,6 +15,13 @@ final class HadoopLogging {
     setIfUnset("org.slf4j.simpleLogger.log.org.apache.hadoop.metrics2", "error");
   }
 
+  /** As {@link #quiet}, and the embedded devices' starts and stops too (the model's commands start many). */
+  static void quietWithDevices() {
+    quiet();
+    setIfUnset("org.slf4j.simpleLogger.log.org.smartssd.device.runtime", "warn");
+    setIfUnset("org.slf4j.simpleLogger.log.org.smartssd.devicemapper", "warn");
+  }
+
   private static void setIfUnset(String key, String value) {
     if (System.getProperty(key) == null) {
       System.setProperty(key, value);

@@ -12,14 +12,15 @@ import picocli.CommandLine.Command;
     versionProvider = Versions.class,
     description = "In-storage processing for Hadoop on a simulated Smart SSD.",
     subcommands = {DeviceCommand.class, FsCommand.class, org.smartssd.examples.wc98.Wc98Command.class,
-        LogAnalysisCommand.class, CompareCommand.class, CalibrateCommand.class, CommandLine.HelpCommand.class})
+        LogAnalysisCommand.class, CompareCommand.class, ModelCommand.class, SweepCommand.class,
+        CalibrateCommand.class, CommandLine.HelpCommand.class})
 public final class SmartSsd implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: device, fs, wc98, loganalysis, compare or calibrate");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: device, fs, wc98, loganalysis, compare, model, sweep or calibrate");
   }
 
   public static void main(String[] args) {

@@ -84,15 +84,15 @@ public final class ComparisonReport {
     StringBuilder sb = new StringBuilder();
     String header = String.format(Locale.ROOT,
         "%-9s  %-14s  %-5s  %8s  %10s  %10s  %8s  %9s  %12s  |  %6s  %8s%n", "scenario", "mode", "paced", "wall s",
-        "modelled s", "device s", "link s", "host s", "contention s", "wall", "modelled");
+        "modelled s", "device s", "I/O s", "host s", "contention s", "wall", "modelled");
     sb.append(String.format(Locale.ROOT, "%-" + (header.indexOf('|') + 3) + "s%s%n",
-        "time: measured wall, and modelled = device + link + host compute", "ratio to host-normal"));
+        "time: measured wall, and modelled = device execution + I/O + host compute", "ratio to host-normal"));
     sb.append(header);
     for (RunStatistics s : stats()) {
       RunStatistics base = baseline(s);
       sb.append(String.format(Locale.ROOT, "%-9s  %-14s  %-5s  %8.3f  %10.3f  %10.3f  %8.3f  %9s  %12.4f  |  %6s  %8s%n",
           s.scenario().optionName(), s.mode().optionName(), paced(s), s.wallSeconds(), s.modelledSeconds(),
-          s.deviceExecutionNanos() / 1e9, s.linkBusyNanos() / 1e9,
+          s.deviceExecutionNanos() / 1e9, s.ioNanos() / 1e9,
           s.hostComputeKnown() ? String.format(Locale.ROOT, "%.3f", s.hostComputeNanos() / 1e9) : "-",
           s.contentionNanos() / 1e9, ratioText(s, base, RunStatistics::wallSeconds),
           ratioText(s, base, RunStatistics::modelledSeconds)));
@@ -127,8 +127,8 @@ public final class ComparisonReport {
   private String legend() {
     EnergyParameters e = energy();
     return String.format(Locale.ROOT, "wall: measured, submission to result. modelled: the slowest device's execution "
-        + "and host-link busy time, then the host's counted work on the modelled host CPU (%s); device s and link s "
-        + "are summed over the devices; contention: modelled time internal reads and host operations delayed each "
+        + "and the time it served the host's commands (I/O: the raw records' reads in host modes, flash and link), then "
+        + "the host's counted work on the modelled host CPU (%s); device s and I/O s are summed over the devices; contention: modelled time internal reads and host operations delayed each "
         + "other. user/sys/idle: this JVM's CPU time from /proc (idle: the rest of its %d processors over the wall "
         + "time; a device process counts as idle). energy: modelled, host %s W idle + %s W with its cores busy, each "
         + "device %s W idle + %s W with its cores busy, flash operations and link bytes; host J and device J include "
@@ -170,7 +170,7 @@ public final class ComparisonReport {
 
   String csv() {
     StringBuilder sb = new StringBuilder("scenario,mode,paced,records,input_bytes,wall_s,modelled_s,"
-        + "modelled_device_execution_s,modelled_link_busy_s,modelled_host_compute_s,modelled_device_compute_s,"
+        + "modelled_device_execution_s,modelled_link_busy_s,modelled_io_s,modelled_host_compute_s,modelled_device_compute_s,"
         + "modelled_contention_s,host_counted_ops,device_counted_ops,host_interface_bytes,host_bytes_in,"
         + "host_bytes_out,host_cpu_s,host_cpu_user_s,host_cpu_system_s,host_cpu_idle_s,modelled_energy_j,"
         + "energy_host_idle_j,energy_host_compute_j,energy_device_idle_j,energy_device_cores_j,energy_flash_j,"
@@ -183,7 +183,7 @@ public final class ComparisonReport {
       HostCpu cpu = s.hostCpu();
       sb.append(String.join(",", s.scenario().optionName(), s.mode().optionName(), paced(s),
           Long.toString(s.records()), Long.toString(s.inputBytes()), num(s.wallSeconds()), num(s.modelledSeconds()),
-          num(s.deviceExecutionNanos() / 1e9), num(s.linkBusyNanos() / 1e9),
+          num(s.deviceExecutionNanos() / 1e9), num(s.linkBusyNanos() / 1e9), num(s.ioNanos() / 1e9),
           s.hostComputeKnown() ? num(s.hostComputeNanos() / 1e9) : "", num(s.device().computeNanos() / 1e9),
           num(s.contentionNanos() / 1e9), s.hostCounted() != null ? Long.toString(s.hostCounted().ops()) : "",
           Long.toString(s.device().countedOps()), Long.toString(s.hostInterfaceBytes()),
@@ -255,10 +255,14 @@ public final class ComparisonReport {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("wall_s", "measured: job submission to result, on the host");
     d.put("modelled_s", "modelled: for each device, its execution time (device mode, from the job's counters) plus the "
-        + "time its modelled host link was busy during the run (STATISTICS before and after); with several devices, "
-        + "which work in parallel, the longest of these; then the host's compute (modelled_host_compute_s)");
+        + "time it served the host's commands during the run (modelled_io_s, from STATISTICS before and after); with "
+        + "several devices, which work in parallel, the longest of these; then the host's compute "
+        + "(modelled_host_compute_s)");
     d.put("modelled_device_execution_s", "modelled: in-device execution time, summed over the devices");
     d.put("modelled_link_busy_s", "modelled: host-link busy time, summed over the devices");
+    d.put("modelled_io_s", "modelled: the time the devices served the host's commands (their durations summed, at "
+        + "least the link's busy time): the raw records' reads in host modes, flash and link both; summed over the "
+        + "devices");
     d.put("modelled_host_compute_s", "modelled: the host's counted work (bytecode instructions of Hadoop's and the "
         + "jobs' code, by kind) priced with the modelled host CPU; empty when not counted");
     d.put("modelled_device_compute_s", "modelled: the devices' cores' busy time, summed over the cores");

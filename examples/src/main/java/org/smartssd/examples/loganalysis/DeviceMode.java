@@ -8,15 +8,16 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.smartssd.devicemapper.DeviceCounters;
 import org.smartssd.devicemapper.DeviceJobClient;
+import org.smartssd.opcount.OpCounts;
 
 /** The one place that knows {@code DeviceJobClient}: device mode's wiring and its counters. */
-final class DeviceMode {
+public final class DeviceMode {
   /**
    * Package prefixes a device must share with tasklets so that a Hadoop mapper and combiner run inside
    * it (its {@code smartssd.device.isp.shared-packages}): the tasklet API and Hadoop, as
    * {@link DeviceJobClient} asks.
    */
-  static final String SHARED_PACKAGES = "org.smartssd.device.tasklet.,org.apache.hadoop.";
+  public static final String SHARED_PACKAGES = "org.smartssd.device.tasklet.,org.apache.hadoop.";
 
   /**
    * Hadoop's key for the map tasks the local runner runs at once (its default: 1). Device mode sets it,
@@ -53,9 +54,14 @@ final class DeviceMode {
     }
     RunStatistics.DeviceWork work = new RunStatistics.DeviceWork(
         counters.findCounter(DeviceCounters.MODELLED_DEVICE_COMPUTE_NANOS).getValue(),
-        counters.findCounter(DeviceCounters.DEVICE_COUNTED_OPS).getValue(),
+        new OpCounts(counters.findCounter(DeviceCounters.DEVICE_COUNTED_OPS).getValue(),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_MEMORY_ACCESSES).getValue(),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_LIBRARY_CALLS).getValue(),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_BULK_BYTES).getValue()),
         counters.findCounter(DeviceCounters.MODELLED_HOST_DELAY_NANOS).getValue(),
-        counters.findCounter(DeviceCounters.BEHIND_MODEL_NANOS).getValue());
+        counters.findCounter(DeviceCounters.BEHIND_MODEL_NANOS).getValue(),
+        counters.findCounter(DeviceCounters.DEVICE_RESULT_BYTES).getValue(),
+        counters.findCounter(DeviceCounters.DEVICE_LANES).getValue());
     return new Values(counters.findCounter(DeviceCounters.DEVICE_EXECUTIONS).getValue(),
         counters.findCounter(DeviceCounters.DEVICE_BYTES_SCANNED).getValue(),
         counters.findCounter(DeviceCounters.HOST_INTERFACE_BYTES).getValue(),

@@ -6,14 +6,25 @@ import java.util.Locale;
 import java.util.Map;
 
 /** A small JSON writer for reports: maps (in their order), lists, strings, numbers, booleans and null. */
-final class Json {
+public final class Json {
   private Json() {}
 
-  static String write(Object value) {
+  /** The value, indented, and a newline. */
+  public static String write(Object value) {
     StringBuilder sb = new StringBuilder();
     write(sb, value, 0);
     return sb.append('\n').toString();
   }
+
+  /** The value on one line (for JSON Lines), without the newline. */
+  public static String writeLine(Object value) {
+    StringBuilder sb = new StringBuilder();
+    write(sb, value, COMPACT);
+    return sb.toString();
+  }
+
+  /** The indent that means: no newlines, no padding. */
+  private static final int COMPACT = Integer.MIN_VALUE / 2;
 
   private static void write(StringBuilder sb, Object value, int indent) {
     if (value == null) {
@@ -30,7 +41,7 @@ final class Json {
         sb.append("{}");
         return;
       }
-      sb.append("{\n");
+      sb.append(indent < 0 ? "{" : "{\n");
       Iterator<? extends Map.Entry<?, ?>> it = map.entrySet().iterator();
       while (it.hasNext()) {
         Map.Entry<?, ?> e = it.next();
@@ -38,7 +49,7 @@ final class Json {
         string(sb, String.valueOf(e.getKey()));
         sb.append(": ");
         write(sb, e.getValue(), indent + 1);
-        sb.append(it.hasNext() ? ",\n" : "\n");
+        sb.append(it.hasNext() ? (indent < 0 ? "," : ",\n") : (indent < 0 ? "" : "\n"));
       }
       pad(sb, indent);
       sb.append('}');
@@ -47,11 +58,11 @@ final class Json {
         sb.append("[]");
         return;
       }
-      sb.append("[\n");
+      sb.append(indent < 0 ? "[" : "[\n");
       for (int i = 0; i < list.size(); i++) {
         pad(sb, indent + 1);
         write(sb, list.get(i), indent + 1);
-        sb.append(i + 1 < list.size() ? ",\n" : "\n");
+        sb.append(i + 1 < list.size() ? (indent < 0 ? "," : ",\n") : (indent < 0 ? "" : "\n"));
       }
       pad(sb, indent);
       sb.append(']');
@@ -61,7 +72,9 @@ final class Json {
   }
 
   private static void pad(StringBuilder sb, int indent) {
-    sb.append("  ".repeat(indent));
+    if (indent > 0) {
+      sb.append("  ".repeat(indent));
+    }
   }
 
   private static void string(StringBuilder sb, String s) {

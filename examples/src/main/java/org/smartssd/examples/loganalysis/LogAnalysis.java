@@ -200,10 +200,10 @@ public final class LogAnalysis {
     List<RunStatistics.DeviceShare> shares = new ArrayList<>();
     used.forEach((address, s) -> shares.add(new RunStatistics.DeviceShare(address,
         execution.getOrDefault(address, 0L), s.linkBusyNanos(), s.hostBytesIn(), s.hostBytesOut(), s.flash(),
-        s.internalDelayNanos(), s.answersBehindNanos())));
+        s.internalDelayNanos(), s.answersBehindNanos(), s.commandNanos())));
     execution.forEach((address, nanos) -> {
       if (!used.containsKey(address)) {
-        shares.add(new RunStatistics.DeviceShare(address, nanos, 0, 0, 0, RunStatistics.FlashWork.NONE, 0, 0));
+        shares.add(new RunStatistics.DeviceShare(address, nanos, 0, 0, 0, RunStatistics.FlashWork.NONE, 0, 0, 0));
       }
     });
     return shares;

@@ -70,12 +70,22 @@ public record RunStatistics(
    * @param flash pages it read (for the host and its executions), programmed and erased (STATISTICS delta)
    * @param internalDelayNanos modelled time its executions' internal reads delayed host commands (STATISTICS delta)
    * @param answersBehindNanos paced, how much later than modelled its answers went out, summed (STATISTICS delta)
+   * @param commandNanos modelled time it took to serve the host's commands (the time at least one was in
+   *     progress, STATISTICS delta): the raw records' reads in host modes, flash and link both, whichever bounds them
    */
   public record DeviceShare(String address, long executionNanos, long linkBusyNanos, long hostBytesIn,
-      long hostBytesOut, FlashWork flash, long internalDelayNanos, long answersBehindNanos) {
-    /** The device's modelled busy time in the run: execution plus host-link busy time. */
+      long hostBytesOut, FlashWork flash, long internalDelayNanos, long answersBehindNanos, long commandNanos) {
+    /**
+     * The device's modelled busy time in the run: its executions, then the host's commands (the time at
+     * least one was in progress; at least the link's busy time).
+     */
     public long modelledNanos() {
-      return executionNanos + linkBusyNanos;
+      return executionNanos + ioNanos();
+    }
+
+    /** Modelled time serving the host's commands: while one was in progress, and at least the link's busy time. */
+    public long ioNanos() {
+      return Math.max(commandNanos, linkBusyNanos);
     }
   }
 
@@ -88,12 +98,19 @@ public record RunStatistics(
    * The devices' in-storage work in a run (device mode), summed over the devices.
    *
    * @param computeNanos modelled time their cores computed, summed over the cores
-   * @param countedOps counted bytecode instructions of that work
+   * @param counted the counted work of that compute
    * @param hostDelayNanos modelled time host operations delayed their internal reads
    * @param behindModelNanos paced, how much later than modelled the executions really ended
+   * @param resultBytes result bytes the tasklets produced
+   * @param lanes lanes of the executions, summed
    */
-  public record DeviceWork(long computeNanos, long countedOps, long hostDelayNanos, long behindModelNanos) {
-    public static final DeviceWork NONE = new DeviceWork(0, 0, 0, 0);
+  public record DeviceWork(long computeNanos, OpCounts counted, long hostDelayNanos, long behindModelNanos,
+      long resultBytes, long lanes) {
+    public static final DeviceWork NONE = new DeviceWork(0, OpCounts.ZERO, 0, 0, 0, 0);
+
+    public long countedOps() {
+      return counted.ops();
+    }
   }
 
   /**
@@ -190,6 +207,11 @@ public record RunStatistics(
     return devices.stream().mapToLong(DeviceShare::linkBusyNanos).sum();
   }
 
+  /** Modelled time the devices served the host's commands (flash and link), summed over the devices. */
+  public long ioNanos() {
+    return devices.stream().mapToLong(DeviceShare::ioNanos).sum();
+  }
+
   /** Modelled contention: internal reads delaying host commands plus host operations delaying internal reads. */
   public long contentionNanos() {
     return devices.stream().mapToLong(DeviceShare::internalDelayNanos).sum() + device.hostDelayNanos();
@@ -276,6 +298,7 @@ public record RunStatistics(
     m.put("modelled_s", modelledSeconds());
     m.put("modelled_device_execution_s", deviceExecutionNanos() / 1e9);
     m.put("modelled_link_busy_s", linkBusyNanos() / 1e9);
+    m.put("modelled_io_s", ioNanos() / 1e9);
     m.put("modelled_host_compute_s", hostComputeKnown() ? hostComputeNanos() / 1e9 : null);
     m.put("modelled_device_compute_s", device.computeNanos() / 1e9);
     m.put("modelled_contention_s", contentionNanos() / 1e9);
@@ -310,6 +333,7 @@ public record RunStatistics(
       e.put("modelled_s", d.modelledNanos() / 1e9);
       e.put("modelled_device_execution_s", d.executionNanos() / 1e9);
       e.put("modelled_link_busy_s", d.linkBusyNanos() / 1e9);
+      e.put("modelled_io_s", d.ioNanos() / 1e9);
       e.put("host_bytes_in", d.hostBytesIn());
       e.put("host_bytes_out", d.hostBytesOut());
       e.put("pages_read", d.flash().pagesRead());
@@ -340,15 +364,16 @@ public record RunStatistics(
                 parameters.computeModel().optionName())
             : "host compute not counted: this JVM runs without the counting agent";
     if (devices.size() <= 1) {
-      out.printf(Locale.ROOT, "modelled time         %.3f s (modelled: device execution %.3f s + host link busy %.3f s + %s)%n",
-          modelledSeconds(), deviceExecutionNanos() / 1e9, linkBusyNanos() / 1e9, host);
+      out.printf(Locale.ROOT, "modelled time         %.3f s (modelled: device execution %.3f s + serving the host's commands "
+          + "%.3f s (host link busy %.3f s) + %s)%n", modelledSeconds(), deviceExecutionNanos() / 1e9, ioNanos() / 1e9,
+          linkBusyNanos() / 1e9, host);
     } else {
       out.printf(Locale.ROOT, "modelled time         %.3f s (modelled: the slowest of %d devices working in parallel, "
-          + "%s: device execution %.3f s + host link busy %.3f s; then %s)%n", modelledSeconds(), devices.size(),
-          slowest.address(), slowest.executionNanos() / 1e9, slowest.linkBusyNanos() / 1e9, host);
+          + "%s: device execution %.3f s + serving the host's commands %.3f s; then %s)%n", modelledSeconds(),
+          devices.size(), slowest.address(), slowest.executionNanos() / 1e9, slowest.ioNanos() / 1e9, host);
       for (DeviceShare d : devices) {
-        out.printf(Locale.ROOT, "  device %-21s modelled %.3f s (execution %.3f s + link %.3f s), %,d host-interface "
-            + "bytes%n", d.address(), d.modelledNanos() / 1e9, d.executionNanos() / 1e9, d.linkBusyNanos() / 1e9,
+        out.printf(Locale.ROOT, "  device %-21s modelled %.3f s (execution %.3f s + commands %.3f s), %,d host-interface "
+            + "bytes%n", d.address(), d.modelledNanos() / 1e9, d.executionNanos() / 1e9, d.ioNanos() / 1e9,
             d.hostBytesIn() + d.hostBytesOut());
       }
     }

@@ -81,7 +81,7 @@ public final class Command implements FlashTimeline {
     checkOpen();
     completionNanos = Math.max(Math.max(readyNanos, flashDoneNanos),
         Math.max(transfersEndNanos, programsAwaitedNanos));
-    model.complete(completionNanos, internalDelayNanos());
+    model.complete(arrivalNanos, completionNanos, internalDelayNanos());
     return completionNanos;
   }
 

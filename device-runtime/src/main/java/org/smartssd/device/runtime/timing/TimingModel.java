@@ -61,6 +61,8 @@ public final class TimingModel {
   private long internalDelayNanos;
   private long commandsDelayed;
   private long answersBehindNanos;
+  private long commandNanos;
+  private long commandsCoveredUntil;
 
   public TimingModel(DeviceGeometry geometry, TimingParameters parameters, NanoClock clock) {
     this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -148,7 +150,7 @@ public final class TimingModel {
         channels.add(new ChannelStatistics(pagesRead[c], pagesProgrammed[c], blocksErased[c], channelBusyNanos[c]));
       }
       return new DeviceStatistics(uptime, commands, hostBytesIn, hostBytesOut, linkBusyNanos, horizonNanos,
-          gcPagesMoved, internalDelayNanos, commandsDelayed, answersBehindNanos, channels);
+          gcPagesMoved, internalDelayNanos, commandsDelayed, answersBehindNanos, commandNanos, channels);
     }
   }
 
@@ -285,10 +287,19 @@ public final class TimingModel {
     }
   }
 
-  /** A command completed; {@code delayedNanos} is how much internal reads delayed it. */
-  void complete(long completion, long delayedNanos) {
+  /**
+   * A command that arrived at {@code arrival} completed at {@code completion}; internal reads delayed it
+   * {@code delayedNanos}. The command time grows by what of the command's interval no command counted
+   * before covers, kept as one interval ending at {@link #commandsCoveredUntil} (commands are timed
+   * about in the order they arrive; one ending inside that interval adds nothing).
+   */
+  void complete(long arrival, long completion, long delayedNanos) {
     synchronized (lock) {
       commands++;
+      if (completion > commandsCoveredUntil) {
+        commandNanos += completion - Math.max(arrival, commandsCoveredUntil);
+        commandsCoveredUntil = completion;
+      }
       horizonNanos = Math.max(horizonNanos, completion);
       if (delayedNanos > 0) {
         internalDelayNanos += delayedNanos;

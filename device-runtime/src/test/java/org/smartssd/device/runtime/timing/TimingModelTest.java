@@ -208,6 +208,30 @@ class TimingModelTest {
   }
 
   @Test
+  void commandTimeCountsOverlappingCommandsOnce() {
+    TimingModel model = model(1, 1, READ, MB_100);
+    // Two reads sent at once (an unpaced device answers the first before its modelled end): the second
+    // queues behind the first, and the host's I/O lasts until the second's end, not the two durations.
+    Command first = model.begin();
+    first.readPage(0, 0);
+    first.transferOut(PAGE);
+    first.complete();
+    Command second = model.begin();
+    second.readPage(0, 0);
+    second.transferOut(PAGE);
+    second.complete();
+    assertTrue(second.durationNanos() > first.durationNanos(), "the second queued");
+    assertEquals(second.completionNanos(), model.statistics(0).modelledCommandNanos());
+
+    // A read after a pause: the pause is not I/O time.
+    clock.advance(second.completionNanos() + 1_000_000);
+    Command third = model.begin();
+    third.readPage(0, 0);
+    third.complete();
+    assertEquals(second.completionNanos() + third.durationNanos(), model.statistics(0).modelledCommandNanos());
+  }
+
+  @Test
   void horizonNeverFallsAndCoversEveryCompletion() {
     TimingModel model = model(4, 2, READ, MB_100);
     Random random = new Random(7);

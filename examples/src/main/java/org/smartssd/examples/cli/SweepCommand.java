@@ -1,0 +1,121 @@
+package org.smartssd.examples.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.smartssd.examples.loganalysis.Scenario;
+import org.smartssd.examples.model.Setting;
+import org.smartssd.examples.model.Sweep;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code smartssd sweep}: the simulator and the analytic model over a grid of settings. */
+@Command(
+    name = "sweep",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the log analysis's scenario in the simulator (devices of this JVM, unpaced: modelled times) and predicts "
+          + "it with the analytic model at every point of a grid, every combination of the --vary values. Writes "
+          + "DIR/sweep.csv (a row a point and mode: the varied keys, mode, simulated_s, analytic_s and the "
+          + "analytic breakdown), DIR/simulated.jsonl (the simulator's run statistics, a line a row) and a chart "
+          + "a varied key (DIR/<key>.png), and prints the Pearson correlation and "
+          + "the worst relative error of the model against the simulator, per mode. Progress goes to standard "
+          + "error. All times are modelled."})
+public final class SweepCommand implements Callable<Integer> {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--scenario", paramLabel = "S", required = true, description = "regions or top-types.")
+  String scenario;
+
+  @Option(names = "--records", paramLabel = "N", required = true, description = "Input records at every point.")
+  long records;
+
+  @Option(names = "--profile", paramLabel = "P", defaultValue = "msst13-sata",
+      description = "The devices' profile (default: ${DEFAULT-VALUE}).")
+  String profile;
+
+  @Option(names = "--set", paramLabel = "key=value",
+      description = "A setting every point has: a device key (smartssd.device.*) or devices=N.")
+  Map<String, String> settings = new LinkedHashMap<>();
+
+  @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
+      description = "A key and its values (a device key or devices); repeat to vary several, the grid is every "
+          + "combination.")
+  List<String> vary = new ArrayList<>();
+
+  @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where sweep.csv and the charts go.")
+  Path out;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    HadoopLogging.quietWithDevices();
+    CommandLine cl = spec.commandLine();
+    Scenario s;
+    Map<String, List<String>> grid = new LinkedHashMap<>();
+    try {
+      s = Scenario.parse(scenario);
+      for (String v : vary) {
+        int eq = v.indexOf('=');
+        if (eq <= 0 || eq == v.length() - 1) {
+          throw new IllegalArgumentException("--vary takes KEY=V1,V2,...: '" + v + "'");
+        }
+        String key = v.substring(0, eq).trim();
+        if (grid.containsKey(key) || settings.containsKey(key)) {
+          throw new IllegalArgumentException(key + " is given twice (--vary or --set)");
+        }
+        List<String> values = new ArrayList<>();
+        for (String value : v.substring(eq + 1).split(",", -1)) {
+          if (value.isBlank()) {
+            throw new IllegalArgumentException("--vary " + key + " has an empty value: '" + v + "'");
+          }
+          values.add(value.trim());
+        }
+        grid.put(key, values);
+      }
+      Setting.of(profile, settings); // the fixed settings checked before the grid's points are
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+    if (records < 1) {
+      throw new CommandLine.ParameterException(cl, "--records must be 1 or more, not " + records);
+    }
+    List<Sweep.Row> rows;
+    try {
+      rows = Sweep.run(s, records, profile, settings, grid, cl.getErr());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+    List<String> keys = List.copyOf(grid.keySet());
+    Path csv = Sweep.writeCsv(out, keys, rows);
+    Path simulated = Sweep.writeSimulated(out, rows);
+    List<Path> charts = Sweep.writeCharts(out, keys, rows);
+    PrintWriter o = cl.getOut();
+    o.printf(Locale.ROOT, "%s, %,d records, %s: %d points (all times modelled)%n", s.optionName(), records, profile,
+        rows.size() / org.smartssd.examples.loganalysis.Mode.values().length);
+    o.printf(Locale.ROOT, "%-15s %7s %9s %20s%n", "mode", "points", "PCC", "worst relative error");
+    for (Sweep.Agreement a : Sweep.agreement(rows).values()) {
+      o.printf(Locale.ROOT, "%-15s %7d %9s %19.1f%%%n", a.mode().optionName(), a.points(),
+          Double.isNaN(a.pearson()) ? "-" : String.format(Locale.ROOT, "%.4f", a.pearson()),
+          100 * a.worstRelativeError());
+      if (Double.isNaN(a.pearson())) {
+        o.printf(Locale.ROOT, "  (%s: the analytic time does not vary over this grid, so it has no correlation)%n",
+            a.mode().optionName());
+      }
+    }
+    o.println("wrote " + csv);
+    o.println("wrote " + simulated);
+    for (Path c : charts) {
+      o.println("wrote " + c);
+    }
+    o.flush();
+    return 0;
+  }
+}

@@ -1,0 +1,262 @@
+package org.smartssd.examples.model;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.smartssd.examples.loganalysis.Json;
+import org.smartssd.examples.loganalysis.Mode;
+import org.smartssd.examples.loganalysis.RunStatistics;
+import org.smartssd.examples.loganalysis.Scenario;
+import org.smartssd.model.AnalyticModel;
+import org.smartssd.model.Prediction;
+import org.smartssd.model.Workload;
+
+/**
+ * Runs the simulator and the analytic model at every point of a grid of settings, and compares them
+ * as the iSSD validated its model: the Pearson correlation of the two times and the worst relative
+ * error, per mode. The workload is counted once, at the grid's first point.
+ */
+public final class Sweep {
+  private static final long SEED = 1998;
+
+  /**
+   * One point and mode: its varied values, the simulator's modelled time and the analytic prediction,
+   * and the simulator's run statistics (null where a row was not simulated here).
+   */
+  public record Row(Map<String, String> varied, Mode mode, double simulatedSeconds, Prediction analytic,
+      RunStatistics simulated) {
+    public double analyticSeconds() {
+      return analytic.seconds();
+    }
+
+    public double relativeError() {
+      return (analyticSeconds() - simulatedSeconds) / simulatedSeconds;
+    }
+  }
+
+  /** How the model and the simulator agree in one mode. */
+  public record Agreement(Mode mode, int points, double pearson, double worstRelativeError) {}
+
+  private Sweep() {}
+
+  /**
+   * Runs the grid.
+   *
+   * @param fixed settings every point has ({@code model --set}'s)
+   * @param vary each varied key with its values, in order; the grid is every combination
+   */
+  public static List<Row> run(Scenario scenario, long records, String profile, Map<String, String> fixed,
+      Map<String, List<String>> vary, PrintWriter log) throws IOException, InterruptedException {
+    List<Map<String, String>> grid = grid(vary);
+    List<Setting> settings = new ArrayList<>();
+    for (Map<String, String> point : grid) {
+      Map<String, String> keys = new LinkedHashMap<>(fixed);
+      keys.putAll(point);
+      settings.add(Setting.of(profile, keys)); // every value checked before anything runs
+    }
+    Workload w = WorkloadSampler.sample(scenario, settings.get(0).deviceKeys(), log);
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < grid.size(); i++) {
+      Setting s = settings.get(i);
+      log.printf(Locale.ROOT, "sweep: point %d of %d: %s%n", i + 1, grid.size(), grid.get(i));
+      log.flush();
+      Map<Mode, RunStatistics> simulated;
+      try (ScenarioRunner runner = new ScenarioRunner(s.deviceKeys(), s.devices(), Map.of())) {
+        simulated = runner.run(scenario, records, SEED, List.of(Mode.values()));
+      }
+      Map<org.smartssd.model.Mode, Prediction> analytic = AnalyticModel.predict(w, s.config(), s.job(records));
+      for (Mode m : Mode.values()) {
+        Row r = new Row(grid.get(i), m, simulated.get(m).modelledSeconds(),
+            analytic.get(WorkloadSampler.modelMode(m)), simulated.get(m));
+        rows.add(r);
+        log.printf(Locale.ROOT, "sweep:   %-14s simulated %9.3f s, analytic %9.3f s (%+.1f%%)%n", m.optionName(),
+            r.simulatedSeconds(), r.analyticSeconds(), 100 * r.relativeError());
+      }
+      log.flush();
+    }
+    return rows;
+  }
+
+  /** Every combination of the varied values, the first key varying slowest. */
+  static List<Map<String, String>> grid(Map<String, List<String>> vary) {
+    List<Map<String, String>> points = new ArrayList<>();
+    points.add(new LinkedHashMap<>());
+    for (Map.Entry<String, List<String>> e : vary.entrySet()) {
+      List<Map<String, String>> next = new ArrayList<>();
+      for (Map<String, String> p : points) {
+        for (String v : e.getValue()) {
+          Map<String, String> q = new LinkedHashMap<>(p);
+          q.put(e.getKey(), v);
+          next.add(q);
+        }
+      }
+      points = next;
+    }
+    return points;
+  }
+
+  /** Pearson's correlation and the worst relative error of analytic against simulated, per mode. */
+  public static Map<Mode, Agreement> agreement(List<Row> rows) {
+    Map<Mode, Agreement> m = new EnumMap<>(Mode.class);
+    for (Mode mode : Mode.values()) {
+      List<Row> mine = rows.stream().filter(r -> r.mode() == mode).toList();
+      if (mine.isEmpty()) {
+        continue;
+      }
+      double[] x = mine.stream().mapToDouble(Row::simulatedSeconds).toArray();
+      double[] y = mine.stream().mapToDouble(Row::analyticSeconds).toArray();
+      double worst = mine.stream().mapToDouble(r -> Math.abs(r.relativeError())).max().orElse(0);
+      m.put(mode, new Agreement(mode, mine.size(), pearson(x, y), worst));
+    }
+    return m;
+  }
+
+  /**
+   * Pearson's correlation coefficient; NaN when the model's times do not vary (by a millionth of their
+   * mean: the varied keys do not touch this mode, and the simulator's small noise correlates with nothing).
+   */
+  static double pearson(double[] x, double[] y) {
+    int n = x.length;
+    double lo = Double.MAX_VALUE;
+    double hi = -Double.MAX_VALUE;
+    double mean = 0;
+    for (double v : y) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+      mean += v / n;
+    }
+    if (n < 2 || hi - lo <= 1e-6 * Math.abs(mean)) {
+      return Double.NaN;
+    }
+    double mx = 0;
+    double my = 0;
+    for (int i = 0; i < n; i++) {
+      mx += x[i] / n;
+      my += y[i] / n;
+    }
+    double sxy = 0;
+    double sxx = 0;
+    double syy = 0;
+    for (int i = 0; i < n; i++) {
+      sxy += (x[i] - mx) * (y[i] - my);
+      sxx += (x[i] - mx) * (x[i] - mx);
+      syy += (y[i] - my) * (y[i] - my);
+    }
+    return sxy / Math.sqrt(sxx * syy);
+  }
+
+  /** {@code sweep.csv}: the varied keys, the mode, both times and the analytic breakdown. */
+  public static Path writeCsv(Path dir, List<String> keys, List<Row> rows) throws IOException {
+    StringBuilder sb = new StringBuilder(String.join(",", keys)).append(keys.isEmpty() ? "" : ",")
+        .append("mode,simulated_s,analytic_s");
+    List<String> parts = new ArrayList<>(rows.get(0).analytic().breakdown().keySet());
+    for (String p : parts) {
+      sb.append(",analytic_").append(p);
+    }
+    sb.append('\n');
+    for (Row r : rows) {
+      for (String k : keys) {
+        sb.append(r.varied().get(k)).append(',');
+      }
+      sb.append(r.mode().optionName()).append(',').append(r.simulatedSeconds()).append(',').append(r.analyticSeconds());
+      for (String p : parts) {
+        sb.append(',').append(r.analytic().breakdown().get(p));
+      }
+      sb.append('\n');
+    }
+    Files.createDirectories(dir);
+    return Files.writeString(dir.resolve("sweep.csv"), sb.toString(), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * {@code simulated.jsonl}: a line a point and mode, its varied keys and the simulator's run statistics
+   * (as {@code loganalysis --stats-json} writes them), for looking into a disagreement.
+   */
+  public static Path writeSimulated(Path dir, List<Row> rows) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (Row r : rows) {
+      if (r.simulated() == null) {
+        continue;
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("varied", r.varied());
+      m.putAll(r.simulated().toMap());
+      sb.append(Json.writeLine(m)).append('\n');
+    }
+    Files.createDirectories(dir);
+    return Files.writeString(dir.resolve("simulated.jsonl"), sb.toString(), StandardCharsets.UTF_8);
+  }
+
+  /** One chart a varied key: time against its values, simulated and analytic, a series each per mode. */
+  public static List<Path> writeCharts(Path dir, List<String> keys, List<Row> rows) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    List<Path> files = new ArrayList<>();
+    for (String key : keys) {
+      boolean numeric = rows.stream().allMatch(r -> isNumber(r.varied().get(key)));
+      String file = key.replaceAll("[^A-Za-z0-9.-]", "_") + ".png";
+      String title = "Time against " + key + " (simulated and analytic, modelled)";
+      Path out = dir.resolve(file);
+      if (numeric) {
+        XYChart chart = new XYChartBuilder().width(900).height(560).title(title).xAxisTitle(key)
+            .yAxisTitle("seconds (modelled)").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        chart.getStyler().setXAxisLogarithmic(rows.stream().mapToDouble(r -> Double.parseDouble(r.varied().get(key)))
+            .max().orElse(1) > 16 * rows.stream().mapToDouble(r -> Double.parseDouble(r.varied().get(key))).min()
+            .orElse(1));
+        for (Mode m : Mode.values()) {
+          List<Row> mine = rows.stream().filter(r -> r.mode() == m).toList();
+          List<Double> xs = mine.stream().map(r -> Double.parseDouble(r.varied().get(key))).toList();
+          chart.addSeries(m.optionName() + " simulated", xs, mine.stream().map(Row::simulatedSeconds).toList())
+              .setMarker(SeriesMarkers.CIRCLE);
+          chart.addSeries(m.optionName() + " analytic", xs, mine.stream().map(Row::analyticSeconds).toList())
+              .setMarker(SeriesMarkers.CROSS);
+        }
+        BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
+      } else {
+        CategoryChart chart = new CategoryChartBuilder().width(900).height(560).title(title).xAxisTitle(key)
+            .yAxisTitle("seconds (modelled)").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        List<String> values = rows.stream().map(r -> r.varied().get(key)).distinct().toList();
+        for (Mode m : Mode.values()) {
+          for (boolean sim : new boolean[] {true, false}) {
+            List<Double> ys = new ArrayList<>();
+            for (String v : values) {
+              ys.add(rows.stream().filter(r -> r.mode() == m && r.varied().get(key).equals(v))
+                  .mapToDouble(r -> sim ? r.simulatedSeconds() : r.analyticSeconds()).average().orElse(0));
+            }
+            chart.addSeries(m.optionName() + (sim ? " simulated" : " analytic"), values, ys);
+          }
+        }
+        BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
+      }
+      files.add(out);
+    }
+    return files;
+  }
+
+  private static boolean isNumber(String s) {
+    try {
+      Double.parseDouble(s);
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package org.smartssd.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code smartssd model} and {@code smartssd sweep}, run small on real devices of the test's JVM. */
+class ModelCommandTest {
+
+  @Test
+  void theModelPredictsEveryModeWithItsBreakdownAndFollowsTheCoreClock() throws Exception {
+    JsonNode slow = predict("smartssd.device.isp.core-mhz=400");
+    JsonNode fast = predict("smartssd.device.isp.core-mhz=1600");
+    for (String mode : List.of("host-normal", "host-optimized", "device")) {
+      JsonNode p = slow.path("predictions").path(mode);
+      assertTrue(p.path("predicted_s").asDouble() > 0, mode + ": " + slow);
+      for (String part : List.of("data_access_s", "processing_s", "swap_s", "merge_s", "link_s")) {
+        assertTrue(p.has(part), mode + " has " + part + ": " + p);
+      }
+    }
+    assertTrue(slow.path("workload").path("device_lane_ops_per_record").asDouble() > 0, slow.toString());
+    // Four times the clock: the device's cores do the same counted work in about a quarter of the
+    // instruction time (the DRAM's accesses do not speed up), and the host modes do not change.
+    double slowDevice = slow.path("predictions").path("device").path("processing_s").asDouble();
+    double fastDevice = fast.path("predictions").path("device").path("processing_s").asDouble();
+    assertTrue(fastDevice < 0.9 * slowDevice && fastDevice > slowDevice / 4.01, slowDevice + " then " + fastDevice);
+    assertEquals(slow.path("predictions").path("host-normal").path("data_access_s").asDouble(),
+        fast.path("predictions").path("host-normal").path("data_access_s").asDouble(), 1e-12);
+  }
+
+  private static JsonNode predict(String setting) throws Exception {
+    FsCommandTest.Run run = FsCommandTest.smartssd("model", "--scenario", "regions", "--records", "2000000", "--set",
+        setting, "--json");
+    assertEquals(0, run.code(), run.err() + run.out());
+    JsonNode json = new ObjectMapper().readTree(run.out());
+    assertEquals(2_000_000, json.path("records").asLong());
+    return json;
+  }
+
+  @Test
+  void theSweepRunsSimulatorAndModelAtEveryPointAndTheyAgree(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("sweep");
+    FsCommandTest.Run run = FsCommandTest.smartssd("sweep", "--scenario", "top-types", "--records", "60000",
+        "--vary", "smartssd.device.flash.channels=2,8", "--vary", "smartssd.device.isp.core-mhz=400,3200",
+        "--out", out.toString());
+    assertEquals(0, run.code(), run.err() + run.out());
+    assertTrue(run.err().contains("sweep: point 4 of 4"), run.err());
+    List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
+    String header = csv.get(0);
+    assertTrue(header.startsWith("smartssd.device.flash.channels,smartssd.device.isp.core-mhz,mode,simulated_s,"
+        + "analytic_s,analytic_data_access_s"), header);
+    assertEquals(1 + 4 * 3, csv.size(), String.join("\n", csv));
+    for (String row : csv.subList(1, csv.size())) {
+      String[] f = row.split(",");
+      double simulated = Double.parseDouble(f[3]);
+      double analytic = Double.parseDouble(f[4]);
+      assertTrue(simulated > 0 && Math.abs(analytic - simulated) <= 0.15 * simulated, row);
+    }
+    List<String> simulated = Files.readAllLines(out.resolve("simulated.jsonl"));
+    assertEquals(4 * 3, simulated.size());
+    JsonNode first = new ObjectMapper().readTree(simulated.get(0));
+    assertEquals("2", first.path("varied").path("smartssd.device.flash.channels").asText());
+    assertEquals("host-normal", first.path("mode").asText());
+    assertEquals(60_000, first.path("records").asLong());
+    assertTrue(Files.size(out.resolve("smartssd.device.flash.channels.png")) > 0);
+    assertTrue(Files.size(out.resolve("smartssd.device.isp.core-mhz.png")) > 0);
+    // The device mode varies over this grid: its correlation is printed and high.
+    Matcher device = Pattern.compile("(?m)^device\\s+4\\s+([0-9.]+)\\s+([0-9.]+)%").matcher(run.out());
+    assertTrue(device.find(), run.out());
+    assertTrue(Double.parseDouble(device.group(1)) >= 0.99, run.out());
+  }
+
+  @Test
+  void badSweepsAreRefusedBeforeAnythingRuns(@TempDir Path dir) {
+    String out = dir.resolve("x").toString();
+    FsCommandTest.Run noValues = FsCommandTest.smartssd("sweep", "--scenario", "regions", "--records", "10",
+        "--vary", "smartssd.device.flash.channels", "--out", out);
+    assertEquals(2, noValues.code(), noValues.out());
+    assertTrue(noValues.err().contains("KEY=V1,V2"), noValues.err());
+    FsCommandTest.Run unknown = FsCommandTest.smartssd("sweep", "--scenario", "regions", "--records", "10",
+        "--vary", "smartssd.device.flash.chanels=1,2", "--out", out);
+    assertEquals(2, unknown.code(), unknown.out());
+    assertTrue(unknown.err().contains("smartssd.device.flash.chanels"), unknown.err());
+    FsCommandTest.Run badValue = FsCommandTest.smartssd("sweep", "--scenario", "regions", "--records", "10",
+        "--vary", "smartssd.device.flash.channels=2,zero", "--out", out);
+    assertEquals(2, badValue.code(), badValue.out());
+    assertTrue(badValue.err().contains("zero"), badValue.err());
+    FsCommandTest.Run notAKey = FsCommandTest.smartssd("model", "--scenario", "regions", "--records", "10",
+        "--set", "mapreduce.job.maps=3");
+    assertEquals(2, notAKey.code(), notAKey.out());
+    assertTrue(notAKey.err().contains("mapreduce.job.maps"), notAKey.err());
+    assertTrue(Files.notExists(dir.resolve("x")));
+  }
+}

@@ -1,0 +1,186 @@
+package org.smartssd.model;
+
+import java.util.EnumMap;
+import java.util.Map;
+import org.smartssd.device.runtime.config.DeviceConfig;
+import org.smartssd.device.runtime.config.IspParameters;
+import org.smartssd.device.runtime.config.TimingParameters;
+import org.smartssd.opcount.CoreCost;
+
+/**
+ * The closed-form model beside the simulator: the time of a job in each mode from a device's
+ * parameters and the job's counted work, with no device and no Hadoop. Pure functions.
+ *
+ * <p>Its parts are the sources':
+ * <ul>
+ *   <li>Flash to channel (the iSSD's Eq. 1): reading {@code d} bytes on a channel takes
+ *       ceil(d / (page x ways)) cell reads and ceil(d / page) bus transfers. Published, the two add
+ *       up; the ways interleave, though, and the sweeps against the simulator showed Eq. 1 up to 8%
+ *       high where the bus bounds a channel, so the model overlaps them
+ *       ({@link #cellToChannelNanos}); the published form gives {@code issd_execution_s}.
+ *   <li>Processing (Eq. 6, 7 and 13): counted work priced on a core ({@link Counts#nanos}); a
+ *       device's lanes work in parallel, each on the channels it serves (channel c on core c mod
+ *       cores), the host on its cores.
+ *   <li>Swap (Eq. 8 and 9): each time a function's memory exceeds its core's, its data is read
+ *       again.
+ *   <li>Global merge (Eq. 10): the lanes' results, merged on the controller core or sent to the host.
+ *   <li>Streaming (the XSD's Perf = min(flash to DRAM, execute)): a lane reads and computes at once,
+ *       so an execution takes the longer of its reads and its compute, plus the first request's read
+ *       or the last one's compute; the iSSD's Eq. 12 (access plus processing) is given beside it.
+ *   <li>Host modes: each read command streams its pages from the flash over the link (its time the
+ *       longer of the two), then the host computes (Eq. 11: access plus processing).
+ * </ul>
+ */
+public final class AnalyticModel {
+  private AnalyticModel() {}
+
+  /** All three modes. */
+  public static Map<Mode, Prediction> predict(Workload w, DeviceConfig device, Job job) {
+    Map<Mode, Prediction> m = new EnumMap<>(Mode.class);
+    for (Mode mode : Mode.values()) {
+      m.put(mode, predict(w, device, job, mode));
+    }
+    return m;
+  }
+
+  public static Prediction predict(Workload w, DeviceConfig device, Job job, Mode mode) {
+    return mode == Mode.DEVICE ? device(w, device, job) : host(w, device, job, mode);
+  }
+
+  // ---- the device's flash ----
+
+  /** The time of one page on a channel's bus. */
+  static double busNanos(DeviceConfig d) {
+    return d.geometry().pageSizeBytes() * 1e9 / d.timing().channelBytesPerSecond();
+  }
+
+  /**
+   * The iSSD's Eq. 1 as published: {@code pages} pages read on one channel of {@code ways} ways take
+   * ceil(pages / ways) cell reads and {@code pages} bus loads, one after the other.
+   */
+  static double issdCellToChannelNanos(DeviceConfig d, long pages) {
+    if (pages <= 0) {
+      return 0;
+    }
+    long waves = (pages + d.geometry().waysPerChannel() - 1) / d.geometry().waysPerChannel();
+    return waves * (double) d.timing().cellReadNanos() + pages * busNanos(d);
+  }
+
+  /**
+   * Eq. 1 with the ways interleaved, as the simulator and the flash do: while one die's page crosses
+   * the bus, the other dies read their cells. A die holds its page until the bus has carried it, so
+   * it reads a page every t_read + t_bus; the bus carries one page at a time. Pages go round the
+   * ways; the last of {@code pages} ends at the later of the bus's bound, t_read + pages x t_bus, and
+   * the dies' bound, ceil(pages / ways) x (t_read + t_bus) plus the wait of the last page's die for
+   * the bus in its wave. Never more than Eq. 1 as published: that one counts no overlap at all.
+   */
+  static double cellToChannelNanos(DeviceConfig d, long pages) {
+    if (pages <= 0) {
+      return 0;
+    }
+    int ways = d.geometry().waysPerChannel();
+    double read = d.timing().cellReadNanos();
+    double bus = busNanos(d);
+    long waves = (pages + ways - 1) / ways;
+    double busBound = read + pages * bus;
+    double dieBound = waves * (read + bus) + ((pages - 1) % ways) * bus;
+    return Math.max(busBound, dieBound);
+  }
+
+  private static double linkNanos(DeviceConfig d, double bytes) {
+    return bytes * 1e9 / d.timing().linkBytesPerSecond();
+  }
+
+  // ---- device mode ----
+
+  private static Prediction device(Workload w, DeviceConfig d, Job job) {
+    IspParameters isp = d.isp();
+    int channels = d.geometry().channels();
+    int cores = isp.cores();
+    int page = d.geometry().pageSizeBytes();
+    double recordsPerDevice = (double) job.records() / job.devices();
+    double bytesPerDevice = recordsPerDevice * w.recordBytes();
+    long splits = Math.max(1, (long) Math.ceil(bytesPerDevice / job.splitBytes()));
+    double recordsPerSplit = recordsPerDevice / splits;
+    long pages = (long) Math.ceil(recordsPerSplit * w.recordBytes() / page);
+    // An object's pages go round the channels from one the object's id picks: the busiest has the ceiling.
+    long pagesPerChannel = (pages + channels - 1) / channels;
+    int requestPages = isp.readRequestPages();
+    long requests = (pagesPerChannel + requestPages - 1) / requestPages;
+    long lastRequestPages = pagesPerChannel - (requests - 1) * requestPages;
+    double fullRequest = cellToChannelNanos(d, Math.min(requestPages, pagesPerChannel));
+    double read = requests == 0 ? 0 : (requests - 1) * fullRequest + cellToChannelNanos(d, lastRequestPages);
+
+    // The busiest lane serves ceil(channels / cores) channels; with more cores than channels a lane serves one.
+    int channelsPerLane = (channels + cores - 1) / cores;
+    double recordsPerLane = recordsPerSplit * Math.min(channelsPerLane, channels) / channels;
+    CoreCost core = isp.core();
+    double compute = w.deviceLane().of(recordsPerLane).nanos(core);
+    double swap = swapNanos(w.laneMemoryBytes(), job.laneMemoryBytes(), read);
+    double requestsPerLane = Math.max(1, requests * (double) channelsPerLane);
+    double lastCompute = compute / requestsPerLane;
+    double streaming = Math.max(read + lastCompute, fullRequest + compute);
+    double issdRead = requests == 0 ? 0
+        : (requests - 1) * issdCellToChannelNanos(d, Math.min(requestPages, pagesPerChannel))
+            + issdCellToChannelNanos(d, lastRequestPages);
+    double issd = issdRead + compute;
+
+    int lanes = Math.min(cores, Math.max(channels, 1));
+    double merge = 0;
+    double resultBytes = w.resultBytesPerLane() * lanes;
+    if (job.mergeOnDevice()) {
+      merge = w.merge().times(lanes).nanos(isp.controller());
+      resultBytes = w.resultBytesPerLane(); // one lane's worth: the merged partial results
+    }
+    double link = linkNanos(d, resultBytes) + d.timing().linkCommandNanos();
+    double execution = streaming + swap + merge + link;
+    double executions = splits * execution;
+    double host = w.host().get(Mode.DEVICE).of(job.records()).nanos(isp.host()) / isp.hostCores();
+    return new Prediction(Mode.DEVICE, splits * read, splits * compute, splits * swap, splits * merge, splits * link,
+        host, executions, splits * (issd + swap + merge + link), executions + host);
+  }
+
+  /**
+   * The iSSD's Eq. 9: a function whose memory M(f) exceeds its core's M reads its data ceil(M(f) / M)
+   * times. Written here as the reads beyond the first, which Eq. 5 already counts (taken literally,
+   * Eq. 9 charges one more read even when M(f) fits). The simulator gives a lane the device's DRAM and
+   * bounds no memory, so {@link Job#laneMemoryBytes} is unbounded by default and this is zero.
+   */
+  static double swapNanos(long functionBytes, long memoryBytes, double readNanos) {
+    if (functionBytes <= memoryBytes) {
+      return 0;
+    }
+    return (Math.ceil((double) functionBytes / memoryBytes) - 1) * readNanos;
+  }
+
+  // ---- host modes ----
+
+  private static Prediction host(Workload w, DeviceConfig d, Job job, Mode mode) {
+    TimingParameters t = d.timing();
+    int channels = d.geometry().channels();
+    int page = d.geometry().pageSizeBytes();
+    double bytesPerDevice = (double) job.records() / job.devices() * w.recordBytes();
+    long chunk = Math.max(job.readaheadBytes(), page);
+    long commands = (long) Math.ceil(bytesPerDevice / chunk);
+    double lastChunk = bytesPerDevice - (commands - 1) * (double) chunk;
+    double access = (commands - 1) * commandNanos(d, chunk, channels) + commandNanos(d, (long) lastChunk, channels);
+    double link = linkNanos(d, bytesPerDevice);
+    double processing = w.host().get(mode).of(job.records()).nanos(d.isp().host()) / d.isp().hostCores();
+    return new Prediction(mode, access, processing, 0, 0, link, 0, 0, 0, access + processing);
+  }
+
+  /**
+   * One read command of {@code bytes}: its pages are read on every channel at once (Eq. 1 on the
+   * busiest) and stream over the link behind them; its fixed cost comes first.
+   */
+  private static double commandNanos(DeviceConfig d, long bytes, int channels) {
+    if (bytes <= 0) {
+      return 0;
+    }
+    int page = d.geometry().pageSizeBytes();
+    long pages = (bytes + page - 1) / page;
+    double flash = cellToChannelNanos(d, (pages + channels - 1) / channels);
+    double link = linkNanos(d, bytes);
+    return d.timing().linkCommandNanos() + Math.max(link, flash + linkNanos(d, Math.min(bytes, page)));
+  }
+}

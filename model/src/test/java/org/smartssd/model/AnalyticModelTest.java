@@ -1,0 +1,200 @@
+package org.smartssd.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.smartssd.device.runtime.config.DeviceConfig;
+import org.smartssd.device.runtime.config.DeviceConfigKeys;
+
+class AnalyticModelTest {
+
+  private static DeviceConfig device(String profile, String... keyValues) {
+    Map<String, String> keys = new HashMap<>();
+    keys.put(DeviceConfigKeys.PROFILE, profile);
+    for (int i = 0; i < keyValues.length; i += 2) {
+      keys.put(keyValues[i], keyValues[i + 1]);
+    }
+    return DeviceConfig.load(keys);
+  }
+
+  /** A job of 20-byte records whose device lane does {@code laneOps} ops a record and the host {@code hostOps}. */
+  private static Workload workload(double laneOps, double hostOps, double resultBytes) {
+    Map<Mode, Work> host = Map.of(
+        Mode.HOST_NORMAL, new Work(new Counts(hostOps, 0, 0, 0), Counts.ZERO),
+        Mode.HOST_OPTIMIZED, new Work(new Counts(hostOps / 4, 0, 0, 0), Counts.ZERO),
+        Mode.DEVICE, new Work(Counts.ZERO, new Counts(1_000, 0, 0, 0)));
+    return new Workload("test", 20, new Work(new Counts(laneOps, 0, 0, 0), new Counts(500, 0, 0, 0)),
+        new Counts(2_000, 0, 0, 0), resultBytes, host, 0);
+  }
+
+  /**
+   * An independent schedule of one channel's page reads, page by page as the device's timing model books
+   * them: pages go round the ways; a die reads its cell once it is free, then waits for the bus; it holds
+   * the page until the bus has carried it.
+   */
+  private static double scheduled(long pages, int ways, double read, double bus) {
+    double[] dieFree = new double[ways];
+    double busFree = 0;
+    double end = 0;
+    for (long p = 0; p < pages; p++) {
+      int die = (int) (p % ways);
+      double cellEnd = dieFree[die] + read;
+      double busEnd = Math.max(cellEnd, busFree) + bus;
+      dieFree[die] = busEnd;
+      busFree = busEnd;
+      end = busEnd;
+    }
+    return end;
+  }
+
+  @Test
+  void channelReadsAreTheInterleavedScheduleInClosedForm() {
+    Random random = new Random(13);
+    for (int i = 0; i < 500; i++) {
+      int ways = 1 + random.nextInt(16);
+      long pages = 1 + random.nextInt(2_000);
+      long cellRead = 1_000 + random.nextInt(200_000);
+      int channelMb = 10 + random.nextInt(1_000);
+      DeviceConfig d = device("msst13-sata", DeviceConfigKeys.FLASH_WAYS_PER_CHANNEL, Integer.toString(ways),
+          DeviceConfigKeys.FLASH_CELL_READ_NS, Long.toString(cellRead),
+          DeviceConfigKeys.FLASH_CHANNEL_MB_PER_S, Integer.toString(channelMb));
+      double bus = AnalyticModel.busNanos(d);
+      double closed = AnalyticModel.cellToChannelNanos(d, pages);
+      assertThat(closed).as("ways %d, pages %d, read %d, bus %.0f", ways, pages, cellRead, bus)
+          .isCloseTo(scheduled(pages, ways, cellRead, bus), within(1e-6 * closed));
+      // Eq. 1 as published overlaps nothing: never less, and the same with one way.
+      double published = AnalyticModel.issdCellToChannelNanos(d, pages);
+      assertThat(published).isGreaterThanOrEqualTo(closed - 1e-6);
+      if (ways == 1) {
+        assertThat(published).isCloseTo(closed, within(1e-6 * closed));
+      }
+    }
+  }
+
+  @Test
+  void deviceModeSpeedsUpWithChannelsUntilItsCoresBoundIt() {
+    // A light job on fast cores: the flash bounds it, and time falls as channels are added.
+    Workload light = workload(20, 3_000, 100);
+    double previous = Double.MAX_VALUE;
+    for (int channels : new int[] {1, 2, 4, 8}) {
+      DeviceConfig d = device("msst13-sata", DeviceConfigKeys.FLASH_CHANNELS, Integer.toString(channels),
+          DeviceConfigKeys.ISP_CORES, "8", DeviceConfigKeys.ISP_CORE_MHZ, "4000");
+      Prediction p = AnalyticModel.predict(light, d, Job.of(10_000_000, false), Mode.DEVICE);
+      if (previous != Double.MAX_VALUE) {
+        assertThat(p.totalNanos()).as("%d channels", channels).isLessThan(0.6 * previous);
+      }
+      previous = p.totalNanos();
+    }
+    // A heavy job on slow cores: more channels than cores add nothing.
+    Workload heavy = workload(5_000, 3_000, 100);
+    double four = AnalyticModel.predict(heavy, device("msst13-sata", DeviceConfigKeys.FLASH_CHANNELS, "4",
+        DeviceConfigKeys.ISP_CORES, "4"), Job.of(1_000_000, false), Mode.DEVICE).totalNanos();
+    double sixteen = AnalyticModel.predict(heavy, device("msst13-sata", DeviceConfigKeys.FLASH_CHANNELS, "16",
+        DeviceConfigKeys.ISP_CORES, "4"), Job.of(1_000_000, false), Mode.DEVICE).totalNanos();
+    assertThat(sixteen).isCloseTo(four, within(0.01 * four));
+  }
+
+  @Test
+  void computeBoundDeviceTimeFollowsTheCoreClock() {
+    Workload heavy = workload(5_000, 3_000, 100);
+    double at400 = AnalyticModel.predict(heavy, device("msst13-sata"), Job.of(1_000_000, false), Mode.DEVICE)
+        .processingNanos();
+    double at800 = AnalyticModel.predict(heavy, device("msst13-sata", DeviceConfigKeys.ISP_CORE_MHZ, "800"),
+        Job.of(1_000_000, false), Mode.DEVICE).processingNanos();
+    assertThat(at800).isCloseTo(at400 / 2, within(1e-6 * at400));
+  }
+
+  @Test
+  void twoDevicesHalveTheTime() {
+    Workload w = workload(500, 3_000, 100);
+    DeviceConfig d = device("msst13-sata");
+    Job one = Job.of(10_000_000, false);
+    Job two = new Job(10_000_000, 2, Job.READAHEAD_BYTES, Job.SPLIT_BYTES, false, Long.MAX_VALUE);
+    for (Mode m : new Mode[] {Mode.DEVICE}) {
+      double t1 = AnalyticModel.predict(w, d, one, m).executionNanos();
+      double t2 = AnalyticModel.predict(w, d, two, m).executionNanos();
+      assertThat(t2 / t1).as(m.optionName()).isCloseTo(0.5, within(0.02));
+    }
+    double h1 = AnalyticModel.predict(w, d, one, Mode.HOST_NORMAL).dataAccessNanos();
+    double h2 = AnalyticModel.predict(w, d, two, Mode.HOST_NORMAL).dataAccessNanos();
+    assertThat(h2 / h1).isCloseTo(0.5, within(0.02));
+  }
+
+  @Test
+  void mergeOnTheDeviceCostsTheControllerAndSendsOneLanesResults() {
+    Workload w = workload(500, 3_000, 1_000_000);
+    DeviceConfig d = device("msst13-sata");
+    Prediction host = AnalyticModel.predict(w, d, Job.of(1_000_000, false), Mode.DEVICE);
+    Prediction device = AnalyticModel.predict(w, d, Job.of(1_000_000, true), Mode.DEVICE);
+    assertThat(host.mergeNanos()).isZero();
+    // Four lanes' merge ops on the 400 MHz controller.
+    assertThat(device.mergeNanos()).isCloseTo(4 * 2_000 * 1_000.0 / 400, within(1.0));
+    // The link carries one lane's worth instead of four.
+    double perLane = 1_000_000 * 1e9 / d.timing().linkBytesPerSecond();
+    assertThat(host.linkNanos() - device.linkNanos()).isCloseTo(3 * perLane, within(1.0));
+  }
+
+  @Test
+  void swapReadsTheDataAgainOnlyWhenTheFunctionOutgrowsItsMemory() {
+    assertThat(AnalyticModel.swapNanos(100, 100, 7.0)).isZero();
+    assertThat(AnalyticModel.swapNanos(101, 100, 7.0)).isEqualTo(7.0);
+    assertThat(AnalyticModel.swapNanos(1_000, 100, 7.0)).isEqualTo(63.0);
+    Workload big = new Workload("big", 20, new Work(new Counts(100, 0, 0, 0), Counts.ZERO), Counts.ZERO, 100,
+        workload(0, 1, 1).host(), 3 << 20);
+    Job small = new Job(1_000_000, 1, Job.READAHEAD_BYTES, Job.SPLIT_BYTES, false, 1 << 20);
+    Prediction p = AnalyticModel.predict(big, device("msst13-sata"), small, Mode.DEVICE);
+    assertThat(p.swapNanos()).isCloseTo(2 * p.dataAccessNanos(), within(1.0));
+  }
+
+  @Test
+  void hostReadsAreBoundByTheSlowerOfFlashAndLink() {
+    Workload w = workload(500, 0, 100);
+    long records = 50_000_000; // 1 GB
+    double bytes = records * 20.0;
+    // msst13: 8 x 50 MB/s of flash, 250 MB/s of link: the link bounds.
+    Prediction link = AnalyticModel.predict(w, device("msst13-sata"), Job.of(records, false), Mode.HOST_NORMAL);
+    assertThat(link.dataAccessNanos()).isCloseTo(bytes / 250e6 * 1e9, within(0.05 * link.dataAccessNanos()));
+    // A link of 4 GB/s: the flash (400 MB/s) bounds.
+    Prediction flash = AnalyticModel.predict(w, device("msst13-sata", DeviceConfigKeys.LINK_MB_PER_S, "4000"),
+        Job.of(records, false), Mode.HOST_NORMAL);
+    assertThat(flash.dataAccessNanos()).isCloseTo(bytes / 400e6 * 1e9, within(0.05 * flash.dataAccessNanos()));
+  }
+
+  @Test
+  void theBreakdownAddsUpToTheTotal() {
+    Workload w = workload(500, 3_000, 100);
+    for (Prediction p : AnalyticModel.predict(w, device("issd-current"), Job.of(2_000_000, true)).values()) {
+      if (p.mode() == Mode.DEVICE) {
+        assertThat(p.totalNanos()).isCloseTo(p.executionNanos() + p.hostNanos(), within(1e-6 * p.totalNanos()));
+        assertThat(p.executionNanos()).isGreaterThanOrEqualTo(Math.max(p.dataAccessNanos(), p.processingNanos()));
+        assertThat(p.issdExecutionNanos()).isGreaterThanOrEqualTo(p.executionNanos() - 1e-6);
+      } else {
+        assertThat(p.totalNanos()).isCloseTo(p.dataAccessNanos() + p.processingNanos(), within(1e-6));
+        assertThat(p.dataAccessNanos()).isGreaterThanOrEqualTo(p.linkNanos());
+      }
+      assertThat(p.breakdown()).containsKeys("data_access_s", "processing_s", "swap_s", "merge_s", "link_s");
+    }
+  }
+
+  @Test
+  void workIsTheLineThroughTwoSamples() {
+    Work w = Work.fit(1_000, new Counts(5_500, 100, 10, 0), 3_000, new Counts(15_500, 300, 30, 0));
+    assertThat(w.perRecord()).isEqualTo(new Counts(5, 0.1, 0.01, 0));
+    assertThat(w.fixed().ops()).isCloseTo(500, within(1e-9));
+    assertThat(w.of(2_000).ops()).isCloseTo(10_500, within(1e-9));
+    assertThatThrownBy(() -> Work.fit(10, Counts.ZERO, 10, Counts.ZERO)).hasMessageContaining("different sizes");
+  }
+
+  @Test
+  void badInputsAreNamed() {
+    assertThatThrownBy(() -> Mode.parse("hybrid")).hasMessageContaining("'hybrid'");
+    assertThatThrownBy(() -> new Job(10, 0, 1, 1, false, 1)).hasMessageContaining("devices");
+    assertThatThrownBy(() -> new Workload("w", 0, Work.NONE, Counts.ZERO, 0, Map.of(), 0))
+        .hasMessageContaining("at least one byte");
+  }
+}
