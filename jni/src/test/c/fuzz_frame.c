@@ -64,7 +64,7 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
     case 2: {
       ssd_device_statistics st;
       if (ssd_decode_statistics(p, n, &st, &err) == SSD_OK) {
-        ENSURE(n == 11 * 8 + 4 + (size_t)st.n_channels * 32);
+        ENSURE(n == 12 * 8 + 4 + (size_t)st.n_channels * 32);
         ENSURE(st.n_channels == 0 || st.channels != NULL);
       }
       ssd_device_statistics_free(&st);

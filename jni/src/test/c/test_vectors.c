@@ -272,6 +272,8 @@ static void check_stats_running(const ssd_execution_stats *s) {
   CHECK_EQ(s->counted_bulk_bytes, 4096);
   CHECK_EQ(s->modelled_host_delay_nanos, 12345);
   CHECK_EQ(s->behind_model_nanos, 0);
+  CHECK_EQ(s->counted_tail_ops, 0);
+  CHECK_EQ(s->counted_tail_bulk_bytes, 0);
 }
 
 static void test_responses(void) {
@@ -327,6 +329,7 @@ static void test_responses(void) {
   CHECK_EQ(st.commands_delayed_by_internal, 3);
   CHECK_EQ(st.answers_behind_model_nanos, 4500);
   CHECK_EQ(st.modelled_command_nanos, 88000000);
+  CHECK_EQ(st.modelled_execution_nanos, 99000000);
   REQUIRE(st.n_channels == 2);
   CHECK_EQ(st.channels[0].pages_read, 100);
   CHECK_EQ(st.channels[0].pages_programmed, 200);
@@ -451,6 +454,10 @@ static void test_responses(void) {
   CHECK_EQ(pr.stats.counted_bulk_bytes, 17);
   CHECK_EQ(pr.stats.modelled_host_delay_nanos, 18);
   CHECK_EQ(pr.stats.behind_model_nanos, 19);
+  CHECK_EQ(pr.stats.counted_tail_ops, 20);
+  CHECK_EQ(pr.stats.counted_tail_memory_accesses, 21);
+  CHECK_EQ(pr.stats.counted_tail_library_calls, 22);
+  CHECK_EQ(pr.stats.counted_tail_bulk_bytes, 23);
   REQUIRE(pr.n_results == 3);
   CHECK_INT(pr.results[0].lane, 0);
   CHECK_EQ(pr.results[0].len, 15);
@@ -684,7 +691,7 @@ static void test_bad_values(void) {
   /* bools of 2 */
   expect_rejected("response-listing-empty.bin", K_LISTING, 4, 2, "more");
   expect_rejected("response-listing.bin", K_LISTING, 103, 2, "more");
-  expect_rejected("response-progress.bin", K_PROGRESS, 166 + 6 * 8, 2, "finished");
+  expect_rejected("response-progress.bin", K_PROGRESS, 166 + 10 * 8, 2, "finished");
   expect_rejected("response-info.bin", K_INFO, 77, 2, "paced"); /* the byte after free */
   /* bad UTF-8: a lone continuation byte, a truncated sequence, an overlong slash */
   expect_rejected("response-stat.bin", K_STATUS, 3, 0x80, "path");
@@ -696,7 +703,7 @@ static void test_bad_values(void) {
   expect_rejected("response-stat.bin", K_STATUS, 7, 2, "kind");
   expect_rejected("response-stat.bin", K_STATUS, 8, 0x80, "length"); /* top bit: negative */
   expect_rejected("response-progress-empty.bin", K_PROGRESS, 0, 4, "state");
-  expect_rejected("response-progress-empty.bin", K_PROGRESS, 123 + 6 * 8, 1, "finished"); /* running */
+  expect_rejected("response-progress-empty.bin", K_PROGRESS, 123 + 10 * 8, 1, "finished"); /* running */
   expect_rejected("response-progress-empty.bin", K_PROGRESS, 3, 0x80, "lanes");
   expect_rejected("response-info.bin", K_INFO, 40, 0, "geometry.channels"); /* 8 -> 0 */
   expect_rejected("response-info.bin", K_INFO, 37, 0x80, "geometry.channels"); /* negative */
@@ -704,9 +711,9 @@ static void test_bad_values(void) {
   /* counts larger than the payload can hold: rejected before allocating */
   expect_rejected("response-listing.bin", K_LISTING, 0, 0x7F, "entries");
   expect_rejected("response-listing.bin", K_LISTING, 0, 0x80, "entries"); /* negative */
-  expect_rejected("response-statistics.bin", K_STATISTICS, 11 * 8 + 3, 3, "channels");
+  expect_rejected("response-statistics.bin", K_STATISTICS, 12 * 8 + 3, 3, "channels");
   expect_rejected("response-data.bin", K_DATA, 3, 13, "data");
-  expect_rejected("response-progress.bin", K_PROGRESS, 1 + 2 + 4 + 20 * 8, 0x40, "results");
+  expect_rejected("response-progress.bin", K_PROGRESS, 1 + 2 + 4 + 24 * 8, 0x40, "results");
 }
 
 /* A DEVICE_INFO payload built by hand, for maps out of order and with a key twice. */

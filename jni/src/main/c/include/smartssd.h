@@ -183,6 +183,7 @@ typedef struct ssd_device_statistics {
   uint64_t commands_delayed_by_internal;
   uint64_t answers_behind_model_nanos;
   uint64_t modelled_command_nanos;
+  uint64_t modelled_execution_nanos;
   uint32_t n_channels;
   ssd_channel_statistics *channels;
   void *mem_;
@@ -225,6 +226,10 @@ typedef struct ssd_execution_stats {
   uint64_t counted_bulk_bytes;
   uint64_t modelled_host_delay_nanos;
   uint64_t behind_model_nanos;
+  uint64_t counted_tail_ops;
+  uint64_t counted_tail_memory_accesses;
+  uint64_t counted_tail_library_calls;
+  uint64_t counted_tail_bulk_bytes;
 } ssd_execution_stats;
 
 typedef struct ssd_tasklet_result {

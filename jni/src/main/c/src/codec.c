@@ -558,6 +558,10 @@ static void get_execution_stats(ssd_reader *r, ssd_execution_stats *s) {
   s->counted_bulk_bytes = ssd_get_u64(r, "statistics.countedBulkBytes");
   s->modelled_host_delay_nanos = ssd_get_u64(r, "statistics.modelledHostDelayNanos");
   s->behind_model_nanos = ssd_get_u64(r, "statistics.behindModelNanos");
+  s->counted_tail_ops = ssd_get_u64(r, "statistics.countedTailOps");
+  s->counted_tail_memory_accesses = ssd_get_u64(r, "statistics.countedTailMemoryAccesses");
+  s->counted_tail_library_calls = ssd_get_u64(r, "statistics.countedTailLibraryCalls");
+  s->counted_tail_bulk_bytes = ssd_get_u64(r, "statistics.countedTailBulkBytes");
 }
 
 SSD_API int ssd_decode_versions(const void *payload, size_t len, uint16_t *min_version,
@@ -638,6 +642,7 @@ SSD_API int ssd_decode_statistics(const void *payload, size_t len, ssd_device_st
   out->commands_delayed_by_internal = ssd_get_u64(&r, "commandsDelayedByInternal");
   out->answers_behind_model_nanos = ssd_get_u64(&r, "answersBehindModelNanos");
   out->modelled_command_nanos = ssd_get_u64(&r, "modelledCommandNanos");
+  out->modelled_execution_nanos = ssd_get_u64(&r, "modelledExecutionNanos");
   uint32_t n = ssd_get_count(&r, "channels", SSD_CHANNEL_STATISTICS_BYTES);
   ssd_channel_statistics *ch = NULL;
   if (n > 0) {

@@ -22,6 +22,9 @@ import java.util.List;
  *     (arrival to completion): how long the host's I/O took on the modelled device. Commands that
  *     overlap count once, so a host that sends its next read before the model has finished the last
  *     (an unpaced device answers at once) is charged each read's own service time, not its queueing
+ * @param modelledExecutionNanos modelled time during which at least one execution was in progress
+ *     (its start to its end, results delivered): executions that overlap count once, so that one an
+ *     unpaced device starts before the model has finished the last is not charged its wait
  * @param channels per-channel counters, indexed by channel number
  */
 public record DeviceStatistics(
@@ -36,6 +39,7 @@ public record DeviceStatistics(
     long commandsDelayedByInternal,
     long answersBehindModelNanos,
     long modelledCommandNanos,
+    long modelledExecutionNanos,
     List<ChannelStatistics> channels) {
 
   public DeviceStatistics {

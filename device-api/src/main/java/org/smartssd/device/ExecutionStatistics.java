@@ -28,6 +28,12 @@ package org.smartssd.device;
  *     internal reads (they yield to host reads)
  * @param behindModelNanos on a paced device, how much later than its modelled end the execution really
  *     ended (the simulator could not keep up with the model); 0 when it kept up, and unpaced
+ * @param countedTailOps of {@code countedOps}, those done after the lanes' last read, when each lane
+ *     was told its input ended (its last combine and emission: what stays to compute once the reads
+ *     are done)
+ * @param countedTailMemoryAccesses of {@code countedMemoryAccesses}, those after the last read
+ * @param countedTailLibraryCalls of {@code countedLibraryCalls}, those after the last read
+ * @param countedTailBulkBytes of {@code countedBulkBytes}, those after the last read
  */
 public record ExecutionStatistics(
     int lanes,
@@ -50,4 +56,8 @@ public record ExecutionStatistics(
     long countedLibraryCalls,
     long countedBulkBytes,
     long modelledHostDelayNanos,
-    long behindModelNanos) {}
+    long behindModelNanos,
+    long countedTailOps,
+    long countedTailMemoryAccesses,
+    long countedTailLibraryCalls,
+    long countedTailBulkBytes) {}

@@ -28,6 +28,14 @@ public enum DeviceCounters {
   DEVICE_COUNTED_LIBRARY_CALLS,
   /** Counted bulk bytes of that work. */
   DEVICE_COUNTED_BULK_BYTES,
+  /** Of the counted ops, those the lanes did after their last read (their last combine and emission). */
+  DEVICE_COUNTED_TAIL_OPS,
+  /** Of the counted heap accesses, those after the lanes' last read. */
+  DEVICE_COUNTED_TAIL_MEMORY_ACCESSES,
+  /** Of the counted library calls, those after the lanes' last read. */
+  DEVICE_COUNTED_TAIL_LIBRARY_CALLS,
+  /** Of the counted bulk bytes, those after the lanes' last read. */
+  DEVICE_COUNTED_TAIL_BULK_BYTES,
   /** Result bytes the executions' tasklets produced (before they crossed the host interface). */
   DEVICE_RESULT_BYTES,
   /** Lanes of the executions, summed (a device's cores, once for each execution). */
@@ -38,6 +46,16 @@ public enum DeviceCounters {
   BEHIND_MODEL_NANOS,
   /** Splits whose map ran on the host: refused or failed by the device, or fallback=always. */
   FALLBACK_SPLITS,
+  /** Splits whose map ran on the host because the job was placed there (placement host, or auto's choice). */
+  HOST_PLACED_SPLITS,
+  /** 1 when the map phase was placed in the devices (reported once, by map task 0). */
+  PLACEMENT_DEVICE,
+  /** 1 when the map phase was placed on the host (reported once, by map task 0). */
+  PLACEMENT_HOST,
+  /** With placement auto, the predicted (modelled) time in the devices, in nanoseconds (once, by map task 0). */
+  PREDICTED_DEVICE_NANOS,
+  /** With placement auto, the predicted (modelled) time on the host, in nanoseconds (once, by map task 0). */
+  PREDICTED_HOST_NANOS,
   /** Bytes of the CREATE_OBJECT frames that installed the tasklet (its jar and parameters), one per split. */
   TASKLET_INSTALL_BYTES
 }

@@ -39,6 +39,7 @@ import org.apache.hadoop.util.ToolRunner;
  * CONFIG.md.
  */
 public final class DeviceJobClient extends Configured implements Tool {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DeviceJobClient.class);
 
   /** For {@link ToolRunner}. */
   public DeviceJobClient() {}
@@ -50,14 +51,22 @@ public final class DeviceJobClient extends Configured implements Tool {
    * host combines the devices' partial results once more before the shuffle. Calling it on a job
    * already configured changes nothing.
    *
+   * <p>Then it places the map phase ({@code smartssd.mapper.placement}): in the devices, on the host
+   * (every split's map reads its raw records through objfs, as the unchanged job would), or, with
+   * {@code auto}, where the analytic model predicts it runs faster ({@link PlacementPlanner}: it runs a
+   * few sample executions in a device first). The choice and the predictions go into the job's
+   * configuration ({@code smartssd.mapper.placement.chosen}, {@code .predicted-device-s},
+   * {@code .predicted-host-s}, {@code .reason}), the log, and the job's counters.
+   *
    * @throws IllegalArgumentException when the input format is not {@link FixedLengthInputFormat}
    *     (with a record length) or {@link TextInputFormat}, or a {@code smartssd.mapper.*} value is bad
-   * @throws IOException when the job's classes cannot be loaded
+   * @throws IOException when the job's classes cannot be loaded, or auto placement cannot reach a
+   *     device holding the input
    */
   @SuppressWarnings("rawtypes")
   public static void configure(Job job) throws IOException {
     Configuration conf = job.getConfiguration();
-    DeviceMapperSettings.from(conf); // a bad smartssd.mapper.* value fails here, before submission
+    DeviceMapperSettings settings = DeviceMapperSettings.from(conf); // a bad value fails here, before submission
     Class<? extends Mapper> mapper;
     Class<? extends InputFormat> inputFormat;
     Class<? extends Reducer> combiner;
@@ -89,6 +98,35 @@ public final class DeviceJobClient extends Configured implements Tool {
     }
     job.setInputFormatClass(DeviceInputFormat.class);
     job.setMapperClass(DeviceMapper.class);
+    place(job, settings);
+  }
+
+  private static void place(Job job, DeviceMapperSettings settings) throws IOException {
+    Configuration conf = job.getConfiguration();
+    conf.unset(DeviceMapperConfigKeys.PLACEMENT_PREDICTED_DEVICE_S);
+    conf.unset(DeviceMapperConfigKeys.PLACEMENT_PREDICTED_HOST_S);
+    conf.unset(DeviceMapperConfigKeys.PLACEMENT_REASON);
+    switch (settings.placement()) {
+      case DEVICE -> conf.set(DeviceMapperConfigKeys.PLACEMENT_CHOSEN, "device");
+      case HOST -> conf.set(DeviceMapperConfigKeys.PLACEMENT_CHOSEN, "host");
+      case AUTO -> {
+        PlacementPlanner.Plan plan;
+        try {
+          plan = PlacementPlanner.plan(job, settings);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while placing job '" + job.getJobName() + "'");
+        }
+        conf.set(DeviceMapperConfigKeys.PLACEMENT_CHOSEN, plan.placement().optionName());
+        if (!Double.isNaN(plan.predictedDeviceSeconds())) {
+          conf.set(DeviceMapperConfigKeys.PLACEMENT_PREDICTED_DEVICE_S, Double.toString(plan.predictedDeviceSeconds()));
+          conf.set(DeviceMapperConfigKeys.PLACEMENT_PREDICTED_HOST_S, Double.toString(plan.predictedHostSeconds()));
+        }
+        conf.set(DeviceMapperConfigKeys.PLACEMENT_REASON, plan.reason());
+        LOG.info("job '{}': {}=auto placed the map phase on the {}: {}", job.getJobName(),
+            DeviceMapperConfigKeys.PLACEMENT, plan.placement().optionName(), plan.reason());
+      }
+    }
   }
 
   /**

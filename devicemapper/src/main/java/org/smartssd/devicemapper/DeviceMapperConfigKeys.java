@@ -35,6 +35,15 @@ public final class DeviceMapperConfigKeys {
   public static final String MERGE_DEFAULT = "";
 
   /**
+   * Where the job's map phase runs: {@code device} (in the devices that hold the input), {@code host}
+   * (on the host, as an ordinary job reading through objfs), or {@code auto} (where the analytic model,
+   * from the devices' parameters and the job's work measured on a sample in a device, predicts it
+   * runs faster).
+   */
+  public static final String PLACEMENT = "smartssd.mapper.placement";
+  public static final String PLACEMENT_DEFAULT = "device";
+
+  /**
    * The shortest pause after a READ_OBJECT that brought nothing; while the time the execution still
    * needs is not known, the pause starts here and doubles.
    */
@@ -79,4 +88,16 @@ public final class DeviceMapperConfigKeys {
 
   /** The job's combiner, or unset for none (set by {@link DeviceJobClient#configure}). */
   public static final String REAL_COMBINER_CLASS = "smartssd.mapper.real.combiner.class";
+
+  /** Where the map phase runs, {@code device} or {@code host}: the placement, or auto's choice (set by configure). */
+  public static final String PLACEMENT_CHOSEN = "smartssd.mapper.placement.chosen";
+
+  /** With placement auto, the predicted (modelled) seconds in the devices (set by configure). */
+  public static final String PLACEMENT_PREDICTED_DEVICE_S = "smartssd.mapper.placement.predicted-device-s";
+
+  /** With placement auto, the predicted (modelled) seconds on the host (set by configure). */
+  public static final String PLACEMENT_PREDICTED_HOST_S = "smartssd.mapper.placement.predicted-host-s";
+
+  /** With placement auto, why it chose as it did (set by configure). */
+  public static final String PLACEMENT_REASON = "smartssd.mapper.placement.reason";
 }

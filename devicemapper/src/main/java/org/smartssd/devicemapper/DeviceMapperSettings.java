@@ -21,6 +21,7 @@ import org.smartssd.device.client.ExecutionPoller.PollingPolicy;
  * @param sharedPackages package prefixes (ending with '.') whose classes the device provides
  */
 record DeviceMapperSettings(
+    Placement placement,
     Fallback fallback,
     int bufferRecords,
     int bufferBytes,
@@ -30,6 +31,13 @@ record DeviceMapperSettings(
     long holdResultBytes,
     Duration busyTimeout,
     List<String> sharedPackages) {
+
+  /** {@value DeviceMapperConfigKeys#PLACEMENT}. */
+  enum Placement {
+    DEVICE,
+    HOST,
+    AUTO
+  }
 
   /** {@value DeviceMapperConfigKeys#FALLBACK}. */
   enum Fallback {
@@ -46,6 +54,7 @@ record DeviceMapperSettings(
           + POLL_MIN_PAUSE + " (" + minPause.toMillis() + " ms)");
     }
     return new DeviceMapperSettings(
+        placement(conf.getTrimmed(PLACEMENT, PLACEMENT_DEFAULT)),
         fallback(conf.getTrimmed(FALLBACK, FALLBACK_DEFAULT)),
         (int) between(BUFFER_RECORDS, conf.getLong(BUFFER_RECORDS, BUFFER_RECORDS_DEFAULT), 1, Integer.MAX_VALUE),
         (int) between(BUFFER_BYTES, conf.getLongBytes(BUFFER_BYTES, BUFFER_BYTES_DEFAULT), 1, 1L << 30),
@@ -84,6 +93,19 @@ record DeviceMapperSettings(
           + DeviceJobClient.class.getName() + ".configure(job)");
     }
     return conf.getClass(key, null, type);
+  }
+
+  private static Placement placement(String value) {
+    try {
+      return Placement.valueOf(value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(PLACEMENT + " must be device, host or auto, was '" + value + "'");
+    }
+  }
+
+  /** Where configure placed the map phase: device unless it chose host ({@value DeviceMapperConfigKeys#PLACEMENT_CHOSEN}). */
+  static boolean placedOnHost(Configuration conf) {
+    return "host".equals(conf.getTrimmed(PLACEMENT_CHOSEN, "device"));
   }
 
   private static Fallback fallback(String value) {

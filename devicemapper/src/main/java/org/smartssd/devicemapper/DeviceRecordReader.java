@@ -109,6 +109,16 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     this.conf = taskContext.getConfiguration();
     this.split = (DeviceSplit) genericSplit;
     this.settings = DeviceMapperSettings.from(conf);
+    boolean onHost = DeviceMapperSettings.placedOnHost(conf);
+    if (taskContext.getTaskAttemptID().getTaskID().getId() == 0) {
+      reportPlacement(onHost);
+    }
+    if (onHost) {
+      split.markRanOnHost();
+      count(DeviceCounters.HOST_PLACED_SPLITS, 1);
+      readOnHost();
+      return;
+    }
     if (settings.fallback() == DeviceMapperSettings.Fallback.ALWAYS) {
       runOnHost();
       return;
@@ -289,6 +299,10 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     count(DeviceCounters.DEVICE_COUNTED_MEMORY_ACCESSES, s.countedMemoryAccesses());
     count(DeviceCounters.DEVICE_COUNTED_LIBRARY_CALLS, s.countedLibraryCalls());
     count(DeviceCounters.DEVICE_COUNTED_BULK_BYTES, s.countedBulkBytes());
+    count(DeviceCounters.DEVICE_COUNTED_TAIL_OPS, s.countedTailOps());
+    count(DeviceCounters.DEVICE_COUNTED_TAIL_MEMORY_ACCESSES, s.countedTailMemoryAccesses());
+    count(DeviceCounters.DEVICE_COUNTED_TAIL_LIBRARY_CALLS, s.countedTailLibraryCalls());
+    count(DeviceCounters.DEVICE_COUNTED_TAIL_BULK_BYTES, s.countedTailBulkBytes());
     count(DeviceCounters.DEVICE_RESULT_BYTES, s.resultBytes());
     count(DeviceCounters.DEVICE_LANES, s.lanes());
     count(DeviceCounters.MODELLED_HOST_DELAY_NANOS, s.modelledHostDelayNanos());
@@ -414,10 +428,26 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
 
   // ---- host mode ----
 
-  @SuppressWarnings({"rawtypes", "unchecked"})
+  /** The job's placement, once for the job (map task 0): where its map phase runs, and auto's predictions. */
+  private void reportPlacement(boolean onHost) {
+    count(onHost ? DeviceCounters.PLACEMENT_HOST : DeviceCounters.PLACEMENT_DEVICE, 1);
+    String device = conf.get(DeviceMapperConfigKeys.PLACEMENT_PREDICTED_DEVICE_S);
+    String host = conf.get(DeviceMapperConfigKeys.PLACEMENT_PREDICTED_HOST_S);
+    if (device != null && host != null) {
+      count(DeviceCounters.PREDICTED_DEVICE_NANOS, Math.round(Double.parseDouble(device) * 1e9));
+      count(DeviceCounters.PREDICTED_HOST_NANOS, Math.round(Double.parseDouble(host) * 1e9));
+    }
+  }
+
   private void runOnHost() throws IOException, InterruptedException {
     split.markRanOnHost();
     count(DeviceCounters.FALLBACK_SPLITS, 1);
+    readOnHost();
+  }
+
+  /** The split's raw records through the job's own input format, for its own mapper on the host. */
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private void readOnHost() throws IOException, InterruptedException {
     InputFormat real = ReflectionUtils.newInstance(DeviceMapperSettings.realInputFormat(conf), conf);
     hostScheme = split.getPath().toUri().getScheme();
     hostBytesAccounted = bytesRead(hostScheme);

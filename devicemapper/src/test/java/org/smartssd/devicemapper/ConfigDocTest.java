@@ -23,12 +23,13 @@ class ConfigDocTest {
         keys++;
       }
     }
-    assertThat(keys).isEqualTo(14);
+    assertThat(keys).isEqualTo(19);
   }
 
   @Test
   void theDefaultsAreValid() {
     DeviceMapperSettings s = DeviceMapperSettings.from(new Configuration(false));
+    assertThat(s.placement()).isEqualTo(DeviceMapperSettings.Placement.DEVICE);
     assertThat(s.fallback()).isEqualTo(DeviceMapperSettings.Fallback.AUTO);
     assertThat(s.bufferRecords()).isEqualTo(10_000);
     assertThat(s.bufferBytes()).isEqualTo(4 << 20);

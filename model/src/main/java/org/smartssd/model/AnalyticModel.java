@@ -26,7 +26,9 @@ import org.smartssd.opcount.CoreCost;
  *   <li>Global merge (Eq. 10): the lanes' results, merged on the controller core or sent to the host.
  *   <li>Streaming (the XSD's Perf = min(flash to DRAM, execute)): a lane reads and computes at once,
  *       so an execution takes the longer of its reads and its compute, plus the first request's read
- *       or the last one's compute; the iSSD's Eq. 12 (access plus processing) is given beside it.
+ *       or the last one's compute, then what the lane computes once its input ended (the combine of
+ *       the records still in its buffer, {@link Workload#laneTail}); the iSSD's Eq. 12 (access plus
+ *       processing) is given beside it.
  *   <li>Host modes: each read command streams its pages from the flash over the link (its time the
  *       longer of the two), then the host computes (Eq. 11: access plus processing).
  * </ul>
@@ -95,14 +97,46 @@ public final class AnalyticModel {
 
   private static Prediction device(Workload w, DeviceConfig d, Job job) {
     IspParameters isp = d.isp();
+    double recordsPerDevice = (double) job.records() / job.devices();
+    double bytesPerDevice = recordsPerDevice * w.recordBytes();
+    // Splits are whole blocks and a last, shorter one (as objfs cuts an object); a device runs them one
+    // after the other.
+    long fullSplits = (long) Math.floor(bytesPerDevice / job.splitBytes());
+    double lastSplitBytes = bytesPerDevice - fullSplits * (double) job.splitBytes();
+    long splits = fullSplits + (lastSplitBytes > 0 || fullSplits == 0 ? 1 : 0);
+    Execution full = fullSplits == 0 ? Execution.NONE
+        : execution(w, d, job, (double) job.splitBytes() / w.recordBytes());
+    Execution last = lastSplitBytes > 0 || fullSplits == 0 ? execution(w, d, job, lastSplitBytes / w.recordBytes())
+        : Execution.NONE;
+    Execution all = full.times(fullSplits).plus(last);
+    double host = w.host().get(Mode.DEVICE).of(job.records()).plus(w.hostPerSplit(Mode.DEVICE).times(splits
+        * (double) job.devices())).nanos(isp.host()) / isp.hostCores();
+    return new Prediction(Mode.DEVICE, all.read, all.compute, all.swap, all.merge, all.link, host, all.total,
+        all.issd, all.total + host);
+  }
+
+  /** One execution's parts, or their sums over several. */
+  private record Execution(double read, double compute, double swap, double merge, double link, double total,
+      double issd) {
+    static final Execution NONE = new Execution(0, 0, 0, 0, 0, 0, 0);
+
+    Execution times(double n) {
+      return new Execution(read * n, compute * n, swap * n, merge * n, link * n, total * n, issd * n);
+    }
+
+    Execution plus(Execution o) {
+      return new Execution(read + o.read, compute + o.compute, swap + o.swap, merge + o.merge, link + o.link,
+          total + o.total, issd + o.issd);
+    }
+  }
+
+  /** One execution over a split of {@code records} records: the busiest channel's reads, the busiest lane's work. */
+  private static Execution execution(Workload w, DeviceConfig d, Job job, double records) {
+    IspParameters isp = d.isp();
     int channels = d.geometry().channels();
     int cores = isp.cores();
     int page = d.geometry().pageSizeBytes();
-    double recordsPerDevice = (double) job.records() / job.devices();
-    double bytesPerDevice = recordsPerDevice * w.recordBytes();
-    long splits = Math.max(1, (long) Math.ceil(bytesPerDevice / job.splitBytes()));
-    double recordsPerSplit = recordsPerDevice / splits;
-    long pages = (long) Math.ceil(recordsPerSplit * w.recordBytes() / page);
+    long pages = (long) Math.ceil(records * w.recordBytes() / page);
     // An object's pages go round the channels from one the object's id picks: the busiest has the ceiling.
     long pagesPerChannel = (pages + channels - 1) / channels;
     int requestPages = isp.readRequestPages();
@@ -113,31 +147,30 @@ public final class AnalyticModel {
 
     // The busiest lane serves ceil(channels / cores) channels; with more cores than channels a lane serves one.
     int channelsPerLane = (channels + cores - 1) / cores;
-    double recordsPerLane = recordsPerSplit * Math.min(channelsPerLane, channels) / channels;
+    double recordsPerLane = records * Math.min(channelsPerLane, channels) / channels;
     CoreCost core = isp.core();
     double compute = w.deviceLane().of(recordsPerLane).nanos(core);
+    // What the lane computes once told its input ended (its last buffer's combine): after its last read.
+    double tail = Math.min(compute, w.laneTail().of(job.lastBufferRecords(recordsPerLane)).nanos(core));
+    double streamed = compute - tail;
     double swap = swapNanos(w.laneMemoryBytes(), job.laneMemoryBytes(), read);
-    double requestsPerLane = Math.max(1, requests * (double) channelsPerLane);
-    double lastCompute = compute / requestsPerLane;
-    double streaming = Math.max(read + lastCompute, fullRequest + compute);
+    double lastCompute = streamed / Math.max(1, requests);
+    double streaming = Math.max(read + lastCompute, fullRequest + streamed) + tail;
     double issdRead = requests == 0 ? 0
         : (requests - 1) * issdCellToChannelNanos(d, Math.min(requestPages, pagesPerChannel))
             + issdCellToChannelNanos(d, lastRequestPages);
-    double issd = issdRead + compute;
 
     int lanes = Math.min(cores, Math.max(channels, 1));
     double merge = 0;
-    double resultBytes = w.resultBytesPerLane() * lanes;
+    double resultBytes = w.resultBytesPerLane() * lanes + w.resultBytesPerRecord() * records;
     if (job.mergeOnDevice()) {
       merge = w.merge().times(lanes).nanos(isp.controller());
-      resultBytes = w.resultBytesPerLane(); // one lane's worth: the merged partial results
+      // One lane's worth of the keys' results: the merged partial results.
+      resultBytes = w.resultBytesPerLane() + w.resultBytesPerRecord() * records;
     }
     double link = linkNanos(d, resultBytes) + d.timing().linkCommandNanos();
-    double execution = streaming + swap + merge + link;
-    double executions = splits * execution;
-    double host = w.host().get(Mode.DEVICE).of(job.records()).nanos(isp.host()) / isp.hostCores();
-    return new Prediction(Mode.DEVICE, splits * read, splits * compute, splits * swap, splits * merge, splits * link,
-        host, executions, splits * (issd + swap + merge + link), executions + host);
+    return new Execution(read, compute, swap, merge, link, streaming + swap + merge + link,
+        issdRead + compute + swap + merge + link);
   }
 
   /**
@@ -165,7 +198,10 @@ public final class AnalyticModel {
     double lastChunk = bytesPerDevice - (commands - 1) * (double) chunk;
     double access = (commands - 1) * commandNanos(d, chunk, channels) + commandNanos(d, (long) lastChunk, channels);
     double link = linkNanos(d, bytesPerDevice);
-    double processing = w.host().get(mode).of(job.records()).nanos(d.isp().host()) / d.isp().hostCores();
+    long splitsPerDevice = Math.max(1, (long) Math.ceil(bytesPerDevice / job.splitBytes()));
+    double processing = w.host().get(mode).of(job.records())
+        .plus(w.hostPerSplit(mode).times(splitsPerDevice * (double) job.devices()))
+        .nanos(d.isp().host()) / d.isp().hostCores();
     return new Prediction(mode, access, processing, 0, 0, link, 0, 0, 0, access + processing);
   }
 

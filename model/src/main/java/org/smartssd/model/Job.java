@@ -11,22 +11,50 @@ package org.smartssd.model;
  * @param mergeOnDevice whether lanes' results are merged on the device's controller core
  * @param laneMemoryBytes memory a lane's function may use before it swaps (the iSSD's M_ch);
  *     {@link Long#MAX_VALUE} for none, as the simulator has none
+ * @param bufferRecords records a lane buffers before it combines them (the device mapper's
+ *     {@code smartssd.mapper.buffer-records}; a map output a record)
  */
 public record Job(long records, int devices, long readaheadBytes, long splitBytes, boolean mergeOnDevice,
-    long laneMemoryBytes) {
+    long laneMemoryBytes, long bufferRecords) {
   /** objfs's defaults: read-ahead of at least 1 MiB, 128 MiB blocks. */
   public static final long READAHEAD_BYTES = 1 << 20;
   public static final long SPLIT_BYTES = 128L << 20;
+  /** The device mapper's default {@code smartssd.mapper.buffer-records}. */
+  public static final long BUFFER_RECORDS = 10_000;
 
   public Job {
-    if (records < 0 || devices < 1 || readaheadBytes < 1 || splitBytes < 1 || laneMemoryBytes < 1) {
-      throw new IllegalArgumentException("records >= 0, devices, read-ahead and split size >= 1: " + records + ", "
-          + devices + ", " + readaheadBytes + ", " + splitBytes);
+    if (records < 0 || devices < 1 || readaheadBytes < 1 || splitBytes < 1 || laneMemoryBytes < 1
+        || bufferRecords < 1) {
+      throw new IllegalArgumentException("records >= 0; devices, read-ahead, split size, lane memory and buffer "
+          + "records >= 1: " + records + ", " + devices + ", " + readaheadBytes + ", " + splitBytes + ", "
+          + laneMemoryBytes + ", " + bufferRecords);
     }
   }
 
-  /** A job over one device with objfs's defaults. */
+  /** A job over one device with objfs's and the device mapper's defaults. */
   public static Job of(long records, boolean mergeOnDevice) {
-    return new Job(records, 1, READAHEAD_BYTES, SPLIT_BYTES, mergeOnDevice, Long.MAX_VALUE);
+    return new Job(records, 1, READAHEAD_BYTES, SPLIT_BYTES, mergeOnDevice, Long.MAX_VALUE, BUFFER_RECORDS);
+  }
+
+  /** The same job over another number of records. */
+  public Job withRecords(long otherRecords) {
+    return new Job(otherRecords, devices, readaheadBytes, splitBytes, mergeOnDevice, laneMemoryBytes, bufferRecords);
+  }
+
+  /** The same job over another number of devices. */
+  public Job withDevices(int otherDevices) {
+    return new Job(records, otherDevices, readaheadBytes, splitBytes, mergeOnDevice, laneMemoryBytes, bufferRecords);
+  }
+
+  /**
+   * Records a lane still holds when told its input ended, of {@code laneRecords} it read: it combined
+   * its buffer each time it filled.
+   */
+  public double lastBufferRecords(double laneRecords) {
+    if (laneRecords <= 0) {
+      return 0;
+    }
+    double full = Math.floor(laneRecords / bufferRecords);
+    return laneRecords - full * bufferRecords;
   }
 }

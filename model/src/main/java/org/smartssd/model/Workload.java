@@ -11,13 +11,20 @@ import java.util.Objects;
  * @param recordBytes bytes a record
  * @param deviceLane the device's work in one lane: the map and the combiner, per record, and a fixed
  *     part per lane and execution (the last combine and emission)
+ * @param laneTail of that work, what a lane does after its last read, when told its input ended: a
+ *     fixed part, and a part per record it still holds in its buffer (records not yet combined)
  * @param merge the controller core's merge of one lane's results (merge on the device)
- * @param resultBytesPerLane the bytes one lane's results take, per execution
+ * @param resultBytesPerLane the bytes one lane's results take, per execution (a fixed part: with a
+ *     combiner, about the keys' count)
+ * @param resultBytesPerRecord and for each record the lane read (without a combiner, most of them)
  * @param host the host's work in each mode, per input record and fixed per job
+ * @param hostPerSplit the host's work in each mode for each split (a map task's own: Hadoop allocates
+ *     and clears each map task's output buffer, for one); a mode left out has none
  * @param laneMemoryBytes memory one lane's function needs (the iSSD's M(f), for its swap cost)
  */
-public record Workload(String name, int recordBytes, Work deviceLane, Counts merge, double resultBytesPerLane,
-    Map<Mode, Work> host, long laneMemoryBytes) {
+public record Workload(String name, int recordBytes, Work deviceLane, Work laneTail, Counts merge,
+    double resultBytesPerLane, double resultBytesPerRecord, Map<Mode, Work> host, Map<Mode, Counts> hostPerSplit,
+    long laneMemoryBytes) {
 
   public Workload {
     Objects.requireNonNull(name, "name");
@@ -25,10 +32,16 @@ public record Workload(String name, int recordBytes, Work deviceLane, Counts mer
       throw new IllegalArgumentException("a record has at least one byte, not " + recordBytes);
     }
     host = Map.copyOf(host);
+    hostPerSplit = Map.copyOf(hostPerSplit);
     for (Mode m : Mode.values()) {
       if (!host.containsKey(m)) {
         throw new IllegalArgumentException("the host's work in mode " + m.optionName() + " is missing");
       }
     }
+  }
+
+  /** The host's work for each split in a mode. */
+  public Counts hostPerSplit(Mode mode) {
+    return hostPerSplit.getOrDefault(mode, Counts.ZERO);
   }
 }

@@ -29,7 +29,8 @@ class AnalyticModelTest {
         Mode.HOST_OPTIMIZED, new Work(new Counts(hostOps / 4, 0, 0, 0), Counts.ZERO),
         Mode.DEVICE, new Work(Counts.ZERO, new Counts(1_000, 0, 0, 0)));
     return new Workload("test", 20, new Work(new Counts(laneOps, 0, 0, 0), new Counts(500, 0, 0, 0)),
-        new Counts(2_000, 0, 0, 0), resultBytes, host, 0);
+        new Work(new Counts(laneOps / 2, 0, 0, 0), new Counts(500, 0, 0, 0)), new Counts(2_000, 0, 0, 0), resultBytes,
+        0, host, Map.of(Mode.HOST_NORMAL, new Counts(1_000_000, 0, 0, 0)), 0);
   }
 
   /**
@@ -114,7 +115,7 @@ class AnalyticModelTest {
     Workload w = workload(500, 3_000, 100);
     DeviceConfig d = device("msst13-sata");
     Job one = Job.of(10_000_000, false);
-    Job two = new Job(10_000_000, 2, Job.READAHEAD_BYTES, Job.SPLIT_BYTES, false, Long.MAX_VALUE);
+    Job two = one.withDevices(2);
     for (Mode m : new Mode[] {Mode.DEVICE}) {
       double t1 = AnalyticModel.predict(w, d, one, m).executionNanos();
       double t2 = AnalyticModel.predict(w, d, two, m).executionNanos();
@@ -144,9 +145,9 @@ class AnalyticModelTest {
     assertThat(AnalyticModel.swapNanos(100, 100, 7.0)).isZero();
     assertThat(AnalyticModel.swapNanos(101, 100, 7.0)).isEqualTo(7.0);
     assertThat(AnalyticModel.swapNanos(1_000, 100, 7.0)).isEqualTo(63.0);
-    Workload big = new Workload("big", 20, new Work(new Counts(100, 0, 0, 0), Counts.ZERO), Counts.ZERO, 100,
-        workload(0, 1, 1).host(), 3 << 20);
-    Job small = new Job(1_000_000, 1, Job.READAHEAD_BYTES, Job.SPLIT_BYTES, false, 1 << 20);
+    Workload big = new Workload("big", 20, new Work(new Counts(100, 0, 0, 0), Counts.ZERO), Work.NONE, Counts.ZERO,
+        100, 0, workload(0, 1, 1).host(), Map.of(), 3 << 20);
+    Job small = new Job(1_000_000, 1, Job.READAHEAD_BYTES, Job.SPLIT_BYTES, false, 1 << 20, Job.BUFFER_RECORDS);
     Prediction p = AnalyticModel.predict(big, device("msst13-sata"), small, Mode.DEVICE);
     assertThat(p.swapNanos()).isCloseTo(2 * p.dataAccessNanos(), within(1.0));
   }
@@ -182,6 +183,32 @@ class AnalyticModelTest {
   }
 
   @Test
+  void whatIsLeftInTheBufferIsComputedAfterTheLastRead() {
+    // An I/O-bound job on fast cores: the lanes keep up with the reads, then combine what they hold.
+    Workload w = workload(2_000, 3_000, 100);
+    DeviceConfig d = device("msst13-sata", DeviceConfigKeys.ISP_CORE_MHZ, "4000");
+    Job job = Job.of(400_000, false); // 100,000 records a lane: the last buffer is full, then combined
+    Prediction p = AnalyticModel.predict(w, d, job, Mode.DEVICE);
+    assertThat(job.lastBufferRecords(100_000)).isZero();
+    assertThat(job.lastBufferRecords(25_000)).isEqualTo(5_000);
+    Job odd = Job.of(420_000, false); // 105,000 a lane: 5,000 left
+    Prediction q = AnalyticModel.predict(w, d, odd, Mode.DEVICE);
+    double tail = w.laneTail().of(5_000).nanos(d.isp().core());
+    double readMore = q.dataAccessNanos() - p.dataAccessNanos();
+    assertThat(q.executionNanos() - p.executionNanos()).isGreaterThan(tail).isLessThan(tail + readMore * 1.01 + 1e6);
+  }
+
+  @Test
+  void eachSplitCostsTheHostItsOwnWork() {
+    Workload w = workload(500, 3_000, 100);
+    DeviceConfig d = device("msst13-sata");
+    double one = AnalyticModel.predict(w, d, Job.of(1_000_000, false), Mode.HOST_NORMAL).processingNanos();
+    double four = AnalyticModel.predict(w, d, Job.of(1_000_000, false).withDevices(4), Mode.HOST_NORMAL)
+        .processingNanos();
+    assertThat(four - one).isCloseTo(3 * d.isp().host().nanos(1_000_000, 0, 0, 0), within(1.0));
+  }
+
+  @Test
   void workIsTheLineThroughTwoSamples() {
     Work w = Work.fit(1_000, new Counts(5_500, 100, 10, 0), 3_000, new Counts(15_500, 300, 30, 0));
     assertThat(w.perRecord()).isEqualTo(new Counts(5, 0.1, 0.01, 0));
@@ -193,8 +220,8 @@ class AnalyticModelTest {
   @Test
   void badInputsAreNamed() {
     assertThatThrownBy(() -> Mode.parse("hybrid")).hasMessageContaining("'hybrid'");
-    assertThatThrownBy(() -> new Job(10, 0, 1, 1, false, 1)).hasMessageContaining("devices");
-    assertThatThrownBy(() -> new Workload("w", 0, Work.NONE, Counts.ZERO, 0, Map.of(), 0))
+    assertThatThrownBy(() -> new Job(10, 0, 1, 1, false, 1, 1)).hasMessageContaining("devices");
+    assertThatThrownBy(() -> new Workload("w", 0, Work.NONE, Work.NONE, Counts.ZERO, 0, 0, Map.of(), Map.of(), 0))
         .hasMessageContaining("at least one byte");
   }
 }

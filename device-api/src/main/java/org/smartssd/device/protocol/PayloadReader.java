@@ -187,7 +187,7 @@ public final class PayloadReader {
     return new InputRange(path, offset, length);
   }
 
-  /** ExecutionStatistics: {@code u32} lanes (2^31 and more rejected), 20 {@code u64} counters. */
+  /** ExecutionStatistics: {@code u32} lanes (2^31 and more rejected), 24 {@code u64} counters. */
   public ExecutionStatistics executionStatistics(String field) throws ProtocolException {
     int lanes = u32(field + ".lanes");
     if (lanes < 0) {
@@ -214,7 +214,11 @@ public final class PayloadReader {
         u64(field + ".countedLibraryCalls"),
         u64(field + ".countedBulkBytes"),
         u64(field + ".modelledHostDelayNanos"),
-        u64(field + ".behindModelNanos"));
+        u64(field + ".behindModelNanos"),
+        u64(field + ".countedTailOps"),
+        u64(field + ".countedTailMemoryAccesses"),
+        u64(field + ".countedTailLibraryCalls"),
+        u64(field + ".countedTailBulkBytes"));
   }
 
   /** A tasklet result: {@code u16} lane + 1 (0: lane -1, the merge), then {@code bytes} data (a view). */

@@ -195,7 +195,11 @@ public final class PayloadWriter {
         .u64(s.countedLibraryCalls())
         .u64(s.countedBulkBytes())
         .u64(s.modelledHostDelayNanos())
-        .u64(s.behindModelNanos());
+        .u64(s.behindModelNanos())
+        .u64(s.countedTailOps())
+        .u64(s.countedTailMemoryAccesses())
+        .u64(s.countedTailLibraryCalls())
+        .u64(s.countedTailBulkBytes());
   }
 
   /**

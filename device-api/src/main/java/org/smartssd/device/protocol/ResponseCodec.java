@@ -106,7 +106,7 @@ final class ResponseCodec {
     w.u64(s.uptimeNanos()).u64(s.commands()).u64(s.hostBytesIn()).u64(s.hostBytesOut())
         .u64(s.linkBusyNanos()).u64(s.modelledHorizonNanos()).u64(s.gcPagesMoved())
         .u64(s.modelledInternalDelayNanos()).u64(s.commandsDelayedByInternal()).u64(s.answersBehindModelNanos()).u64(s.modelledCommandNanos())
-        .u32(s.channels().size());
+        .u64(s.modelledExecutionNanos()).u32(s.channels().size());
     for (ChannelStatistics c : s.channels()) {
       w.u64(c.pagesRead()).u64(c.pagesProgrammed()).u64(c.blocksErased()).u64(c.busyNanos());
     }
@@ -124,6 +124,7 @@ final class ResponseCodec {
     long delayed = r.u64("commandsDelayedByInternal");
     long behind = r.u64("answersBehindModelNanos");
     long commandNanos = r.u64("modelledCommandNanos");
+    long executionNanos = r.u64("modelledExecutionNanos");
     int n = r.count("channels", CHANNEL_BYTES);
     List<ChannelStatistics> channels = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -132,7 +133,7 @@ final class ResponseCodec {
           r.u64(c + "pagesRead"), r.u64(c + "pagesProgrammed"), r.u64(c + "blocksErased"), r.u64(c + "busyNanos")));
     }
     return new DeviceStatistics(uptime, commands, in, out, linkBusy, horizon, gcMoved, internalDelay, delayed, behind,
-        commandNanos, channels);
+        commandNanos, executionNanos, channels);
   }
 
   private static Response.Listing listing(PayloadReader r) throws ProtocolException {

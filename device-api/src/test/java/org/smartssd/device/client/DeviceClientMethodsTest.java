@@ -72,7 +72,7 @@ class DeviceClientMethodsTest {
   void eachMethodSendsItsRequestAndReturnsTheReply() throws Exception {
     ObjectStatus file = new ObjectStatus("/d/f", false, 10, 1, 5);
     DeviceInfo info = new DeviceInfo("h", "p", new DeviceGeometry(1, 1, 1, 1, 4096, 1), 1, 1, false, Map.of("k", "v"));
-    DeviceStatistics stats = new DeviceStatistics(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, List.of(new ChannelStatistics(1, 2, 3, 4)));
+    DeviceStatistics stats = new DeviceStatistics(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, List.of(new ChannelStatistics(1, 2, 3, 4)));
     start(r -> {
       if (r instanceof Request.Create || r instanceof Request.Append) {
         return new Response.Opened(11, 5, r instanceof Request.Create ? 0 : 10);
@@ -231,7 +231,8 @@ class DeviceClientMethodsTest {
 
   // In-storage processing.
 
-  private static final ExecutionStatistics STATS = new ExecutionStatistics(2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20);
+  private static final ExecutionStatistics STATS = new ExecutionStatistics(2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+      22, 23, 24);
 
   @Test
   void taskletMethodsSendTheirRequestsAndReturnTheReplies() throws Exception {

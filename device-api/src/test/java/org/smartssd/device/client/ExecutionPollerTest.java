@@ -35,7 +35,7 @@ import org.smartssd.device.tasklet.TaskletResult;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ExecutionPollerTest {
   private static final long EXECUTION = 0x8000_0000_0000_0042L;
-  private static final ExecutionStatistics STATS = new ExecutionStatistics(2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  private static final ExecutionStatistics STATS = new ExecutionStatistics(2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   private static final PollingPolicy POLICY = new PollingPolicy(Duration.ofMillis(1), Duration.ofMillis(4), 1000);
 
   private final BlockingQueue<Response> script = new LinkedBlockingQueue<>();

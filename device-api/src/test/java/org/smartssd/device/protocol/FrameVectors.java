@@ -53,7 +53,7 @@ final class FrameVectors {
           "smartssd.device.timing.cell-read-ns", "50000"));
 
   static final DeviceStatistics STATISTICS = new DeviceStatistics(
-      3_600_000_000_000L, 123_456, 0x1_0000_0001L, 987_654_321, 55_000_000, 0x7FFF_FFFF_FFFF_FFFFL, 42, 777_000, 3, 4_500, 88_000_000,
+      3_600_000_000_000L, 123_456, 0x1_0000_0001L, 987_654_321, 55_000_000, 0x7FFF_FFFF_FFFF_FFFFL, 42, 777_000, 3, 4_500, 88_000_000, 99_000_000,
       List.of(
           new ChannelStatistics(100, 200, 3, 5_000_000),
           new ChannelStatistics(0x7FFF_FFFF_FFFF_FFFFL, 1, 0, 9)));
@@ -74,11 +74,12 @@ final class FrameVectors {
 
   /** Each counter different, so that a swapped pair shows; the host's energy needs all 63 bits. */
   static final ExecutionStatistics STATS_DONE = new ExecutionStatistics(
-      4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19);
+      4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+      23);
 
   static final ExecutionStatistics STATS_RUNNING = new ExecutionStatistics(
       8, 0x1_0000_0000L, 131_072, 0, 0, 0, 5_000_000, 4_000_000, 7_000_000, 6_000_000, 3_000_000, 0, 0,
-      1_234, 56_789, 250_000_000, 60_000_000, 1_000_000, 4_096, 12_345, 0);
+      1_234, 56_789, 250_000_000, 60_000_000, 1_000_000, 4_096, 12_345, 0, 0, 0, 0, 0);
 
   static final List<Vector> ALL = List.of(
       request("request-api-versions.bin", 1, new Request.ApiVersions()),

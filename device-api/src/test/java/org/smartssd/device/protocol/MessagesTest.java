@@ -233,7 +233,7 @@ class MessagesTest {
     ProtocolException e = assertThrows(ProtocolException.class,
         () -> Messages.decodeResponse(Opcode.READ_OBJECT, Status.OK, payload));
     assertTrue(e.getMessage().contains("'statistics.lanes'"), e.getMessage());
-    ExecutionStatistics negative = new ExecutionStatistics(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    ExecutionStatistics negative = new ExecutionStatistics(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     assertThrows(IllegalArgumentException.class, () -> new PayloadWriter().executionStatistics(negative));
   }
 

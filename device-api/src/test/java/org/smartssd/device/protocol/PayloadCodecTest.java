@@ -49,12 +49,13 @@ class PayloadCodecTest {
   void inStorageProcessingTypesRoundTrip() throws ProtocolException {
     InputRange range = new InputRange("/é", Long.MAX_VALUE, InputRange.TO_END);
     ExecutionStatistics stats = new ExecutionStatistics(
-        Integer.MAX_VALUE, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, Long.MIN_VALUE);
+        Integer.MAX_VALUE, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, Long.MIN_VALUE, 21, 22, 23,
+        24);
     TaskletResult merged = new TaskletResult(-1, ByteBuffer.wrap(new byte[] {9}));
     ByteBuffer payload = new PayloadWriter()
         .inputRange(range).executionStatistics(stats).taskletResult(merged).stringMap(Map.of("b", "", "a", "ß"))
         .toByteBuffer();
-    assertEquals(2 + 3 + 8 + 8 + 4 + 20 * 8 + 2 + 4 + 1 + 4 + (2 + 1 + 2 + 2) + (2 + 1 + 2 + 0), payload.remaining());
+    assertEquals(2 + 3 + 8 + 8 + 4 + 24 * 8 + 2 + 4 + 1 + 4 + (2 + 1 + 2 + 2) + (2 + 1 + 2 + 0), payload.remaining());
     PayloadReader r = new PayloadReader(payload, "test");
     assertEquals(range, r.inputRange("a"));
     assertEquals(stats, r.executionStatistics("b"));

@@ -15,6 +15,7 @@ import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.runtime.cli.Cli;
 import org.smartssd.examples.loganalysis.Comparison;
 import org.smartssd.examples.loganalysis.ComparisonReport;
+import org.smartssd.examples.loganalysis.LogAnalysis;
 import org.smartssd.examples.loganalysis.Mode;
 import org.smartssd.examples.loganalysis.Scenario;
 import org.smartssd.examples.wc98.GeneratorParameters;
@@ -95,6 +96,11 @@ public final class CompareCommand implements Callable<Integer> {
     CommandLine cl = spec.commandLine();
     if (records < 1) {
       throw new CommandLine.ParameterException(cl, "--records must be 1 or more, not " + records);
+    }
+    try {
+      LogAnalysis.recordBytes(LogAnalysis.configuration(properties));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "-D " + e.getMessage());
     }
     List<Mode> chosen = new ArrayList<>();
     try {

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.smartssd.examples.loganalysis.AnalysisRun;
+import org.smartssd.examples.loganalysis.DeviceMode;
 import org.smartssd.examples.loganalysis.LogAnalysis;
 import org.smartssd.examples.loganalysis.Mode;
 import org.smartssd.examples.loganalysis.Scenario;
@@ -39,10 +40,12 @@ public final class LogAnalysisCommand implements Callable<Integer> {
       description = "regions: accesses per region; top-types: the top 5 file types per region.")
   Scenario scenario;
 
-  @Option(names = "--mode", required = true, paramLabel = "host-normal|host-optimized|device", converter = ModeConverter.class,
+  @Option(names = "--mode", required = true, paramLabel = "host-normal|host-optimized|device|auto",
       description = "host-normal: an ordinary job with a combiner; host-optimized: in-mapper combining; "
-          + "device: the host-normal mapper and combiner run inside the device (DeviceJobClient).")
-  Mode mode;
+          + "device: the host-normal mapper and combiner run inside the device (DeviceJobClient); auto: the same "
+          + "job through DeviceJobClient with smartssd.mapper.placement=auto, in the devices or on the host, "
+          + "wherever the analytic model predicts it runs faster (from a sample run in a device first).")
+  String mode;
 
   @Option(names = "--input", required = true, paramLabel = "PATH",
       description = "Trace files or directories, e.g. objfs://127.0.0.1:7070/wc98/ (repeatable, also with inputs "
@@ -65,6 +68,23 @@ public final class LogAnalysisCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     HadoopLogging.quiet();
     Configuration conf = LogAnalysis.configuration(properties);
+    try {
+      LogAnalysis.recordBytes(conf);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "-D " + e.getMessage());
+    }
+    Mode mode;
+    if (this.mode.equals("auto")) {
+      mode = Mode.DEVICE;
+      conf.set(DeviceMode.PLACEMENT, "auto");
+    } else {
+      try {
+        mode = Mode.parse(this.mode);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--mode: " + e.getMessage()
+            + " (or auto)");
+      }
+    }
     List<Path> paths = inputs.stream().map(Path::new).toList();
     AnalysisRun run = LogAnalysis.run(conf, scenario, mode, paths, output == null ? null : new Path(output));
     PrintWriter out = spec.commandLine().getOut();
@@ -88,14 +108,4 @@ public final class LogAnalysisCommand implements Callable<Integer> {
     }
   }
 
-  static final class ModeConverter implements CommandLine.ITypeConverter<Mode> {
-    @Override
-    public Mode convert(String value) {
-      try {
-        return Mode.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException(e.getMessage());
-      }
-    }
-  }
 }

@@ -43,7 +43,8 @@ public final class ModelCommand implements Callable<Integer> {
   String profile;
 
   @Option(names = "--set", paramLabel = "key=value",
-      description = "A device key (smartssd.device.*) or devices=N (devices holding equal parts of the input).")
+      description = "A device key (smartssd.device.*), devices=N (devices holding equal parts of the input) or "
+          + "record-bytes=N (each record stored in N bytes, padded past its 20).")
   Map<String, String> settings = new LinkedHashMap<>();
 
   @Option(names = "--json", description = "Print JSON instead of a table.")
@@ -64,7 +65,7 @@ public final class ModelCommand implements Callable<Integer> {
     if (records < 1) {
       throw new CommandLine.ParameterException(cl, "--records must be 1 or more, not " + records);
     }
-    Workload w = WorkloadSampler.sample(s, setting.deviceKeys(), cl.getErr());
+    Workload w = WorkloadSampler.sample(s, setting.deviceKeys(), setting.recordBytes(), cl.getErr());
     Map<Mode, Prediction> p = AnalyticModel.predict(w, setting.config(), setting.job(records));
     PrintWriter out = cl.getOut();
     if (json) {
@@ -109,8 +110,11 @@ public final class ModelCommand implements Callable<Integer> {
     m.put("device_lane_library_calls_per_record", w.deviceLane().perRecord().calls());
     m.put("device_lane_bulk_bytes_per_record", w.deviceLane().perRecord().bulk());
     m.put("device_lane_fixed_ops", w.deviceLane().fixed().ops());
+    m.put("device_lane_tail_ops_per_buffered_record", w.laneTail().perRecord().ops());
+    m.put("device_lane_tail_fixed_ops", w.laneTail().fixed().ops());
     m.put("merge_ops_per_lane", w.merge().ops());
     m.put("result_bytes_per_lane", w.resultBytesPerLane());
+    m.put("result_bytes_per_record", w.resultBytesPerRecord());
     w.host().forEach((mode, work) -> {
       m.put("host_" + mode.optionName().replace('-', '_') + "_ops_per_record", work.perRecord().ops());
       m.put("host_" + mode.optionName().replace('-', '_') + "_fixed_ops", work.fixed().ops());

@@ -43,12 +43,12 @@ public final class SweepCommand implements Callable<Integer> {
   String profile;
 
   @Option(names = "--set", paramLabel = "key=value",
-      description = "A setting every point has: a device key (smartssd.device.*) or devices=N.")
+      description = "A setting every point has: a device key (smartssd.device.*), devices=N or record-bytes=N.")
   Map<String, String> settings = new LinkedHashMap<>();
 
   @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
-      description = "A key and its values (a device key or devices); repeat to vary several, the grid is every "
-          + "combination.")
+      description = "A key and its values (a device key, devices or record-bytes); repeat to vary several, the "
+          + "grid is every combination.")
   List<String> vary = new ArrayList<>();
 
   @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where sweep.csv and the charts go.")

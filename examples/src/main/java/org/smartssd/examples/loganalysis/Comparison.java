@@ -227,9 +227,11 @@ public final class Comparison {
   private void load(Configuration conf, Path trace, Path warmupTrace, List<String> bases, boolean overwrite)
       throws IOException {
     long started = System.nanoTime();
+    int recordBytes = LogAnalysis.recordBytes(conf);
     List<TraceLoader.Part> parts = TraceLoader.spread(conf, List.of(trace), bases.stream().map(this::tracePath).toList(),
-        overwrite);
-    TraceLoader.spread(conf, List.of(warmupTrace), bases.stream().map(Comparison::warmupPath).toList(), overwrite);
+        overwrite, recordBytes);
+    TraceLoader.spread(conf, List.of(warmupTrace), bases.stream().map(Comparison::warmupPath).toList(), overwrite,
+        recordBytes);
     say("loaded the trace into %d device(s), %s records each, in %.1f s", bases.size(),
         String.join(" / ", parts.stream().map(p -> String.format(Locale.ROOT, "%,d", p.records())).toList()),
         (System.nanoTime() - started) / 1e9);

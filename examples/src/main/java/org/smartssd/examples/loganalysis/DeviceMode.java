@@ -7,6 +7,7 @@ import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.smartssd.devicemapper.DeviceCounters;
+import org.smartssd.devicemapper.DeviceMapperConfigKeys;
 import org.smartssd.devicemapper.DeviceJobClient;
 import org.smartssd.opcount.OpCounts;
 
@@ -25,6 +26,9 @@ public final class DeviceMode {
    * device, so the devices work in parallel as they would on a cluster.
    */
   static final String LOCAL_MAP_TASKS = "mapreduce.local.map.tasks.maximum";
+
+  /** {@code DeviceJobClient}'s placement key: device, host or auto. */
+  public static final String PLACEMENT = DeviceMapperConfigKeys.PLACEMENT;
 
   private DeviceMode() {}
 
@@ -58,6 +62,10 @@ public final class DeviceMode {
             counters.findCounter(DeviceCounters.DEVICE_COUNTED_MEMORY_ACCESSES).getValue(),
             counters.findCounter(DeviceCounters.DEVICE_COUNTED_LIBRARY_CALLS).getValue(),
             counters.findCounter(DeviceCounters.DEVICE_COUNTED_BULK_BYTES).getValue()),
+        new OpCounts(counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_OPS).getValue(),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_MEMORY_ACCESSES).getValue(),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_LIBRARY_CALLS).getValue(),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_BULK_BYTES).getValue()),
         counters.findCounter(DeviceCounters.MODELLED_HOST_DELAY_NANOS).getValue(),
         counters.findCounter(DeviceCounters.BEHIND_MODEL_NANOS).getValue(),
         counters.findCounter(DeviceCounters.DEVICE_RESULT_BYTES).getValue(),
@@ -66,7 +74,21 @@ public final class DeviceMode {
         counters.findCounter(DeviceCounters.DEVICE_BYTES_SCANNED).getValue(),
         counters.findCounter(DeviceCounters.HOST_INTERFACE_BYTES).getValue(),
         counters.findCounter(DeviceCounters.MODELLED_DEVICE_NANOS).getValue(),
-        counters.findCounter(DeviceCounters.FALLBACK_SPLITS).getValue(), byDevice, work);
+        counters.findCounter(DeviceCounters.FALLBACK_SPLITS).getValue(), byDevice, work, placement(counters));
+  }
+
+  /** Where the job's map phase was placed, and auto's predictions (NaN when it predicted nothing). */
+  private static RunStatistics.Placement placement(Counters counters) {
+    boolean device = counters.findCounter(DeviceCounters.PLACEMENT_DEVICE).getValue() > 0;
+    boolean host = counters.findCounter(DeviceCounters.PLACEMENT_HOST).getValue() > 0;
+    if (!device && !host) {
+      return null;
+    }
+    long predictedDevice = counters.findCounter(DeviceCounters.PREDICTED_DEVICE_NANOS).getValue();
+    long predictedHost = counters.findCounter(DeviceCounters.PREDICTED_HOST_NANOS).getValue();
+    boolean predicted = predictedDevice > 0 || predictedHost > 0;
+    return new RunStatistics.Placement(host ? "host" : "device", predicted ? predictedDevice / 1e9 : Double.NaN,
+        predicted ? predictedHost / 1e9 : Double.NaN);
   }
 
   /**
@@ -75,7 +97,7 @@ public final class DeviceMode {
    * @param work the devices' compute, counted work, delays
    */
   record Values(long executions, long bytesScanned, long hostInterfaceBytes, long modelledNanos, long fallbackSplits,
-      Map<String, Long> modelledNanosByDevice, RunStatistics.DeviceWork work) {
-    static final Values NONE = new Values(0, 0, 0, 0, 0, Map.of(), RunStatistics.DeviceWork.NONE);
+      Map<String, Long> modelledNanosByDevice, RunStatistics.DeviceWork work, RunStatistics.Placement placement) {
+    static final Values NONE = new Values(0, 0, 0, 0, 0, Map.of(), RunStatistics.DeviceWork.NONE, null);
   }
 }

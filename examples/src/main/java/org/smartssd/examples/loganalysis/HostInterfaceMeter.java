@@ -105,7 +105,7 @@ final class HostInterfaceMeter implements Closeable {
       long erased = s.channels().stream().mapToLong(ChannelStatistics::blocksErased).sum();
       m.put(addresses.get(i), new Snapshot(s.hostBytesIn(), s.hostBytesOut(), s.linkBusyNanos(), s.totalPagesRead(),
           s.totalPagesProgrammed(), erased, s.modelledInternalDelayNanos(), s.answersBehindModelNanos(),
-          s.modelledCommandNanos()));
+          s.modelledCommandNanos(), s.modelledExecutionNanos()));
     }
     return m;
   }
@@ -131,14 +131,15 @@ final class HostInterfaceMeter implements Closeable {
 
   /** One device's counters: its host interface, its flash, and the delay its internal reads caused. */
   record Snapshot(long hostBytesIn, long hostBytesOut, long linkBusyNanos, long pagesRead, long pagesProgrammed,
-      long blocksErased, long internalDelayNanos, long answersBehindNanos, long commandNanos) {
-    static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0);
+      long blocksErased, long internalDelayNanos, long answersBehindNanos, long commandNanos, long executionNanos) {
+    static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     Snapshot minus(Snapshot before) {
       return new Snapshot(hostBytesIn - before.hostBytesIn, hostBytesOut - before.hostBytesOut,
           linkBusyNanos - before.linkBusyNanos, pagesRead - before.pagesRead, pagesProgrammed - before.pagesProgrammed,
           blocksErased - before.blocksErased, internalDelayNanos - before.internalDelayNanos,
-          answersBehindNanos - before.answersBehindNanos, commandNanos - before.commandNanos);
+          answersBehindNanos - before.answersBehindNanos, commandNanos - before.commandNanos,
+          executionNanos - before.executionNanos);
     }
 
     RunStatistics.FlashWork flash() {

@@ -24,12 +24,13 @@ final class InputDiagnosis {
 
   /** The first problem in the input, or null if every record is one the mappers accept. */
   static String firstProblem(Configuration conf, Scenario scenario, List<Path> inputs) throws IOException {
-    byte[] record = new byte[Wc98Record.BYTES];
+    int recordBytes = LogAnalysis.recordBytes(conf);
+    byte[] record = new byte[recordBytes];
     for (Path input : inputs) {
       FileSystem fs = input.getFileSystem(conf);
       for (FileStatus file : files(fs, input)) {
         try (InputStream in = new BufferedInputStream(fs.open(file.getPath()), 1 << 20)) {
-          for (long offset = 0; offset < file.getLen(); offset += Wc98Record.BYTES) {
+          for (long offset = 0; offset < file.getLen(); offset += recordBytes) {
             try {
               readFully(in, record);
             } catch (EOFException e) {
@@ -38,7 +39,12 @@ final class InputDiagnosis {
             int server = record[RecordFields.SERVER_OFFSET] & 0xFF;
             if (server >>> 5 >= RecordFields.REGIONS) {
               return new InvalidRecordException(file.getPath().toString(), offset,
-                  String.format("region %d is not one of 0-3 (server byte 0x%02x)", server >>> 5, server)).getMessage();
+                  RecordFields.badRegion(server >>> 5, server)).getMessage();
+            }
+            if (recordBytes > Wc98Record.BYTES && record[Wc98Record.BYTES] != Wc98Record.PADDING) {
+              return new InvalidRecordException(file.getPath().toString(), offset, String.format(
+                  "byte 20 of a %d-byte record is 0x%02x, not padding (0xff): the records are stored narrower",
+                  recordBytes, record[Wc98Record.BYTES] & 0xFF)).getMessage();
             }
             int type = record[RecordFields.TYPE_OFFSET] & 0xFF;
             if (scenario == Scenario.TOP_TYPES && type >= RecordFields.TYPES) {

@@ -39,7 +39,8 @@ import org.smartssd.opcount.OpCounts;
 /**
  * The World Cup 1998 log analysis as Hadoop jobs: builds the job of a scenario in a mode, runs it,
  * measures it, and reads its result. Jobs read the trace with {@link FixedLengthInputFormat} (20-byte
- * records, {@code BytesWritable} values) and have one reducer.
+ * records, or wider ones padded as {@link TraceLoader} stores them: {@link #RECORD_BYTES};
+ * {@code BytesWritable} values) and have one reducer.
  */
 public final class LogAnalysis {
   private static final Logger LOG = LoggerFactory.getLogger(LogAnalysis.class);
@@ -47,6 +48,10 @@ public final class LogAnalysis {
   /** Hadoop's key for how often the client polls a running job; its default of 5 s would round every run up. */
   public static final String POLL_INTERVAL = "mapreduce.client.completion.pollinterval";
   public static final String POLL_INTERVAL_MS = "50";
+  /** {@link AnalysisKeys#RECORD_BYTES}. */
+  public static final String RECORD_BYTES = AnalysisKeys.RECORD_BYTES;
+  public static final int RECORD_BYTES_DEFAULT = AnalysisKeys.RECORD_BYTES_DEFAULT;
+
   /** The file beside the job's part files that holds the printed result (hidden from Hadoop inputs by its '_'). */
   public static final String RESULT_FILE = "_result.tsv";
 
@@ -69,13 +74,29 @@ public final class LogAnalysis {
     return conf;
   }
 
+  /**
+   * The stored record size of a configuration ({@value #RECORD_BYTES}).
+   *
+   * @throws IllegalArgumentException naming the key when it is not a number from 20 to 1 MiB
+   */
+  public static int recordBytes(Configuration conf) {
+    String value = conf.getTrimmed(RECORD_BYTES, Integer.toString(RECORD_BYTES_DEFAULT));
+    long bytes;
+    try {
+      bytes = Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(RECORD_BYTES + "='" + value + "' is not a whole number of bytes");
+    }
+    return Wc98Record.checkStoredBytes(RECORD_BYTES, bytes);
+  }
+
   /** A configured job of a scenario in a mode, not yet submitted. */
   public static Job createJob(Configuration conf, Scenario scenario, Mode mode, List<Path> inputs, Path output)
       throws IOException {
     Job job = Job.getInstance(conf, "wc98 " + scenario.optionName() + " " + mode.optionName());
     job.setJarByClass(LogAnalysis.class);
     job.setInputFormatClass(FixedLengthInputFormat.class);
-    FixedLengthInputFormat.setRecordLength(job.getConfiguration(), Wc98Record.BYTES);
+    FixedLengthInputFormat.setRecordLength(job.getConfiguration(), recordBytes(conf));
     for (Path input : inputs) {
       FileInputFormat.addInputPath(job, input);
     }
@@ -119,7 +140,8 @@ public final class LogAnalysis {
     if (inputs.isEmpty()) {
       throw new IllegalArgumentException("no input");
     }
-    long inputBytes = checkInputs(conf, inputs);
+    int recordBytes = recordBytes(conf);
+    long inputBytes = checkInputs(conf, inputs, recordBytes);
     java.nio.file.Path temporary = null;
     Path out = output;
     if (out == null) {
@@ -159,14 +181,14 @@ public final class LogAnalysis {
       OpCounts counted = counting ? HostCounting.total().minus(countedBefore) : null;
       Map<String, HostInterfaceMeter.Snapshot> used = HostInterfaceMeter.used(before, meter.snapshot());
       DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters()) : DeviceMode.Values.NONE;
-      if (result.total() != inputBytes / Wc98Record.BYTES) {
+      if (result.total() != inputBytes / recordBytes) {
         throw new IOException("the job counted " + result.total() + " records, but the input holds "
-            + inputBytes / Wc98Record.BYTES);
+            + inputBytes / recordBytes);
       }
       List<RunStatistics.DeviceShare> shares = shares(used, device);
-      RunStatistics statistics = new RunStatistics(scenario, mode, meter.paced(), inputBytes, wall, shares, cpu, proc,
+      RunStatistics statistics = new RunStatistics(scenario, mode, meter.paced(), inputBytes, recordBytes, wall, shares, cpu, proc,
           Runtime.getRuntime().availableProcessors(), counted, device.executions(), device.bytesScanned(),
-          device.fallbackSplits(), device.work(), parameters);
+          device.fallbackSplits(), device.work(), parameters, device.placement());
       if (output != null) {
         try (OutputStream o = outFs.create(new Path(out, RESULT_FILE), false)) {
           o.write(result.text().getBytes(StandardCharsets.UTF_8));
@@ -185,24 +207,21 @@ public final class LogAnalysis {
   }
 
   /**
-   * Each device's part of a run: its host-interface counters and the modelled execution time of the
-   * splits it ran. Execution time the job counted but did not file under a device (none expected) goes
-   * to the one device when there is one, and is otherwise left out with a warning.
+   * Each device's part of a run: its counters over the run (STATISTICS, before and after): host
+   * interface, flash, and the modelled time its executions were in progress (overlapping ones once:
+   * an unpaced device may start a split's execution before the model has finished the last). A device
+   * the job's counters name but the meter did not read (none expected) gets the counters' execution time.
    */
   static List<RunStatistics.DeviceShare> shares(Map<String, HostInterfaceMeter.Snapshot> used, DeviceMode.Values device) {
     Map<String, Long> execution = new LinkedHashMap<>(device.modelledNanosByDevice());
-    long unfiled = device.modelledNanos() - execution.values().stream().mapToLong(Long::longValue).sum();
-    if (unfiled != 0 && used.size() == 1) {
-      execution.merge(used.keySet().iterator().next(), unfiled, Long::sum);
-    } else if (unfiled != 0) {
-      LOG.warn("{} ns of modelled device execution not filed under a device; left out of the modelled time", unfiled);
-    }
     List<RunStatistics.DeviceShare> shares = new ArrayList<>();
     used.forEach((address, s) -> shares.add(new RunStatistics.DeviceShare(address,
-        execution.getOrDefault(address, 0L), s.linkBusyNanos(), s.hostBytesIn(), s.hostBytesOut(), s.flash(),
+        s.executionNanos(), s.linkBusyNanos(), s.hostBytesIn(), s.hostBytesOut(), s.flash(),
         s.internalDelayNanos(), s.answersBehindNanos(), s.commandNanos())));
     execution.forEach((address, nanos) -> {
       if (!used.containsKey(address)) {
+        LOG.warn("device {} ran executions but its statistics were not read; its execution time is the job's "
+            + "counters' sum", address);
         shares.add(new RunStatistics.DeviceShare(address, nanos, 0, 0, 0, RunStatistics.FlashWork.NONE, 0, 0, 0));
       }
     });
@@ -219,12 +238,13 @@ public final class LogAnalysis {
   }
 
   /**
-   * Checks that every input file is a whole number of 20-byte records, before a job starts: a truncated
-   * file would fail in its record reader anyway, but this names the file and the offset.
+   * Checks that every input file is a whole number of records of {@code recordBytes}, before a job
+   * starts: a truncated file would fail in its record reader anyway, but this names the file and the
+   * offset.
    *
    * @return the bytes of the input files
    */
-  static long checkInputs(Configuration conf, List<Path> inputs) throws IOException {
+  static long checkInputs(Configuration conf, List<Path> inputs, int recordBytes) throws IOException {
     long bytes = 0;
     for (Path input : inputs) {
       FileSystem fs = input.getFileSystem(conf);
@@ -242,10 +262,11 @@ public final class LogAnalysis {
         files.add(status);
       }
       for (FileStatus f : files) {
-        long partial = f.getLen() % Wc98Record.BYTES;
+        long partial = f.getLen() % recordBytes;
         if (partial != 0) {
           throw new Wc98FormatException(f.getPath().toString(), f.getLen() - partial, "truncated record: the file ends "
-              + partial + " bytes into a " + Wc98Record.BYTES + "-byte record");
+              + partial + " bytes into a " + recordBytes + "-byte record" + (recordBytes == Wc98Record.BYTES ? ""
+                  : " (" + RECORD_BYTES + "=" + recordBytes + "; was the trace loaded with that --record-bytes?)"));
         }
         bytes += f.getLen();
       }

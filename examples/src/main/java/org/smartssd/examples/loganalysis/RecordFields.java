@@ -55,7 +55,7 @@ final class RecordFields {
     int server = record.getBytes()[SERVER_OFFSET] & 0xFF;
     int region = server >>> 5;
     if (region >= REGIONS) {
-      throw invalid(offset, context, String.format("region %d is not one of 0-3 (server byte 0x%02x)", region, server));
+      throw invalid(offset, context, badRegion(region, server));
     }
     return region;
   }
@@ -70,12 +70,30 @@ final class RecordFields {
     return type;
   }
 
+  /**
+   * A record is the trace's 20 bytes, or more when stored padded: then its byte 20 is padding. Records
+   * read at another width than they were stored at fail here or in the region check (padding read as a
+   * record has server byte 0xff).
+   */
   private static void checkLength(LongWritable offset, BytesWritable record, Mapper<?, ?, ?, ?>.Context context)
       throws IOException {
-    if (record.getLength() != Wc98Record.BYTES) {
-      throw invalid(offset, context, "a record is " + Wc98Record.BYTES + " bytes, not " + record.getLength()
-          + " (read the trace with FixedLengthInputFormat, record length 20)");
+    int length = record.getLength();
+    if (length < Wc98Record.BYTES) {
+      throw invalid(offset, context, "a record is at least " + Wc98Record.BYTES + " bytes, not " + length
+          + " (read the trace with FixedLengthInputFormat, record length " + AnalysisKeys.RECORD_BYTES + ")");
     }
+    if (length > Wc98Record.BYTES && record.getBytes()[Wc98Record.BYTES] != Wc98Record.PADDING) {
+      throw invalid(offset, context, String.format("byte 20 of a %d-byte record is 0x%02x, not padding (0xff): the "
+          + "records are stored narrower than %s=%d says (the trace's own are 20 bytes)", length,
+          record.getBytes()[Wc98Record.BYTES] & 0xFF, AnalysisKeys.RECORD_BYTES, length));
+    }
+  }
+
+  /** Why a record's region is out of range: padding read as a record says so. */
+  static String badRegion(int region, int server) {
+    return String.format("region %d is not one of 0-3 (server byte 0x%02x)%s", region, server,
+        server == (Wc98Record.PADDING & 0xFF) ? ": padding read as a record? the records may be stored wider than "
+            + AnalysisKeys.RECORD_BYTES + " says (wc98 load --record-bytes)" : "");
   }
 
   private static InvalidRecordException invalid(LongWritable offset, Mapper<?, ?, ?, ?>.Context context,

@@ -30,6 +30,7 @@ import org.smartssd.opcount.OpCounts;
  *
  * @param paced whether the devices hold answers until their modelled completion; null without a device
  * @param inputBytes bytes of the input files
+ * @param recordBytes bytes a stored record takes (20, or more when stored padded)
  * @param devices what each device holding the input did, in the order the inputs name them
  * @param hostCpuNanos this JVM's process CPU time (measured)
  * @param hostCpu its user and system parts, from {@code /proc} (measured)
@@ -37,12 +38,15 @@ import org.smartssd.opcount.OpCounts;
  * @param hostCounted the host's counted work, or null when this JVM does not count (no agent)
  * @param device the devices' work in device mode, summed over the devices (from the job's counters)
  * @param parameters the modelled host's CPU and the energy model, from the devices' configuration
+ * @param placement device mode: where {@code DeviceJobClient} placed the map phase, and auto's
+ *     predictions; null in host modes
  */
 public record RunStatistics(
     Scenario scenario,
     Mode mode,
     Boolean paced,
     long inputBytes,
+    int recordBytes,
     long wallNanos,
     List<DeviceShare> devices,
     long hostCpuNanos,
@@ -53,7 +57,8 @@ public record RunStatistics(
     long deviceBytesScanned,
     long fallbackSplits,
     DeviceWork device,
-    ModelParameters parameters) {
+    ModelParameters parameters,
+    Placement placement) {
 
   public RunStatistics {
     devices = List.copyOf(devices);
@@ -63,7 +68,8 @@ public record RunStatistics(
    * One device's part of a run.
    *
    * @param address the device, {@code host:port}
-   * @param executionNanos modelled execution time of the in-device map phases it ran (device mode's counters)
+   * @param executionNanos modelled time its in-device map phases were in progress (STATISTICS delta; overlapping
+   *     executions once)
    * @param linkBusyNanos modelled time its host link was busy during the run (STATISTICS delta)
    * @param hostBytesIn bytes across its host link towards it (measured, STATISTICS delta)
    * @param hostBytesOut bytes across its host link towards the host (measured, STATISTICS delta)
@@ -99,19 +105,26 @@ public record RunStatistics(
    *
    * @param computeNanos modelled time their cores computed, summed over the cores
    * @param counted the counted work of that compute
+   * @param countedTail of that work, what the lanes did after their last read
    * @param hostDelayNanos modelled time host operations delayed their internal reads
    * @param behindModelNanos paced, how much later than modelled the executions really ended
    * @param resultBytes result bytes the tasklets produced
    * @param lanes lanes of the executions, summed
    */
-  public record DeviceWork(long computeNanos, OpCounts counted, long hostDelayNanos, long behindModelNanos,
-      long resultBytes, long lanes) {
-    public static final DeviceWork NONE = new DeviceWork(0, OpCounts.ZERO, 0, 0, 0, 0);
+  public record DeviceWork(long computeNanos, OpCounts counted, OpCounts countedTail, long hostDelayNanos,
+      long behindModelNanos, long resultBytes, long lanes) {
+    public static final DeviceWork NONE = new DeviceWork(0, OpCounts.ZERO, OpCounts.ZERO, 0, 0, 0, 0);
 
     public long countedOps() {
       return counted.ops();
     }
   }
+
+  /**
+   * Where device mode's map phase ran ({@code smartssd.mapper.placement}), and, with auto, the analytic
+   * model's predictions that chose it (modelled seconds; NaN when nothing was predicted).
+   */
+  public record Placement(String chosen, double predictedDeviceSeconds, double predictedHostSeconds) {}
 
   /**
    * The model's parameters for the host and for energy, read from the devices' configuration.
@@ -270,7 +283,7 @@ public record RunStatistics(
   }
 
   public long records() {
-    return inputBytes / org.smartssd.examples.wc98.Wc98Record.BYTES;
+    return inputBytes / recordBytes;
   }
 
   public double wallSeconds() {
@@ -292,6 +305,7 @@ public record RunStatistics(
     m.put("mode", mode.optionName());
     m.put("paced", paced);
     m.put("records", records());
+    m.put("record_bytes", recordBytes);
     m.put("input_bytes", inputBytes);
     m.put("devices", devices.size());
     m.put("wall_s", wallSeconds());
@@ -308,6 +322,12 @@ public record RunStatistics(
     m.put("host_counted_library_calls", hostCounted != null ? hostCounted.libraryCalls() : null);
     m.put("host_counted_bulk_bytes", hostCounted != null ? hostCounted.bulkBytes() : null);
     m.put("device_counted_ops", device.countedOps());
+    m.put("device_counted_memory_accesses", device.counted().memoryAccesses());
+    m.put("device_counted_library_calls", device.counted().libraryCalls());
+    m.put("device_counted_bulk_bytes", device.counted().bulkBytes());
+    m.put("device_counted_tail_ops", device.countedTail().ops());
+    m.put("device_counted_tail_memory_accesses", device.countedTail().memoryAccesses());
+    m.put("device_lanes", device.lanes());
     m.put("host_interface_bytes", hostInterfaceBytes());
     m.put("host_bytes_in", hostBytesIn());
     m.put("host_bytes_out", hostBytesOut());
@@ -324,6 +344,9 @@ public record RunStatistics(
     m.put("device_executions", deviceExecutions);
     m.put("device_bytes_scanned", deviceBytesScanned);
     m.put("fallback_splits", fallbackSplits);
+    m.put("placement", placement == null ? null : placement.chosen());
+    m.put("predicted_device_s", placement == null ? null : placement.predictedDeviceSeconds());
+    m.put("predicted_host_s", placement == null ? null : placement.predictedHostSeconds());
     m.put("behind_model_s", behindModelNanos() / 1e9);
     m.put("behind_model", behindModel());
     List<Object> each = new ArrayList<>();
@@ -401,6 +424,12 @@ public record RunStatistics(
           + "the host; device compute %.3f s on its cores (modelled, %,d counted ops)%n", deviceExecutions,
           deviceBytesScanned, devices.size() > 1 ? "s" : "", fallbackSplits, device.computeNanos() / 1e9,
           device.countedOps());
+      if (placement != null) {
+        out.printf(Locale.ROOT, "placement             %s%s%n", placement.chosen(),
+            Double.isNaN(placement.predictedDeviceSeconds()) ? ""
+                : String.format(Locale.ROOT, " (auto: predicted %.3f s in the devices, %.3f s on the host, modelled)",
+                    placement.predictedDeviceSeconds(), placement.predictedHostSeconds()));
+      }
     }
     out.flush();
   }

@@ -14,7 +14,6 @@ import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.examples.wc98.RecordSink;
-import org.smartssd.examples.wc98.TraceFormat;
 import org.smartssd.examples.wc98.TraceWriter;
 import org.smartssd.examples.wc98.Wc98Record;
 import org.smartssd.examples.wc98.Wc98Reader;
@@ -34,6 +33,10 @@ import org.smartssd.examples.wc98.Wc98Reader;
  * are targets (one a device, typically), each a whole number of 20-byte records, the sizes differing
  * by one record at most (the first parts take the extra records); part {@code i} goes to target
  * {@code i}.
+ *
+ * <p>Records are stored as the trace's 20-byte records, or, given a wider record size, each padded to
+ * it with {@link Wc98Record#PADDING} (a log whose records carry fields the analyses skip; the
+ * analyses read it with {@code smartssd.loganalysis.record-bytes} set to the same size).
  */
 public final class TraceLoader {
   private static final Logger LOG = LoggerFactory.getLogger(TraceLoader.class);
@@ -53,13 +56,19 @@ public final class TraceLoader {
 
   public static List<Loaded> load(Configuration conf, List<java.nio.file.Path> files, String target, boolean overwrite)
       throws IOException {
+    return load(conf, files, target, overwrite, Wc98Record.BYTES);
+  }
+
+  /** As {@link #load(Configuration, List, String, boolean)}, each record stored in {@code recordBytes} bytes. */
+  public static List<Loaded> load(Configuration conf, List<java.nio.file.Path> files, String target, boolean overwrite,
+      int recordBytes) throws IOException {
     checkSources(files);
     Path targetPath = new Path(target);
     FileSystem fs = targetPath.getFileSystem(conf);
     targetPath = fs.makeQualified(targetPath);
     boolean targetIsDirectory = target.endsWith("/") || files.size() > 1 || isDirectory(fs, targetPath);
 
-    Staging staging = new Staging(conf, overwrite);
+    Staging staging = new Staging(conf, overwrite, recordBytes);
     for (java.nio.file.Path f : files) {
       staging.add(targetIsDirectory ? new Path(targetPath, storedName(f)) : targetPath);
     }
@@ -95,11 +104,17 @@ public final class TraceLoader {
    */
   public static List<Part> spread(Configuration conf, List<java.nio.file.Path> files, List<String> targets,
       boolean overwrite) throws IOException {
+    return spread(conf, files, targets, overwrite, Wc98Record.BYTES);
+  }
+
+  /** As {@link #spread(Configuration, List, List, boolean)}, each record stored in {@code recordBytes} bytes. */
+  public static List<Part> spread(Configuration conf, List<java.nio.file.Path> files, List<String> targets,
+      boolean overwrite, int recordBytes) throws IOException {
     checkSources(files);
     if (targets.isEmpty()) {
       throw new IllegalArgumentException("no target to spread the records over");
     }
-    Staging staging = new Staging(conf, overwrite);
+    Staging staging = new Staging(conf, overwrite, recordBytes);
     for (int i = 0; i < targets.size(); i++) {
       String target = targets.get(i);
       Path p = new Path(target);
@@ -130,7 +145,7 @@ public final class TraceLoader {
       long first = 0;
       for (int i = 0; i < sizes.length; i++) {
         long bytes = staging.length(staging.temporary(i));
-        if (bytes != sizes[i] * Wc98Record.BYTES) {
+        if (bytes != sizes[i] * recordBytes) {
           throw new IOException(staging.destination(i) + ": wrote " + sizes[i] + " records, but the device holds "
               + bytes + " bytes");
         }
@@ -266,15 +281,17 @@ public final class TraceLoader {
   private static final class Staging {
     private final Configuration conf;
     private final boolean overwrite;
+    private final int recordBytes;
     private final List<Path> destinations = new ArrayList<>();
     private final Set<Path> seen = new HashSet<>();
     private final List<Path> temporaries = new ArrayList<>();
     private final List<Path> createdDirectories = new ArrayList<>();
     private final List<Path> placed = new ArrayList<>();
 
-    Staging(Configuration conf, boolean overwrite) {
+    Staging(Configuration conf, boolean overwrite, int recordBytes) {
       this.conf = conf;
       this.overwrite = overwrite;
+      this.recordBytes = Wc98Record.checkStoredBytes("the stored record size", recordBytes);
     }
 
     /** Adds a destination (qualified), refusing one named twice or an existing one not to be replaced. */
@@ -315,7 +332,7 @@ public final class TraceLoader {
         fs.mkdirs(directory);
         createdDirectories.add(top);
       }
-      return TraceWriter.open(fs.create(temporary, true), TraceFormat.BINARY);
+      return TraceWriter.openPadded(fs.create(temporary, true), recordBytes);
     }
 
     long length(Path p) throws IOException {

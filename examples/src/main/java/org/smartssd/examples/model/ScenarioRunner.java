@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.runtime.SimulatedDevice;
 import org.smartssd.device.runtime.config.DeviceConfig;
 import org.smartssd.device.runtime.config.DeviceConfigKeys;
@@ -75,8 +76,9 @@ public final class ScenarioRunner implements Closeable {
     for (SimulatedDevice d : devices) {
       targets.add("objfs://" + d.address() + "/model/trace-" + records + "-" + seed + ".bin");
     }
-    TraceLoader.spread(conf, List.of(trace), targets, true);
+    TraceLoader.spread(conf, List.of(trace), targets, true, LogAnalysis.recordBytes(conf));
     Files.delete(trace);
+    awaitIdle();
     List<org.apache.hadoop.fs.Path> inputs = targets.stream().map(org.apache.hadoop.fs.Path::new).toList();
     Map<Mode, RunStatistics> runs = new EnumMap<>(Mode.class);
     for (Mode m : modes) {
@@ -88,6 +90,22 @@ public final class ScenarioRunner implements Closeable {
       runs.put(m, run.statistics());
     }
     return runs;
+  }
+
+  /**
+   * Waits until every device has done, on its modelled clock, what it was given: the programs of the
+   * trace just loaded would otherwise meet the jobs' reads (as they would on a real drive, but a sweep
+   * compares jobs on a quiet device). Unpaced, the modelled clock is the wall clock since the device
+   * started.
+   */
+  private void awaitIdle() throws InterruptedException {
+    for (SimulatedDevice d : devices) {
+      DeviceStatistics s = d.statistics();
+      long wait = s.modelledHorizonNanos() - s.uptimeNanos();
+      if (wait > 0) {
+        Thread.sleep(wait / 1_000_000 + 1);
+      }
+    }
   }
 
   @Override

@@ -4,51 +4,71 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.smartssd.device.runtime.config.DeviceConfig;
 import org.smartssd.device.runtime.config.DeviceConfigKeys;
+import org.smartssd.devicemapper.DeviceMapperConfigKeys;
+import org.smartssd.examples.loganalysis.LogAnalysis;
+import org.smartssd.examples.wc98.Wc98Record;
 import org.smartssd.objectfs.ObjectFileSystem;
 import org.smartssd.objectfs.ObjfsConfigKeys;
 import org.smartssd.model.Job;
 
 /**
- * One point of the design space: a profile, device keys ({@code smartssd.device.*}) and the number of
- * devices ({@value #DEVICES}), as {@code model --set} and {@code sweep --vary} give them.
+ * One point of the design space: a profile, device keys ({@code smartssd.device.*}), the number of
+ * devices ({@value #DEVICES}) and the bytes a stored record takes ({@value #RECORD_BYTES}), as {@code
+ * model --set} and {@code sweep --vary} give them.
  */
-public record Setting(String profile, Map<String, String> deviceKeys, int devices) {
+public record Setting(String profile, Map<String, String> deviceKeys, int devices, int recordBytes) {
   /** The key that says how many devices hold the input. */
   public static final String DEVICES = "devices";
+  /** The key that says how many bytes a stored record takes ({@link LogAnalysis#RECORD_BYTES}). */
+  public static final String RECORD_BYTES = "record-bytes";
 
   public Setting {
     deviceKeys = Map.copyOf(deviceKeys);
     if (devices < 1 || devices > 64) {
       throw new IllegalArgumentException(DEVICES + " must be between 1 and 64, not " + devices);
     }
+    Wc98Record.checkStoredBytes(RECORD_BYTES, recordBytes);
   }
 
   /**
-   * A setting from a profile and {@code key=value} pairs: device keys, or {@value #DEVICES}.
+   * A setting from a profile and {@code key=value} pairs: device keys, {@value #DEVICES} or {@value
+   * #RECORD_BYTES}.
    *
-   * @throws IllegalArgumentException naming a key that is neither, or a bad value
+   * @throws IllegalArgumentException naming a key that is none of these, or a bad value
    */
   public static Setting of(String profile, Map<String, String> keys) {
     Map<String, String> device = new LinkedHashMap<>();
     int devices = 1;
+    int recordBytes = Wc98Record.BYTES;
     for (Map.Entry<String, String> e : keys.entrySet()) {
       if (e.getKey().equals(DEVICES)) {
-        try {
-          devices = Integer.parseInt(e.getValue().trim());
-        } catch (NumberFormatException ex) {
-          throw new IllegalArgumentException(DEVICES + "='" + e.getValue() + "' is not a whole number");
-        }
+        devices = whole(DEVICES, e.getValue());
+      } else if (e.getKey().equals(RECORD_BYTES)) {
+        recordBytes = whole(RECORD_BYTES, e.getValue());
       } else if (e.getKey().startsWith(DeviceConfigKeys.PREFIX)) {
         device.put(e.getKey(), e.getValue());
       } else {
         throw new IllegalArgumentException(e.getKey() + " is neither a device key (" + DeviceConfigKeys.PREFIX
-            + "*) nor " + DEVICES);
+            + "*) nor " + DEVICES + " nor " + RECORD_BYTES);
       }
     }
     device.put(DeviceConfigKeys.PROFILE, profile);
-    Setting s = new Setting(profile, device, devices);
+    Setting s = new Setting(profile, device, devices, recordBytes);
     s.config(); // every value checked now
     return s;
+  }
+
+  private static int whole(String key, String value) {
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException ex) {
+      throw new IllegalArgumentException(key + "='" + value + "' is not a whole number");
+    }
+  }
+
+  /** The jobs' Hadoop keys for this setting: the stored record size. */
+  public Map<String, String> hadoopKeys() {
+    return Map.of(LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes));
   }
 
   /** The devices' configuration. */
@@ -60,6 +80,7 @@ public record Setting(String profile, Map<String, String> deviceKeys, int device
   public Job job(long records) {
     DeviceConfig c = config();
     return new Job(records, devices, ObjectFileSystem.defaultReadahead(c.geometry()),
-        ObjfsConfigKeys.BLOCK_SIZE_DEFAULT, c.isp().mergeOnDevice(), Long.MAX_VALUE);
+        ObjfsConfigKeys.BLOCK_SIZE_DEFAULT, c.isp().mergeOnDevice(), Long.MAX_VALUE,
+        DeviceMapperConfigKeys.BUFFER_RECORDS_DEFAULT);
   }
 }

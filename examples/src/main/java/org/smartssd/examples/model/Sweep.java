@@ -70,14 +70,20 @@ public final class Sweep {
       keys.putAll(point);
       settings.add(Setting.of(profile, keys)); // every value checked before anything runs
     }
-    Workload w = WorkloadSampler.sample(scenario, settings.get(0).deviceKeys(), log);
+    // The work per record depends on the record's size only: counted once a size, on the first point's device.
+    Map<Integer, Workload> workloads = new java.util.HashMap<>();
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < grid.size(); i++) {
       Setting s = settings.get(i);
       log.printf(Locale.ROOT, "sweep: point %d of %d: %s%n", i + 1, grid.size(), grid.get(i));
       log.flush();
+      Workload w = workloads.get(s.recordBytes());
+      if (w == null) {
+        w = WorkloadSampler.sample(scenario, settings.get(0).deviceKeys(), s.recordBytes(), log);
+        workloads.put(s.recordBytes(), w);
+      }
       Map<Mode, RunStatistics> simulated;
-      try (ScenarioRunner runner = new ScenarioRunner(s.deviceKeys(), s.devices(), Map.of())) {
+      try (ScenarioRunner runner = new ScenarioRunner(s.deviceKeys(), s.devices(), s.hadoopKeys())) {
         simulated = runner.run(scenario, records, SEED, List.of(Mode.values()));
       }
       Map<org.smartssd.model.Mode, Prediction> analytic = AnalyticModel.predict(w, s.config(), s.job(records));

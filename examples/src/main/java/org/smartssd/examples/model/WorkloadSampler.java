@@ -9,11 +9,12 @@ import java.util.Map;
 import org.smartssd.device.runtime.config.DeviceConfig;
 import org.smartssd.devicemapper.DeviceMapperConfigKeys;
 import org.smartssd.examples.loganalysis.HostCounting;
+import org.smartssd.examples.loganalysis.LogAnalysis;
 import org.smartssd.examples.loganalysis.Mode;
 import org.smartssd.examples.loganalysis.RunStatistics;
 import org.smartssd.examples.loganalysis.Scenario;
-import org.smartssd.examples.wc98.Wc98Record;
 import org.smartssd.model.Counts;
+import org.smartssd.model.Job;
 import org.smartssd.model.Work;
 import org.smartssd.model.Workload;
 
@@ -21,22 +22,28 @@ import org.smartssd.model.Workload;
  * Measures a scenario's work on a sample, as the analytic model takes it: the scenario runs in every
  * mode on two sample sizes on a simulated device of this JVM, counted on both sides, and a straight
  * line through the two gives each function's work per record and its fixed part; a third run merges
- * on the device, and what it counts beyond the second is the controller's merge.
+ * on the device, and what it counts beyond the second is the controller's merge. Two more device runs,
+ * small enough that no lane's buffer fills, give what a lane computes after its last read (its
+ * buffer's combine) for each record it still holds. The first sample again over two devices gives
+ * what the host does for each split (a map task's own work).
  */
 public final class WorkloadSampler {
   /** The samples' sizes: large enough that per-record work dominates, small enough to take seconds. */
   public static final long SMALL = 40_000;
   public static final long LARGE = 120_000;
   private static final long SEED = 1998;
+  /** The most records a tail sample takes. */
+  private static final long TAIL_CAP = 400_000;
 
   private WorkloadSampler() {}
 
   /**
-   * Samples the scenario on a device with these keys ({@code smartssd.device.*}).
+   * Samples the scenario on a device with these keys ({@code smartssd.device.*}), its records stored in
+   * {@code recordBytes} bytes each.
    *
    * @throws IllegalStateException if this JVM does not count the host's work (no agent)
    */
-  public static Workload sample(Scenario scenario, Map<String, String> deviceKeys, PrintWriter log)
+  public static Workload sample(Scenario scenario, Map<String, String> deviceKeys, int recordBytes, PrintWriter log)
       throws IOException, InterruptedException {
     if (!HostCounting.start()) {
       throw new IllegalStateException("the analytic model's workload is counted: start the JVM with the counting "
@@ -51,31 +58,60 @@ public final class WorkloadSampler {
     Map<Mode, RunStatistics> small;
     Map<Mode, RunStatistics> large;
     RunStatistics merged;
-    say(log, "sampling %s: %,d and %,d records in every mode, counted", scenario.optionName(), SMALL, LARGE);
-    try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 1, Map.of())) {
+    DeviceConfig config = DeviceConfig.load(deviceKeys);
+    int lanes = Math.min(config.isp().cores(), config.geometry().channels());
+    // A fifth and seven tenths of a buffer a lane, on average: the tail's sort is not linear, so the two
+    // samples span most of a buffer rather than extrapolate to it, and the lanes' shares (whole pages of
+    // their channels) stay under a buffer (capped for devices of very many lanes).
+    long tail1 = Math.max(1_000, Math.min(TAIL_CAP / 4, lanes * Job.BUFFER_RECORDS / 5));
+    long tail2 = Math.max(2 * tail1, Math.min(TAIL_CAP, lanes * Job.BUFFER_RECORDS * 7 / 10));
+    RunStatistics tailSmall;
+    RunStatistics tailLarge;
+    say(log, "sampling %s: %,d and %,d records of %d bytes in every mode, counted", scenario.optionName(), SMALL,
+        LARGE, recordBytes);
+    Map<String, String> hadoop = Map.of(LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes));
+    try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 1, hadoop)) {
       runner.run(scenario, SMALL, SEED + 1, modes); // warm: classes load and initialize once, uncounted after
       small = runner.run(scenario, SMALL, SEED, modes);
       large = runner.run(scenario, LARGE, SEED, modes);
+      tailSmall = runner.run(scenario, tail1, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
+      tailLarge = runner.run(scenario, tail2, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
     }
-    try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 1, Map.of(DeviceMapperConfigKeys.MERGE, "device"))) {
+    try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 1,
+        Map.of(DeviceMapperConfigKeys.MERGE, "device", LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes)))) {
       runner.run(scenario, SMALL, SEED + 1, List.of(Mode.DEVICE));
       merged = runner.run(scenario, SMALL, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
     }
+    // The same records over two devices, two splits: what the host counts beyond one split is a split's own.
+    Map<Mode, RunStatistics> twoSplits;
+    try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 2, hadoop)) {
+      twoSplits = runner.run(scenario, SMALL, SEED, modes);
+    }
     Map<org.smartssd.model.Mode, Work> host = new EnumMap<>(org.smartssd.model.Mode.class);
+    Map<org.smartssd.model.Mode, Counts> hostPerSplit = new EnumMap<>(org.smartssd.model.Mode.class);
     for (Mode m : modes) {
-      host.put(modelMode(m), Work.fit(SMALL, Counts.of(small.get(m).hostCounted()), LARGE,
-          Counts.of(large.get(m).hostCounted())));
+      Work fit = Work.fit(SMALL, Counts.of(small.get(m).hostCounted()), LARGE, Counts.of(large.get(m).hostCounted()));
+      Counts perSplit = Counts.of(twoSplits.get(m).hostCounted()).minus(Counts.of(small.get(m).hostCounted()))
+          .atLeastZero();
+      host.put(modelMode(m), new Work(fit.perRecord(), fit.fixed().minus(perSplit).atLeastZero()));
+      hostPerSplit.put(modelMode(m), perSplit);
     }
     RunStatistics.DeviceWork ds = small.get(Mode.DEVICE).device();
     RunStatistics.DeviceWork dl = large.get(Mode.DEVICE).device();
     Work execution = Work.fit(SMALL, Counts.of(ds.counted()), LARGE, Counts.of(dl.counted()));
-    long lanes = ds.lanes(); // one execution on one device
-    Work lane = new Work(execution.perRecord(), execution.fixed().times(1.0 / lanes));
-    Counts merge = Counts.of(merged.device().counted()).minus(Counts.of(ds.counted())).times(1.0 / lanes)
+    long executionLanes = ds.lanes(); // one execution on one device
+    Work lane = new Work(execution.perRecord(), execution.fixed().times(1.0 / executionLanes));
+    Counts merge = Counts.of(merged.device().counted()).minus(Counts.of(ds.counted())).times(1.0 / executionLanes)
         .atLeastZero();
-    double resultBytesPerLane = (double) ds.resultBytes() / lanes;
-    Workload w = new Workload(scenario.optionName(), Wc98Record.BYTES, lane, merge, resultBytesPerLane, host,
-        0);
+    // Result bytes: a fixed part a lane (the keys it saw) and a part a record (keys that only more records bring).
+    double resultPerRecord = Math.max(0, (double) (dl.resultBytes() - ds.resultBytes()) / (LARGE - SMALL));
+    double resultBytesPerLane = Math.max(0, ds.resultBytes() - resultPerRecord * SMALL) / executionLanes;
+    // No lane's buffer filled in these two: every record was still held at the end.
+    Work tailFit = Work.fit(tail1, Counts.of(tailSmall.device().countedTail()), tail2,
+        Counts.of(tailLarge.device().countedTail()));
+    Work tail = new Work(tailFit.perRecord(), tailFit.fixed().times(1.0 / tailSmall.device().lanes()));
+    Workload w = new Workload(scenario.optionName(), recordBytes, lane, tail, merge, resultBytesPerLane,
+        resultPerRecord, host, hostPerSplit, 0);
     say(log, "work a record: device lane %.0f ops (%.0f heap, %.1f calls); host %s",
         lane.perRecord().ops(), lane.perRecord().memory(), lane.perRecord().calls(),
         String.join(", ", host.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f ops",

@@ -25,20 +25,33 @@ public final class TraceWriter implements RecordSink, Closeable {
   private final ByteBuffer bytes;
   /** Text lines not yet written; turned into bytes a megabyte at a time, which is much faster than per line. */
   private final StringBuilder text;
+  /** Binary: bytes a record takes, padded past its own with {@link Wc98Record#PADDING}. */
+  private final int recordBytes;
   private long records;
   private boolean closed;
 
-  private TraceWriter(OutputStream out, TraceFormat format) {
+  private TraceWriter(OutputStream out, TraceFormat format, int recordBytes) {
     this.out = out;
     this.format = format;
-    this.buffer = new byte[format == TraceFormat.BINARY ? BUFFER_BYTES : 0];
+    this.recordBytes = recordBytes;
+    this.buffer = new byte[format == TraceFormat.BINARY ? Math.max(BUFFER_BYTES, recordBytes) : 0];
     this.bytes = ByteBuffer.wrap(buffer);
     this.text = format == TraceFormat.CLF ? new StringBuilder(BUFFER_BYTES + 1024) : null;
   }
 
   /** A writer to a stream, which it owns and closes. */
   public static TraceWriter open(OutputStream out, TraceFormat format) {
-    return new TraceWriter(out, format);
+    return new TraceWriter(out, format, Wc98Record.BYTES);
+  }
+
+  /**
+   * A writer of binary records each stored in {@code recordBytes} bytes: the record, then {@link
+   * Wc98Record#PADDING}. The stream is owned and closed by the writer.
+   *
+   * @throws IllegalArgumentException when the width is out of range
+   */
+  public static TraceWriter openPadded(OutputStream out, int recordBytes) {
+    return new TraceWriter(out, TraceFormat.BINARY, Wc98Record.checkStoredBytes("a stored record", recordBytes));
   }
 
   /**
@@ -60,7 +73,7 @@ public final class TraceWriter implements RecordSink, Closeable {
         throw e;
       }
     }
-    return new TraceWriter(stream, format);
+    return new TraceWriter(stream, format, Wc98Record.BYTES);
   }
 
   /** Whether {@link #create} compresses a file of this name. */
@@ -81,10 +94,15 @@ public final class TraceWriter implements RecordSink, Closeable {
   @Override
   public void accept(Wc98Record record) throws IOException {
     if (format == TraceFormat.BINARY) {
-      if (bytes.remaining() < Wc98Record.BYTES) {
+      if (bytes.remaining() < recordBytes) {
         flushBuffer();
       }
       record.write(bytes);
+      if (recordBytes > Wc98Record.BYTES) {
+        int at = bytes.position();
+        java.util.Arrays.fill(buffer, at, at + recordBytes - Wc98Record.BYTES, Wc98Record.PADDING);
+        bytes.position(at + recordBytes - Wc98Record.BYTES);
+      }
     } else {
       record.appendCommonLogFormat(text, UrlNaming.synthetic());
       text.append('\n');

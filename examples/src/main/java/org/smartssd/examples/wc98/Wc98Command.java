@@ -233,16 +233,28 @@ public final class Wc98Command implements Runnable {
     @Option(names = {"-f", "--force"}, description = "Replace files that already exist at the target.")
     boolean force;
 
+    @Option(names = "--record-bytes", paramLabel = "N", defaultValue = "20",
+        description = "Store each record in N bytes: its 20, then padding (0xff), as a log whose records carry "
+            + "fields the analyses skip; analyse it with -D smartssd.loganalysis.record-bytes=N (default: "
+            + "${DEFAULT-VALUE}, the trace's own records).")
+    long recordBytes;
+
     @Override
     public Integer call() throws IOException {
       CommandLine cl = spec.commandLine();
       PrintWriter out = cl.getOut();
       long started = System.nanoTime();
+      int stored;
+      try {
+        stored = Wc98Record.checkStoredBytes("--record-bytes", recordBytes);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(cl, e.getMessage());
+      }
       if (!spreadOver.isEmpty()) {
         List<Path> files = arguments.stream().map(Path::of).toList();
         List<TraceLoader.Part> parts;
         try {
-          parts = TraceLoader.spread(new org.apache.hadoop.conf.Configuration(), files, spreadOver, force);
+          parts = TraceLoader.spread(new org.apache.hadoop.conf.Configuration(), files, spreadOver, force, stored);
         } catch (IllegalArgumentException e) {
           throw new CommandLine.ParameterException(cl, "--spread-over: " + e.getMessage());
         }
@@ -262,7 +274,8 @@ public final class Wc98Command implements Runnable {
       }
       List<Path> files = arguments.subList(0, arguments.size() - 1).stream().map(Path::of).toList();
       String target = arguments.get(arguments.size() - 1);
-      List<TraceLoader.Loaded> loaded = TraceLoader.load(new org.apache.hadoop.conf.Configuration(), files, target, force);
+      List<TraceLoader.Loaded> loaded = TraceLoader.load(new org.apache.hadoop.conf.Configuration(), files, target, force,
+          stored);
       double seconds = (System.nanoTime() - started) / 1e9;
       long records = 0;
       for (TraceLoader.Loaded l : loaded) {

@@ -32,6 +32,28 @@ public record Wc98Record(
 
   /** Bytes in a binary record. */
   public static final int BYTES = 20;
+  /**
+   * What fills a stored record past its {@value #BYTES} bytes, when records are stored wider (a log
+   * whose records carry fields the analyses skip; {@code wc98 load --record-bytes}). Read as a record,
+   * padding is invalid (server byte 0xff: region 7), so that records read at the wrong width fail.
+   */
+  public static final byte PADDING = (byte) 0xFF;
+  /** The widest a stored record may be. */
+  public static final int MAX_STORED_BYTES = 1 << 20;
+
+  /**
+   * Checks a stored record width.
+   *
+   * @throws IllegalArgumentException naming {@code what} when it is below {@value #BYTES} or above
+   *     {@link #MAX_STORED_BYTES}
+   */
+  public static int checkStoredBytes(String what, long bytes) {
+    if (bytes < BYTES || bytes > MAX_STORED_BYTES) {
+      throw new IllegalArgumentException(what + " must be between " + BYTES + " and " + MAX_STORED_BYTES
+          + " bytes, not " + bytes);
+    }
+    return (int) bytes;
+  }
   /** The size field of a response without one (printed {@code -}), e.g. 304 Not Modified. */
   public static final long SIZE_NONE = 0xFFFF_FFFFL;
   /** The largest value of a uint32 field. */

@@ -217,6 +217,71 @@ class LogAnalysisTest {
   }
 
   @Test
+  void widerRecordsGiveTheSameResultAndTheWrongWidthIsAClearError() throws Exception {
+    java.nio.file.Path trace = dir.resolve("wide.bin");
+    java.nio.file.Files.write(trace, Traces.bytes(generated.subList(0, 5_000)));
+    TraceLoader.load(conf, List.of(trace), "objfs://" + device.address() + "/wide/trace-100", false, 100);
+    TraceLoader.load(conf, List.of(trace), "objfs://" + device.address() + "/wide/trace-20", false);
+    org.apache.hadoop.fs.Path wide = new org.apache.hadoop.fs.Path("objfs://" + device.address() + "/wide/trace-100");
+    org.apache.hadoop.fs.Path narrow = new org.apache.hadoop.fs.Path("objfs://" + device.address() + "/wide/trace-20");
+    assertEquals(5_000L * 100, fs.getFileStatus(wide).getLen());
+    Configuration wideConf = LogAnalysis.configuration(Map.of(LogAnalysis.RECORD_BYTES, "100"));
+    AnalysisResult expected = AnalysisResult.compute(Scenario.TOP_TYPES, generated.subList(0, 5_000));
+    for (Mode m : Mode.values()) {
+      AnalysisRun run = LogAnalysis.run(wideConf, Scenario.TOP_TYPES, m, List.of(wide), null);
+      assertEquals(expected, run.result(), m.optionName());
+      assertEquals(5_000, run.statistics().records());
+      assertEquals(100, run.statistics().recordBytes());
+    }
+    // Padded records read as 20-byte ones: the padding is no record.
+    IOException asNarrow = assertThrows(IOException.class,
+        () -> LogAnalysis.run(conf, Scenario.REGIONS, Mode.HOST_NORMAL, List.of(wide), null));
+    assertTrue(asNarrow.getMessage().contains("padding read as a record"), asNarrow.getMessage());
+    // 20-byte records read as 100-byte ones (5,000 x 20 bytes is a whole number of them).
+    IOException asWide = assertThrows(IOException.class,
+        () -> LogAnalysis.run(wideConf, Scenario.REGIONS, Mode.DEVICE, List.of(narrow), null));
+    assertTrue(asWide.getMessage().contains("not padding") && asWide.getMessage().contains("stored narrower"),
+        asWide.getMessage());
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> LogAnalysis.run(
+        LogAnalysis.configuration(Map.of(LogAnalysis.RECORD_BYTES, "19")), Scenario.REGIONS, Mode.DEVICE,
+        List.of(wide), null));
+    assertTrue(bad.getMessage().contains(LogAnalysis.RECORD_BYTES) && bad.getMessage().contains("19"),
+        bad.getMessage());
+  }
+
+  @Test
+  void autoPlacesTwentyByteRecordsOnTheHostAndWideOnesInTheDevice() throws Exception {
+    Configuration auto = LogAnalysis.configuration(Map.of(DeviceMode.PLACEMENT, "auto"));
+    AnalysisRun narrow = LogAnalysis.run(auto, Scenario.REGIONS, Mode.DEVICE, List.of(generatedInput), null);
+    assertEquals(AnalysisResult.compute(Scenario.REGIONS, generated), narrow.result());
+    RunStatistics.Placement p = narrow.statistics().placement();
+    assertEquals("host", p.chosen(), narrow.statistics().toString());
+    assertTrue(p.predictedHostSeconds() < p.predictedDeviceSeconds(), p.toString());
+    assertEquals(0, narrow.statistics().fallbackSplits());
+
+    java.nio.file.Path trace = dir.resolve("auto-wide.bin");
+    java.nio.file.Files.write(trace, Traces.bytes(generated.subList(0, 3_000)));
+    TraceLoader.load(conf, List.of(trace), "objfs://" + device.address() + "/auto/wide", false, 4096);
+    Configuration wideAuto = LogAnalysis.configuration(Map.of(DeviceMode.PLACEMENT, "auto",
+        LogAnalysis.RECORD_BYTES, "4096"));
+    AnalysisRun wide = LogAnalysis.run(wideAuto, Scenario.TOP_TYPES, Mode.DEVICE,
+        List.of(new org.apache.hadoop.fs.Path("objfs://" + device.address() + "/auto/wide")), null);
+    assertEquals(AnalysisResult.compute(Scenario.TOP_TYPES, generated.subList(0, 3_000)), wide.result());
+    RunStatistics.Placement q = wide.statistics().placement();
+    assertEquals("device", q.chosen(), wide.statistics().toString());
+    assertTrue(q.predictedDeviceSeconds() < q.predictedHostSeconds(), q.toString());
+    assertTrue(wide.statistics().deviceExecutions() >= 1);
+    Map<String, Object> json = wide.statistics().toMap();
+    assertEquals("device", json.get("placement"));
+    assertEquals(q.predictedDeviceSeconds(), (Double) json.get("predicted_device_s"), 0);
+    assertEquals(q.predictedHostSeconds(), (Double) json.get("predicted_host_s"), 0);
+    // Without auto, device mode says where it ran and predicts nothing.
+    AnalysisRun plain = LogAnalysis.run(conf, Scenario.REGIONS, Mode.DEVICE, List.of(generatedInput), null);
+    assertEquals("device", plain.statistics().placement().chosen());
+    assertTrue(Double.isNaN(plain.statistics().placement().predictedDeviceSeconds()));
+  }
+
+  @Test
   void anOutputDirectoryKeepsThePartFilesAndThePrintedResult() throws Exception {
     org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(dir.resolve("kept").toUri());
     AnalysisRun run = LogAnalysis.run(conf, Scenario.TOP_TYPES, Mode.HOST_NORMAL, List.of(generatedInput), output);

@@ -67,6 +67,29 @@ class TraceWriterTest {
   }
 
   @Test
+  void paddedRecordsAreTheRecordThenPadding() throws IOException {
+    List<Wc98Record> records = Wc98Fixtures.sample(70_000); // more than a buffer of 1 MiB at 33 bytes a record
+    byte[] plain = Wc98Fixtures.bytes(records);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (TraceWriter writer = TraceWriter.openPadded(bytes, 33)) {
+      for (Wc98Record r : records) {
+        writer.accept(r);
+      }
+    }
+    byte[] padded = bytes.toByteArray();
+    assertEquals(records.size() * 33, padded.length);
+    for (int i = 0; i < records.size(); i++) {
+      assertTrue(java.util.Arrays.equals(plain, i * 20, i * 20 + 20, padded, i * 33, i * 33 + 20), "record " + i);
+      for (int j = 20; j < 33; j++) {
+        assertEquals(Wc98Record.PADDING, padded[i * 33 + j]);
+      }
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> TraceWriter.openPadded(new ByteArrayOutputStream(), 19));
+    assertTrue(e.getMessage().contains("19"), e.getMessage());
+  }
+
+  @Test
   void parsesFormatNames() {
     assertEquals(TraceFormat.BINARY, TraceFormat.parse("binary"));
     assertEquals(TraceFormat.CLF, TraceFormat.parse("CLF"));

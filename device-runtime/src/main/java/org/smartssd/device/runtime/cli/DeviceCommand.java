@@ -169,6 +169,12 @@ public final class DeviceCommand implements Runnable {
       out.printf("host bytes out        %s%n", bytes(s.hostBytesOut()));
       out.printf("link busy             %.3f ms (modelled)%n", s.linkBusyNanos() / 1e6);
       out.printf("modelled horizon      %.3f ms (modelled)%n", s.modelledHorizonNanos() / 1e6);
+      out.printf("command time          %.3f ms (modelled: while a host command was in progress)%n",
+          s.modelledCommandNanos() / 1e6);
+      out.printf("execution time        %.3f ms (modelled: while an execution was in progress)%n",
+          s.modelledExecutionNanos() / 1e6);
+      out.printf("internal delay        %.3f ms (modelled: host commands delayed by internal reads, %d of them)%n",
+          s.modelledInternalDelayNanos() / 1e6, s.commandsDelayedByInternal());
       out.printf("gc pages moved        %d%n", s.gcPagesMoved());
       out.printf("%-8s %12s %16s %13s %22s%n", "channel", "pages read", "pages programmed", "blocks erased",
           "busy ms (modelled)");

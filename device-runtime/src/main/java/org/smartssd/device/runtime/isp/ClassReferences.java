@@ -87,7 +87,9 @@ record ClassReferences(String className, int majorVersion, Set<String> classes, 
           classes.add(element);
         }
       } else if (tags[i] == 9 || tags[i] == 10 || tags[i] == 11) {
-        String owner = elementClass(pool.className(first[i]));
+        // A member of an array type (array.clone()) is Object's: arrays declare no members of their own.
+        String ownerName = pool.className(first[i]);
+        String owner = ownerName.startsWith("[") ? "java/lang/Object" : ownerName;
         int nameAndType = pool.expect(second[i], 12, "NameAndType");
         members.add(new MemberRef(owner, pool.utf8(first[nameAndType]), pool.utf8(second[nameAndType]), tags[i] != 9));
       }

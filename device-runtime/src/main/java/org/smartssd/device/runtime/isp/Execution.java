@@ -59,6 +59,8 @@ final class Execution {
   final AtomicLong laneCpuNanos = new AtomicLong();
   /** The counted work of the lanes and the merge that the modelled compute time is made of. */
   private OpCounts counted = OpCounts.ZERO;
+  /** Of {@link #counted}, the lanes' work after their last read (their input's end). */
+  private OpCounts countedTail = OpCounts.ZERO;
   /** Lanes the host asked for results since their last event (onRead with last = false). */
   final boolean[] readRequested;
 
@@ -186,6 +188,15 @@ final class Execution {
     return counted;
   }
 
+  /** Adds work a lane did once told its input ended (also added to {@link #count}'s). */
+  synchronized void countTail(OpCounts work) {
+    countedTail = countedTail.plus(work);
+  }
+
+  synchronized OpCounts countedTail() {
+    return countedTail;
+  }
+
   synchronized long wallNanos() {
     return (state == ExecutionState.RUNNING ? System.nanoTime() : endWallNanos) - startWallNanos;
   }
@@ -213,12 +224,14 @@ final class Execution {
 
   ExecutionStatistics statistics() {
     OpCounts c = counted();
+    OpCounts tail = countedTail();
     return new ExecutionStatistics(lanes, bytesScanned.get(), pagesRead.get(),
         format == null || format.kind() == RecordFormat.Kind.RAW ? 0 : records(), resultRecords.get(), resultBytes.get(),
         wallNanos(), laneCpuNanos.get(), model.modelledNanos(), model.readNanos(), model.computeNanos(),
         model.mergeNanos(), model.transferNanos(), model.deviceMicrojoules(pagesRead.get(), resultBytes.get()),
         model.hostMicrojoules(), c.ops(),
-        c.memoryAccesses(), c.libraryCalls(), c.bulkBytes(), model.hostDelayNanos(), model.behindModelNanos());
+        c.memoryAccesses(), c.libraryCalls(), c.bulkBytes(), model.hostDelayNanos(), model.behindModelNanos(),
+        tail.ops(), tail.memoryAccesses(), tail.libraryCalls(), tail.bulkBytes());
   }
 
   /** Copies a result and puts it in its lane's buffer (or aside for the merge), enforcing the output budget. */

@@ -221,6 +221,9 @@ public final class IspEngine implements Closeable {
     if (!exec.isStopped() && exec.mergeOnDevice) {
       mergeOnDevice(exec);
     }
+    // Counted before the host can see the execution done (and read the device's statistics). Its results'
+    // trips to the host are the host's READ_OBJECT commands, counted as commands.
+    timing.executionDone(exec.model.startNanos(), exec.model.processingEndNanos());
     exec.done();
     if (paced) {
       // Paced, the device should end when the model does; a simulator slower than the model cannot.
@@ -234,8 +237,6 @@ public final class IspEngine implements Closeable {
           exec.lanes, st.modelledReadNanos(), st.modelledHostDelayNanos(),
           st.behindModelNanos() > 0 ? "; paced, it ended " + st.behindModelNanos() + " ns behind the model" : "");
     }
-    // The next command a waiting host sends comes after this execution, on the modelled clock too.
-    timing.extendHorizon(exec.model.processingEndNanos());
     workers.remove(exec.id);
   }
 

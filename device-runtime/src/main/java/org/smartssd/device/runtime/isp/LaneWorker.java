@@ -116,7 +116,9 @@ final class LaneWorker implements Runnable {
         cpu = cpuNanos();
         OpCounts counted = meter.counts();
         call(lane, "onRead", () -> instances[lane].onRead(sink(lane), true));
-        compute(lane, start, 0, cpuNanos() - cpu, meter.counts().minus(counted));
+        OpCounts tail = meter.counts().minus(counted);
+        exec.countTail(tail);
+        compute(lane, start, 0, cpuNanos() - cpu, tail);
       }
     } catch (Stop e) {
       // The execution ended (failed, cancelled, or stopped by its time limit).

@@ -63,6 +63,8 @@ public final class TimingModel {
   private long answersBehindNanos;
   private long commandNanos;
   private long commandsCoveredUntil;
+  private long executionNanos;
+  private long executionsCoveredUntil;
 
   public TimingModel(DeviceGeometry geometry, TimingParameters parameters, NanoClock clock) {
     this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -150,7 +152,8 @@ public final class TimingModel {
         channels.add(new ChannelStatistics(pagesRead[c], pagesProgrammed[c], blocksErased[c], channelBusyNanos[c]));
       }
       return new DeviceStatistics(uptime, commands, hostBytesIn, hostBytesOut, linkBusyNanos, horizonNanos,
-          gcPagesMoved, internalDelayNanos, commandsDelayed, answersBehindNanos, commandNanos, channels);
+          gcPagesMoved, internalDelayNanos, commandsDelayed, answersBehindNanos, commandNanos, executionNanos,
+          channels);
     }
   }
 
@@ -315,10 +318,18 @@ public final class TimingModel {
     }
   }
 
-  /** Work the device did on its own (an execution) ended at {@code nanos}: nothing after it starts earlier. */
-  public void extendHorizon(long nanos) {
+  /**
+   * An execution ran from {@code start} to {@code end} on the modelled clock: nothing after it starts
+   * earlier, and the execution time grows by what of it no execution counted before covers (kept as one
+   * interval, as the command time is).
+   */
+  public void executionDone(long start, long end) {
     synchronized (lock) {
-      horizonNanos = Math.max(horizonNanos, nanos);
+      horizonNanos = Math.max(horizonNanos, end);
+      if (end > executionsCoveredUntil) {
+        executionNanos += end - Math.max(start, executionsCoveredUntil);
+        executionsCoveredUntil = end;
+      }
     }
   }
 

@@ -37,6 +37,28 @@ class ClassReferencesTest {
     assertTrue(refs.members().contains(new MemberRef(refs.className(), "big", "J", false)), refs.members().toString());
   }
 
+  /** Calls on arrays: javac names the array type as the method's owner. */
+  static final class Arrays2 {
+    int[] copy(int[] a) {
+      return a.clone();
+    }
+
+    String[] copy(String[] a) {
+      return a.clone();
+    }
+  }
+
+  @Test
+  void aMemberOfAnArrayTypeIsObjects() throws IOException {
+    ClassReferences refs = ClassReferences.read(bytesOf(Arrays2.class));
+    assertTrue(refs.members().contains(new MemberRef("java/lang/Object", "clone", "()Ljava/lang/Object;", true)),
+        refs.members().toString());
+    assertTrue(refs.members().stream().noneMatch(m -> m.owner() == null || m.owner().startsWith("[")),
+        refs.members().toString());
+    // And the policy checks such a class without failing.
+    assertEquals(java.util.List.of(), TaskletPolicy.violations(refs, java.util.Set.of(refs.className())));
+  }
+
   @Test
   void refusesWhatIsNotAClassFile() throws IOException {
     byte[] good = bytesOf(Constants.class);

@@ -1,0 +1,270 @@
+package org.smartssd.devicemapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.smartssd.device.DeviceInfo;
+import org.smartssd.device.ExecutionStatistics;
+import org.smartssd.device.client.DeviceAddress;
+import org.smartssd.device.client.DeviceClient;
+import org.smartssd.device.client.ExecutionPoller;
+import org.smartssd.device.protocol.Response;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.runtime.config.DeviceConfig;
+import org.smartssd.model.AnalyticModel;
+import org.smartssd.model.Counts;
+import org.smartssd.model.Mode;
+import org.smartssd.model.Prediction;
+import org.smartssd.model.Work;
+import org.smartssd.model.Workload;
+import org.smartssd.objectfs.ObjectFileSystem;
+
+/**
+ * {@code smartssd.mapper.placement=auto}: chooses where a job's map phase runs. It reads the devices'
+ * parameters (DEVICE_INFO), measures the job's work on a sample in the device (the job's own mapper
+ * and combiner, run by the tasklet over the first bytes of one split, counted), predicts the job's
+ * time in device mode and on the host with the analytic model, and picks the faster.
+ *
+ * <p>The sample: executions over the first bytes of the largest split on the device that holds the
+ * most input, 1 MiB and 4 MiB (a straight line through their counts gives the work per record and its
+ * fixed part), and two small enough that no lane's buffer fills (what a lane computes once its reads
+ * are done, per record it holds); none more than a sixteenth of the job's input (at least 64 KiB),
+ * so that planning stays small beside the job. Their results are discarded; merged on the host,
+ * whatever the job's setting. They are the device's work like any other: a run measured from before
+ * {@code configure} includes them.
+ *
+ * <p>The host's prediction prices the same work per record (the job's map and combine) on the
+ * modelled host's CPU, with every byte read over the link: it leaves out the host's own framework
+ * work per record (Hadoop's record reader, collector and spills), so it favours the host; the
+ * device's prediction charges every lane's results on the link (no merge on the device). A job whose
+ * input is on no device, or that the device cannot run, runs on the host.
+ */
+final class PlacementPlanner {
+  private static final Logger LOG = LoggerFactory.getLogger(PlacementPlanner.class);
+  private static final long SAMPLE_SMALL_BYTES = 1L << 20;
+  private static final long SAMPLE_LARGE_BYTES = 4L << 20;
+  private static final long TAIL_SAMPLE_MAX_BYTES = 16L << 20;
+  /** The least a sample may be cut to; and each is at most the input over {@value #SAMPLE_SHARE}. */
+  private static final long SAMPLE_MIN_BYTES = 64L << 10;
+  private static final long SAMPLE_SHARE = 16;
+
+  /** Where the map phase runs. */
+  enum Placement {
+    DEVICE,
+    HOST;
+
+    String optionName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * A plan: the placement and both predictions (modelled seconds; NaN when there was nothing to
+   * predict), and why.
+   */
+  record Plan(Placement placement, double predictedDeviceSeconds, double predictedHostSeconds, String reason) {}
+
+  private PlacementPlanner() {}
+
+  /**
+   * Plans a job already configured by {@link DeviceJobClient#configure} (its real mapper, combiner and
+   * input format remembered).
+   */
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  static Plan plan(Job job, DeviceMapperSettings settings) throws IOException, InterruptedException {
+    Configuration conf = job.getConfiguration();
+    InputFormat real = ReflectionUtils.newInstance(DeviceMapperSettings.realInputFormat(conf), conf);
+    Map<DeviceAddress, List<FileSplit>> byDevice = new LinkedHashMap<>();
+    for (InputSplit s : (List<InputSplit>) real.getSplits(job)) {
+      if (!(s instanceof FileSplit f) || !ObjectFileSystem.SCHEME.equals(f.getPath().toUri().getScheme())) {
+        return new Plan(Placement.HOST, Double.NaN, Double.NaN, "part of the input is on no device: " + s);
+      }
+      byDevice.computeIfAbsent(ObjectFileSystem.deviceAddress(f.getPath().toUri()), a -> new ArrayList<>()).add(f);
+    }
+    if (byDevice.isEmpty()) {
+      return new Plan(Placement.DEVICE, Double.NaN, Double.NaN, "no input: nothing to place");
+    }
+    DeviceAddress sampled = null;
+    long most = -1;
+    for (Map.Entry<DeviceAddress, List<FileSplit>> e : byDevice.entrySet()) {
+      long bytes = e.getValue().stream().mapToLong(FileSplit::getLength).sum();
+      if (bytes > most) {
+        most = bytes;
+        sampled = e.getKey();
+      }
+    }
+    FileSplit largest = byDevice.get(sampled).stream().max((a, b) -> Long.compare(a.getLength(), b.getLength()))
+        .orElseThrow();
+    Map<DeviceAddress, DeviceConfig> configs = new LinkedHashMap<>();
+    Sample sample;
+    for (DeviceAddress a : byDevice.keySet()) {
+      try (DeviceClient client = ObjectFileSystem.connectClient(conf, a)) {
+        DeviceConfig c = config(client.info());
+        if (c.isp().computeModel() != org.smartssd.device.runtime.config.IspParameters.ComputeModel.COUNTED) {
+          return new Plan(Placement.DEVICE, Double.NaN, Double.NaN, "device " + a + " does not count its work "
+              + "(smartssd.device.isp.compute-model is " + c.isp().computeModel().optionName() + "), so the analytic "
+              + "model cannot price the job: it runs in the devices, as asked of DeviceJobClient");
+        }
+        configs.put(a, c);
+      }
+    }
+    long input = byDevice.values().stream().flatMap(List::stream).mapToLong(FileSplit::getLength).sum();
+    long sampleCap = Math.max(SAMPLE_MIN_BYTES, input / SAMPLE_SHARE);
+    try (DeviceClient client = ObjectFileSystem.connectClient(conf, sampled)) {
+      sample = Sample.run(client, conf, settings, largest, sampleCap);
+    } catch (UnsupportedJobException e) {
+      return new Plan(Placement.HOST, Double.NaN, Double.NaN, "the device cannot run this job: " + e.getMessage());
+    } catch (SampleFailed e) {
+      return new Plan(Placement.HOST, Double.NaN, Double.NaN, e.getMessage());
+    }
+    // Each device its own share; they work in parallel, the host computes for all of them.
+    double deviceNanos = 0;
+    double deviceHostNanos = 0;
+    double hostAccessNanos = 0;
+    double hostComputeNanos = 0;
+    for (Map.Entry<DeviceAddress, List<FileSplit>> e : byDevice.entrySet()) {
+      DeviceConfig c = configs.get(e.getKey());
+      long bytes = e.getValue().stream().mapToLong(FileSplit::getLength).sum();
+      long records = Math.round(bytes / sample.bytesPerRecord());
+      long splitBytes = e.getValue().stream().mapToLong(FileSplit::getLength).max().orElse(1);
+      org.smartssd.model.Job modelJob = new org.smartssd.model.Job(records, 1,
+          ObjectFileSystem.defaultReadahead(c.geometry()), Math.max(1, splitBytes), false, Long.MAX_VALUE,
+          settings.bufferRecords());
+      Workload w = sample.workload(c);
+      Prediction d = AnalyticModel.predict(w, c, modelJob, Mode.DEVICE);
+      Prediction h = AnalyticModel.predict(w, c, modelJob, Mode.HOST_NORMAL);
+      deviceNanos = Math.max(deviceNanos, d.executionNanos());
+      deviceHostNanos += d.hostNanos();
+      hostAccessNanos = Math.max(hostAccessNanos, h.dataAccessNanos());
+      hostComputeNanos += h.processingNanos();
+    }
+    double device = (deviceNanos + deviceHostNanos) / 1e9;
+    double host = (hostAccessNanos + hostComputeNanos) / 1e9;
+    Placement p = device <= host ? Placement.DEVICE : Placement.HOST;
+    String reason = String.format(Locale.ROOT, "predicted (modelled) %.3f s in the devices, %.3f s on the host, "
+        + "from a sample of %,d records on %s", device, host, sample.records(), sampled);
+    return new Plan(p, device, host, reason);
+  }
+
+  /** A device's configuration from what DEVICE_INFO says of it. */
+  static DeviceConfig config(DeviceInfo info) {
+    return DeviceConfig.load(info.parameters());
+  }
+
+  /** A sample failed in the device: the job runs on the host, and the plan says why. */
+  static final class SampleFailed extends Exception {
+    SampleFailed(String message) {
+      super(message);
+    }
+  }
+
+  /** What the sample executions measured. */
+  record Sample(long records, double bytesPerRecord, Work lane, Work tail, double resultBytesPerLane,
+      double resultBytesPerRecord) {
+
+    /**
+     * Runs the sample executions over the split's first bytes.
+     *
+     * @throws UnsupportedJobException when the tasklet cannot be built for this job
+     */
+    static Sample run(DeviceClient client, Configuration conf, DeviceMapperSettings settings, FileSplit split,
+        long cap) throws IOException, InterruptedException, SampleFailed {
+      long most = Math.min(split.getLength(), cap);
+      TaskAttemptID attempt = new TaskAttemptID("plan", 0, TaskType.MAP, 0, 0);
+      TaskletJarBuilder.Tasklet tasklet = TaskletJarBuilder.build(conf, settings, split, attempt);
+      DeviceClient.Installed installed = client.installTasklet(ByteBuffer.wrap(tasklet.jar()), tasklet.className(),
+          tasklet.parameters());
+      try {
+        URI uri = split.getPath().toUri();
+        ExecutionStatistics small = execute(client, installed.taskletId(), uri.getPath(), split.getStart(),
+            Math.min(most / 4, SAMPLE_SMALL_BYTES), settings);
+        if (small.records() == 0) {
+          throw new SampleFailed("the sample of " + split.getPath() + " holds no record");
+        }
+        ExecutionStatistics large = execute(client, installed.taskletId(), uri.getPath(), split.getStart(),
+            Math.min(most, SAMPLE_LARGE_BYTES), settings);
+        double bytesPerRecord = (double) large.bytesScanned() / large.records();
+        int lanes = Math.max(1, small.lanes());
+        Work total = large.records() > small.records()
+            ? Work.fit(small.records(), counts(small), large.records(), counts(large))
+            : new Work(counts(large).times(1.0 / large.records()), Counts.ZERO);
+        Work lane = new Work(total.perRecord(), total.fixed().times(1.0 / lanes));
+        // Two samples under a buffer a lane: every record read is still held when the input ends.
+        long tailRecords1 = Math.max(1, lanes * (long) settings.bufferRecords() / 5);
+        long tailBytes1 = Math.min(Math.min(most / 2, TAIL_SAMPLE_MAX_BYTES),
+            (long) Math.ceil(tailRecords1 * bytesPerRecord));
+        long tailBytes2 = Math.min(Math.min(most, TAIL_SAMPLE_MAX_BYTES),
+            (long) Math.ceil(lanes * (long) settings.bufferRecords() * 7 / 10 * bytesPerRecord));
+        ExecutionStatistics t1 = execute(client, installed.taskletId(), uri.getPath(), split.getStart(), tailBytes1,
+            settings);
+        ExecutionStatistics t2 = execute(client, installed.taskletId(), uri.getPath(), split.getStart(), tailBytes2,
+            settings);
+        Work tail;
+        if (t2.records() > t1.records()) {
+          Work fit = Work.fit(t1.records(), tailCounts(t1), t2.records(), tailCounts(t2));
+          tail = new Work(fit.perRecord(), fit.fixed().times(1.0 / lanes));
+        } else {
+          tail = new Work(tailCounts(t2).times(1.0 / Math.max(1, t2.records())), Counts.ZERO);
+        }
+        double resultPerRecord = large.records() > small.records()
+            ? Math.max(0, (double) (large.resultBytes() - small.resultBytes()) / (large.records() - small.records()))
+            : 0;
+        double resultPerLane = Math.max(0, small.resultBytes() - resultPerRecord * small.records()) / lanes;
+        return new Sample(large.records(), bytesPerRecord, lane, tail, resultPerLane, resultPerRecord);
+      } finally {
+        try {
+          client.removeObject(installed.taskletId());
+        } catch (IOException e) {
+          LOG.debug("removing the planner's tasklet: {}", e.toString());
+        }
+      }
+    }
+
+    /** The workload for the analytic model, the host doing the same work a record as the lanes. */
+    Workload workload(DeviceConfig device) {
+      Map<Mode, Work> host = new EnumMap<>(Mode.class);
+      host.put(Mode.HOST_NORMAL, new Work(lane.perRecord(), Counts.ZERO));
+      host.put(Mode.HOST_OPTIMIZED, new Work(lane.perRecord(), Counts.ZERO));
+      host.put(Mode.DEVICE, Work.NONE);
+      return new Workload("sampled job", (int) Math.max(1, Math.round(bytesPerRecord)), lane, tail, Counts.ZERO,
+          resultBytesPerLane, resultBytesPerRecord, host, Map.of(), 0);
+    }
+
+    private static ExecutionStatistics execute(DeviceClient client, long taskletId, String path, long start,
+        long length, DeviceMapperSettings settings) throws IOException, SampleFailed {
+      long id = client.executeObject(taskletId, List.of(new InputRange(path, start, Math.max(1, length))),
+          Map.of("merge", "host"));
+      Response.ExecutionProgress end = ExecutionPoller.drain(client, id, r -> { }, settings.polling());
+      if (end.state() != ExecutionState.DONE) {
+        throw new SampleFailed("the sample execution on the device ended " + end.state() + ": " + end.message());
+      }
+      return end.statistics();
+    }
+
+    private static Counts counts(ExecutionStatistics s) {
+      return new Counts(s.countedOps(), s.countedMemoryAccesses(), s.countedLibraryCalls(), s.countedBulkBytes());
+    }
+
+    private static Counts tailCounts(ExecutionStatistics s) {
+      return new Counts(s.countedTailOps(), s.countedTailMemoryAccesses(), s.countedTailLibraryCalls(),
+          s.countedTailBulkBytes());
+    }
+  }
+}
