@@ -128,7 +128,9 @@ final class PlacementPlanner {
     long input = byDevice.values().stream().flatMap(List::stream).mapToLong(FileSplit::getLength).sum();
     long sampleCap = Math.max(SAMPLE_MIN_BYTES, input / SAMPLE_SHARE);
     try (DeviceClient client = ObjectFileSystem.connectClient(conf, sampled)) {
-      sample = Sample.run(client, conf, settings, largest, sampleCap);
+      DeviceConfig c = configs.get(sampled);
+      int activeLanes = Math.max(1, Math.min(c.isp().cores(), c.geometry().channels()));
+      sample = Sample.run(client, conf, settings, largest, sampleCap, activeLanes);
     } catch (UnsupportedJobException e) {
       return new Plan(Placement.HOST, Double.NaN, Double.NaN, "the device cannot run this job: " + e.getMessage());
     } catch (SampleFailed e) {
@@ -180,12 +182,13 @@ final class PlacementPlanner {
       double resultBytesPerRecord) {
 
     /**
-     * Runs the sample executions over the split's first bytes.
+     * Runs the sample executions over the split's first bytes; {@code lanes} lanes read (a core without a
+     * channel reads nothing).
      *
      * @throws UnsupportedJobException when the tasklet cannot be built for this job
      */
     static Sample run(DeviceClient client, Configuration conf, DeviceMapperSettings settings, FileSplit split,
-        long cap) throws IOException, InterruptedException, SampleFailed {
+        long cap, int lanes) throws IOException, InterruptedException, SampleFailed {
       long most = Math.min(split.getLength(), cap);
       TaskAttemptID attempt = new TaskAttemptID("plan", 0, TaskType.MAP, 0, 0);
       TaskletJarBuilder.Tasklet tasklet = TaskletJarBuilder.build(conf, settings, split, attempt);
@@ -201,7 +204,6 @@ final class PlacementPlanner {
         ExecutionStatistics large = execute(client, installed.taskletId(), uri.getPath(), split.getStart(),
             Math.min(most, SAMPLE_LARGE_BYTES), settings);
         double bytesPerRecord = (double) large.bytesScanned() / large.records();
-        int lanes = Math.max(1, small.lanes());
         Work total = large.records() > small.records()
             ? Work.fit(small.records(), counts(small), large.records(), counts(large))
             : new Work(counts(large).times(1.0 / large.records()), Counts.ZERO);
@@ -244,7 +246,7 @@ final class PlacementPlanner {
       host.put(Mode.HOST_OPTIMIZED, new Work(lane.perRecord(), Counts.ZERO));
       host.put(Mode.DEVICE, Work.NONE);
       return new Workload("sampled job", (int) Math.max(1, Math.round(bytesPerRecord)), lane, tail, Counts.ZERO,
-          resultBytesPerLane, resultBytesPerRecord, host, Map.of(), 0);
+          resultBytesPerLane, resultBytesPerRecord, host, Map.of(), Counts.ZERO, 0);
     }
 
     private static ExecutionStatistics execute(DeviceClient client, long taskletId, String path, long start,

@@ -109,24 +109,28 @@ public final class AnalyticModel {
     Execution last = lastSplitBytes > 0 || fullSplits == 0 ? execution(w, d, job, lastSplitBytes / w.recordBytes())
         : Execution.NONE;
     Execution all = full.times(fullSplits).plus(last);
-    double host = w.host().get(Mode.DEVICE).of(job.records()).plus(w.hostPerSplit(Mode.DEVICE).times(splits
-        * (double) job.devices())).nanos(isp.host()) / isp.hostCores();
+    // The host reads and reduces every device's partial results: work per record, per split, per result byte.
+    double host = w.host().get(Mode.DEVICE).of(job.records())
+        .plus(w.hostPerSplit(Mode.DEVICE).times(splits * (double) job.devices()))
+        .plus(w.hostPerResultByte().times(all.resultBytes() * job.devices()))
+        .nanos(isp.host()) / isp.hostCores();
     return new Prediction(Mode.DEVICE, all.read, all.compute, all.swap, all.merge, all.link, host, all.total,
         all.issd, all.total + host);
   }
 
   /** One execution's parts, or their sums over several. */
   private record Execution(double read, double compute, double swap, double merge, double link, double total,
-      double issd) {
-    static final Execution NONE = new Execution(0, 0, 0, 0, 0, 0, 0);
+      double issd, double resultBytes) {
+    static final Execution NONE = new Execution(0, 0, 0, 0, 0, 0, 0, 0);
 
     Execution times(double n) {
-      return new Execution(read * n, compute * n, swap * n, merge * n, link * n, total * n, issd * n);
+      return new Execution(read * n, compute * n, swap * n, merge * n, link * n, total * n, issd * n,
+          resultBytes * n);
     }
 
     Execution plus(Execution o) {
       return new Execution(read + o.read, compute + o.compute, swap + o.swap, merge + o.merge, link + o.link,
-          total + o.total, issd + o.issd);
+          total + o.total, issd + o.issd, resultBytes + o.resultBytes);
     }
   }
 
@@ -147,7 +151,9 @@ public final class AnalyticModel {
 
     // The busiest lane serves ceil(channels / cores) channels; with more cores than channels a lane serves one.
     int channelsPerLane = (channels + cores - 1) / cores;
-    double recordsPerLane = records * Math.min(channelsPerLane, channels) / channels;
+    // Its records: those of its channels' pages, the busiest channels holding the ceiling of the pages.
+    double recordsPerPage = (double) page / w.recordBytes();
+    double recordsPerLane = Math.min(records, pagesPerChannel * recordsPerPage * Math.min(channelsPerLane, channels));
     CoreCost core = isp.core();
     double compute = w.deviceLane().of(recordsPerLane).nanos(core);
     // What the lane computes once told its input ended (its last buffer's combine): after its last read.
@@ -170,7 +176,7 @@ public final class AnalyticModel {
     }
     double link = linkNanos(d, resultBytes) + d.timing().linkCommandNanos();
     return new Execution(read, compute, swap, merge, link, streaming + swap + merge + link,
-        issdRead + compute + swap + merge + link);
+        issdRead + compute + swap + merge + link, resultBytes);
   }
 
   /**

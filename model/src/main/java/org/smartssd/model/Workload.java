@@ -20,11 +20,13 @@ import java.util.Objects;
  * @param host the host's work in each mode, per input record and fixed per job
  * @param hostPerSplit the host's work in each mode for each split (a map task's own: Hadoop allocates
  *     and clears each map task's output buffer, for one); a mode left out has none
+ * @param hostPerResultByte device mode: the host's work for each byte of partial results it receives
+ *     (decoding them, combining and reducing them)
  * @param laneMemoryBytes memory one lane's function needs (the iSSD's M(f), for its swap cost)
  */
 public record Workload(String name, int recordBytes, Work deviceLane, Work laneTail, Counts merge,
     double resultBytesPerLane, double resultBytesPerRecord, Map<Mode, Work> host, Map<Mode, Counts> hostPerSplit,
-    long laneMemoryBytes) {
+    Counts hostPerResultByte, long laneMemoryBytes) {
 
   public Workload {
     Objects.requireNonNull(name, "name");
@@ -33,6 +35,7 @@ public record Workload(String name, int recordBytes, Work deviceLane, Work laneT
     }
     host = Map.copyOf(host);
     hostPerSplit = Map.copyOf(hostPerSplit);
+    Objects.requireNonNull(hostPerResultByte, "hostPerResultByte");
     for (Mode m : Mode.values()) {
       if (!host.containsKey(m)) {
         throw new IllegalArgumentException("the host's work in mode " + m.optionName() + " is missing");

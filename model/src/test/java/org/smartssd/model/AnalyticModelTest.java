@@ -30,7 +30,7 @@ class AnalyticModelTest {
         Mode.DEVICE, new Work(Counts.ZERO, new Counts(1_000, 0, 0, 0)));
     return new Workload("test", 20, new Work(new Counts(laneOps, 0, 0, 0), new Counts(500, 0, 0, 0)),
         new Work(new Counts(laneOps / 2, 0, 0, 0), new Counts(500, 0, 0, 0)), new Counts(2_000, 0, 0, 0), resultBytes,
-        0, host, Map.of(Mode.HOST_NORMAL, new Counts(1_000_000, 0, 0, 0)), 0);
+        0, host, Map.of(Mode.HOST_NORMAL, new Counts(1_000_000, 0, 0, 0)), Counts.ZERO, 0);
   }
 
   /**
@@ -146,7 +146,7 @@ class AnalyticModelTest {
     assertThat(AnalyticModel.swapNanos(101, 100, 7.0)).isEqualTo(7.0);
     assertThat(AnalyticModel.swapNanos(1_000, 100, 7.0)).isEqualTo(63.0);
     Workload big = new Workload("big", 20, new Work(new Counts(100, 0, 0, 0), Counts.ZERO), Work.NONE, Counts.ZERO,
-        100, 0, workload(0, 1, 1).host(), Map.of(), 3 << 20);
+        100, 0, workload(0, 1, 1).host(), Map.of(), Counts.ZERO, 3 << 20);
     Job small = new Job(1_000_000, 1, Job.READAHEAD_BYTES, Job.SPLIT_BYTES, false, 1 << 20, Job.BUFFER_RECORDS);
     Prediction p = AnalyticModel.predict(big, device("msst13-sata"), small, Mode.DEVICE);
     assertThat(p.swapNanos()).isCloseTo(2 * p.dataAccessNanos(), within(1.0));
@@ -221,7 +221,7 @@ class AnalyticModelTest {
   void badInputsAreNamed() {
     assertThatThrownBy(() -> Mode.parse("hybrid")).hasMessageContaining("'hybrid'");
     assertThatThrownBy(() -> new Job(10, 0, 1, 1, false, 1, 1)).hasMessageContaining("devices");
-    assertThatThrownBy(() -> new Workload("w", 0, Work.NONE, Work.NONE, Counts.ZERO, 0, 0, Map.of(), Map.of(), 0))
+    assertThatThrownBy(() -> new Workload("w", 0, Work.NONE, Work.NONE, Counts.ZERO, 0, 0, Map.of(), Map.of(), Counts.ZERO, 0))
         .hasMessageContaining("at least one byte");
   }
 }

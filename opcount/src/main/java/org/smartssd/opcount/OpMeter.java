@@ -2,7 +2,9 @@ package org.smartssd.opcount;
 
 import java.lang.ref.WeakReference;
 import java.util.Iterator;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArraySet;
 
 /**
  * One thread's counters. Code instrumented by {@link Instrumenter} fetches its thread's meter once
@@ -33,6 +35,9 @@ public final class OpMeter {
   private static int registrations;
 
   private static final ThreadLocal<OpMeter> CURRENT = ThreadLocal.withInitial(OpMeter::register);
+
+  /** Names of threads whose work {@link #total()} leaves out ({@link #leaveOutThreadsNamed}). */
+  private static final Set<String> LEFT_OUT_NAMES = new CopyOnWriteArraySet<>();
 
   /**
    * Meters by thread id (modulo its length): every counted method asks for its thread's meter, and a
@@ -81,6 +86,15 @@ public final class OpMeter {
     inTotal = false;
   }
 
+  /**
+   * Leaves the work of threads of this name, from their first counted code on, out of {@link #total()}:
+   * threads whose work follows the wall clock (a timer that reports progress every few seconds) and
+   * not the job, so that the total depends on the job alone.
+   */
+  public static void leaveOutThreadsNamed(String name) {
+    LEFT_OUT_NAMES.add(name);
+  }
+
   /** What this meter counted so far (exact when read by its own thread). */
   public OpCounts counts() {
     return new OpCounts(ops, memory, calls, bulk);
@@ -106,6 +120,9 @@ public final class OpMeter {
 
   private static OpMeter register() {
     OpMeter m = new OpMeter(Thread.currentThread());
+    if (LEFT_OUT_NAMES.contains(Thread.currentThread().getName())) {
+      m.inTotal = false;
+    }
     LIVE.add(m);
     synchronized (RETIRED_LOCK) {
       if (++registrations % FOLD_EVERY == 0) {

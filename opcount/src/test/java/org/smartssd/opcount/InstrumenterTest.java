@@ -97,6 +97,29 @@ class InstrumenterTest {
     assertThat(OpMeter.total().minus(before).ops()).isLessThan(1_000_000);
   }
 
+  @Test
+  void threadsOfANameLeftOutAreNotInTheTotalAndOthersAre() throws Exception {
+    Method sum = instrumented(Kernels.class).getMethod("sum", int[].class);
+    Runnable work = () -> {
+      try {
+        sum.invoke(null, (Object) new int[1_000_000]);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    OpMeter.leaveOutThreadsNamed("a timer of the test");
+    OpCounts before = OpMeter.total();
+    Thread timer = new Thread(work, "a timer of the test");
+    timer.start();
+    timer.join();
+    assertThat(OpMeter.total().minus(before).ops()).isLessThan(1_000_000);
+    before = OpMeter.total();
+    Thread worker = new Thread(work, "a worker of the test");
+    worker.start();
+    worker.join();
+    assertThat(OpMeter.total().minus(before).ops()).isGreaterThanOrEqualTo(1_000_000);
+  }
+
   /** A meter never keeps its thread alive: libraries (Hadoop's statistics) do work for every live thread object. */
   @Test
   void aMeterDoesNotKeepItsThreadAlive() throws Exception {

@@ -28,9 +28,16 @@ public final class HostCounting {
     if (!OpCountAgent.loaded()) {
       return false;
     }
+    // A map or reduce task's progress reporter wakes every few seconds of wall time to send its status:
+    // how often depends on how fast this machine runs the job, not on the job. The task's last report,
+    // made by the task's own thread, stays counted.
+    OpMeter.leaveOutThreadsNamed(TASK_REPORTER_THREAD);
     OpCountAgent.enable(Scopes.packages(PACKAGES));
     return true;
   }
+
+  /** The name Hadoop gives a task's progress reporter thread ({@code Task.TaskReporter}). */
+  static final String TASK_REPORTER_THREAD = "communication thread";
 
   /** What the host's threads counted so far. */
   static OpCounts total() {

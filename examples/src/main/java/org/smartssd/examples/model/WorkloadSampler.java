@@ -87,19 +87,31 @@ public final class WorkloadSampler {
     try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 2, hadoop)) {
       twoSplits = runner.run(scenario, SMALL, SEED, modes);
     }
+    // Device mode: merged on the device, the host receives one lane's partial results instead of every
+    // lane's; what it then does less is its work for those bytes.
+    long lessResultBytes = small.get(Mode.DEVICE).hostBytesOut() - merged.hostBytesOut();
+    Counts hostPerResultByte = lessResultBytes <= 0 ? Counts.ZERO
+        : Counts.of(small.get(Mode.DEVICE).hostCounted()).minus(Counts.of(merged.hostCounted()))
+            .times(1.0 / lessResultBytes).atLeastZero();
     Map<org.smartssd.model.Mode, Work> host = new EnumMap<>(org.smartssd.model.Mode.class);
     Map<org.smartssd.model.Mode, Counts> hostPerSplit = new EnumMap<>(org.smartssd.model.Mode.class);
     for (Mode m : modes) {
       Work fit = Work.fit(SMALL, Counts.of(small.get(m).hostCounted()), LARGE, Counts.of(large.get(m).hostCounted()));
-      Counts perSplit = Counts.of(twoSplits.get(m).hostCounted()).minus(Counts.of(small.get(m).hostCounted()))
-          .atLeastZero();
+      Counts perSplit = Counts.of(twoSplits.get(m).hostCounted()).minus(Counts.of(small.get(m).hostCounted()));
+      if (m == Mode.DEVICE) {
+        // The second split's partial results are work per result byte, not per split.
+        perSplit = perSplit.minus(hostPerResultByte.times(
+            twoSplits.get(m).hostBytesOut() - small.get(m).hostBytesOut()));
+      }
+      perSplit = perSplit.atLeastZero();
       host.put(modelMode(m), new Work(fit.perRecord(), fit.fixed().minus(perSplit).atLeastZero()));
       hostPerSplit.put(modelMode(m), perSplit);
     }
     RunStatistics.DeviceWork ds = small.get(Mode.DEVICE).device();
     RunStatistics.DeviceWork dl = large.get(Mode.DEVICE).device();
     Work execution = Work.fit(SMALL, Counts.of(ds.counted()), LARGE, Counts.of(dl.counted()));
-    long executionLanes = ds.lanes(); // one execution on one device
+    // The lanes that read: a device has a lane a core, but a core without a channel reads nothing.
+    long executionLanes = lanes;
     Work lane = new Work(execution.perRecord(), execution.fixed().times(1.0 / executionLanes));
     Counts merge = Counts.of(merged.device().counted()).minus(Counts.of(ds.counted())).times(1.0 / executionLanes)
         .atLeastZero();
@@ -109,9 +121,9 @@ public final class WorkloadSampler {
     // No lane's buffer filled in these two: every record was still held at the end.
     Work tailFit = Work.fit(tail1, Counts.of(tailSmall.device().countedTail()), tail2,
         Counts.of(tailLarge.device().countedTail()));
-    Work tail = new Work(tailFit.perRecord(), tailFit.fixed().times(1.0 / tailSmall.device().lanes()));
+    Work tail = new Work(tailFit.perRecord(), tailFit.fixed().times(1.0 / lanes));
     Workload w = new Workload(scenario.optionName(), recordBytes, lane, tail, merge, resultBytesPerLane,
-        resultPerRecord, host, hostPerSplit, 0);
+        resultPerRecord, host, hostPerSplit, hostPerResultByte, 0);
     say(log, "work a record: device lane %.0f ops (%.0f heap, %.1f calls); host %s",
         lane.perRecord().ops(), lane.perRecord().memory(), lane.perRecord().calls(),
         String.join(", ", host.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f ops",

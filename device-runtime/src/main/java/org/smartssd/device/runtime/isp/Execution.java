@@ -5,10 +5,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.tasklet.DataChunk;
 import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
 import org.smartssd.device.tasklet.RecordFormat;
@@ -51,6 +53,14 @@ final class Execution {
   ArrayDeque<WorkItem>[] channelQueues;
   /** Segments still to be accepted, per input: the worker that accepts the last one finishes the input. */
   AtomicLong[] segmentsLeft;
+  /**
+   * Per lane, records completed by another lane's read that this lane owns (their first byte is on one
+   * of its channels), with when their last piece arrived on the modelled clock.
+   */
+  final ConcurrentLinkedQueue<Routed>[] inboxes;
+
+  /** A record for its owner lane: what was read, and when its last piece arrived (modelled). */
+  record Routed(int input, DataChunk chunk, long arrivalNanos) {}
 
   final AtomicLong bytesScanned = new AtomicLong();
   final AtomicLong pagesRead = new AtomicLong();
@@ -90,11 +100,29 @@ final class Execution {
     }
     this.mergedOutput = new LaneOutput(-1, Long.MAX_VALUE);
     this.readRequested = new boolean[lanes];
+    @SuppressWarnings("unchecked")
+    ConcurrentLinkedQueue<Routed>[] boxes = new ConcurrentLinkedQueue[lanes];
+    for (int lane = 0; lane < lanes; lane++) {
+      boxes[lane] = new ConcurrentLinkedQueue<>();
+    }
+    this.inboxes = boxes;
   }
 
   /** The lane (device core) serving a channel. */
   int laneOf(int channel) {
     return channel % lanes;
+  }
+
+  /**
+   * The lane that computes a record starting at {@code offset} of input {@code input}: the lane of the
+   * channel holding its first byte, whichever lane's read completed it. Otherwise the lane whose read
+   * the simulator happened to finish last would compute every record that straddles two pages, and
+   * the lanes of a lagging machine thread would take them all (for records of hundreds of bytes, half
+   * as much work again on some cores).
+   */
+  int ownerLane(int input, long offset) {
+    ObjectStore.ScanTarget t = targets.get(input);
+    return laneOf(t.channelOfPage()[(int) (offset / t.pageSize())]);
   }
 
   /** Builds the assemblers and the channels' queues once the record format is known. */

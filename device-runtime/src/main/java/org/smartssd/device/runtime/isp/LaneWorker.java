@@ -5,7 +5,9 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,12 +44,15 @@ final class LaneWorker implements Runnable {
     final AtomicInteger installed = new AtomicInteger();
     final AtomicInteger finished = new AtomicInteger();
     final CountDownLatch planned = new CountDownLatch(1);
+    /** Counted down by each worker once it has read all its channels: every record is then complete. */
+    final CountDownLatch scanned;
     final List<RecordFormat> formats = new ArrayList<>();
     final Runnable onAllFinished;
 
     Crew(Execution execution, int workers, Runnable onAllFinished) {
       this.execution = execution;
       this.workers = workers;
+      this.scanned = new CountDownLatch(workers);
       this.onAllFinished = onAllFinished;
     }
   }
@@ -110,6 +115,12 @@ final class LaneWorker implements Runnable {
       }
       exec.laneCpuNanos.addAndGet(cpuNanos() - cpu);
       scan();
+      // Every lane's reads done, every record that straddles pages is complete and with its owner.
+      crew.scanned.countDown();
+      awaitLatch(crew.scanned);
+      for (int lane : lanes) {
+        drainInbox(lane, Long.MAX_VALUE);
+      }
       for (int lane : lanes) {
         long start = exec.model.computeStart(lane, 0);
         readyAt[lane] = start;
@@ -197,6 +208,47 @@ final class LaneWorker implements Runnable {
       exec.plan(first);
     } catch (RecordException e) {
       exec.fail(e.getMessage());
+    }
+  }
+
+  private void awaitLatch(CountDownLatch latch) throws Stop {
+    try {
+      while (!latch.await(100, TimeUnit.MILLISECONDS)) {
+        if (exec.isStopped()) {
+          throw new Stop();
+        }
+      }
+    } catch (InterruptedException e) {
+      throw new Stop();
+    }
+  }
+
+  /**
+   * Computes on {@code lane} the records other lanes' reads completed for it whose last piece arrived by
+   * {@code upTo} on the modelled clock, each from its arrival (or when the core is free), in the order
+   * they arrived; later ones wait for a later read of the lane, or its end.
+   */
+  private void drainInbox(int lane, long upTo) throws Stop {
+    ConcurrentLinkedQueue<Execution.Routed> box = exec.inboxes[lane];
+    if (box.isEmpty()) {
+      return;
+    }
+    List<Execution.Routed> due = new ArrayList<>();
+    List<Execution.Routed> later = new ArrayList<>();
+    for (Execution.Routed r = box.poll(); r != null; r = box.poll()) {
+      (r.arrivalNanos() <= upTo ? due : later).add(r);
+    }
+    box.addAll(later);
+    due.sort(Comparator.comparingLong(Execution.Routed::arrivalNanos).thenComparingInt(Execution.Routed::input)
+        .thenComparingLong(r -> r.chunk().offset()));
+    for (Execution.Routed r : due) {
+      long start = exec.model.computeStart(lane, r.arrivalNanos());
+      readyAt[lane] = start;
+      long cpu = cpuNanos();
+      OpCounts counted = meter.counts();
+      call(lane, "onDataAvailable", () -> instances[lane].onDataAvailable(r.chunk(), sink(lane)));
+      // Its bytes were charged to the lane that read them (the cycles-per-byte model charges reads).
+      compute(lane, start, 0, cpuNanos() - cpu, meter.counts().minus(counted));
     }
   }
 
@@ -313,6 +365,7 @@ final class LaneWorker implements Runnable {
     exec.bytesScanned.addAndGet(bytes);
 
     int lane = exec.laneOf(channel);
+    drainInbox(lane, timeline.doneNanos());
     long computeStart = exec.model.computeStart(lane, timeline.doneNanos());
     readyAt[lane] = computeStart;
     // The lane's CPU time for the batch (cutting records and the tasklet's work on them), and the
@@ -323,9 +376,9 @@ final class LaneWorker implements Runnable {
       Execution.WorkItem item = items.get(i);
       RecordAssembler assembler = exec.assemblers[item.input()];
       try {
-        deliver(lane, assembler.accept(item.start(), segments.get(i)));
+        deliver(lane, item.input(), assembler.accept(item.start(), segments.get(i)), timeline.doneNanos());
         if (exec.segmentsLeft[item.input()].decrementAndGet() == 0) {
-          deliver(lane, assembler.finish());
+          deliver(lane, item.input(), assembler.finish(), timeline.doneNanos());
         }
       } catch (RecordException e) {
         exec.fail(e.getMessage());
@@ -356,10 +409,27 @@ final class LaneWorker implements Runnable {
     }
   }
 
-  private void deliver(int lane, List<DataChunk> chunks) throws Stop {
+  /**
+   * Hands {@code lane} the chunks that start on its channels; a record that starts on another lane's
+   * channel (it straddles pages, and this read completed it) goes to that lane's inbox, arrived at
+   * {@code arrivalNanos}.
+   */
+  private void deliver(int lane, int input, List<DataChunk> chunks, long arrivalNanos) throws Stop {
     for (DataChunk chunk : chunks) {
+      int owner = chunk.data().hasRemaining() ? exec.ownerLane(input, chunk.offset()) : lane;
+      if (owner != lane) {
+        exec.inboxes[owner].add(new Execution.Routed(input, copy(chunk), arrivalNanos));
+        continue;
+      }
       call(lane, "onDataAvailable", () -> instances[lane].onDataAvailable(chunk, sink(lane)));
     }
+  }
+
+  /** A chunk that outlives the read's buffer (a view of it is valid only until the lane's next read). */
+  private static DataChunk copy(DataChunk chunk) {
+    ByteBuffer own = ByteBuffer.allocate(chunk.data().remaining());
+    own.put(chunk.data().duplicate()).flip();
+    return new DataChunk(chunk.path(), chunk.offset(), own.asReadOnlyBuffer());
   }
 
   private ResultSink sink(int lane) {
