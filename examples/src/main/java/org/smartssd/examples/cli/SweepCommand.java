@@ -106,8 +106,8 @@ public final class SweepCommand implements Callable<Integer> {
           Double.isNaN(a.pearson()) ? "-" : String.format(Locale.ROOT, "%.4f", a.pearson()),
           100 * a.worstRelativeError());
       if (Double.isNaN(a.pearson())) {
-        o.printf(Locale.ROOT, "  (%s: the analytic time does not vary over this grid, so it has no correlation)%n",
-            a.mode().optionName());
+        o.printf(Locale.ROOT, "  (%s: the analytic time varies by less than %.0f%% over this grid: no correlation to "
+            + "measure)%n", a.mode().optionName(), 100 * Sweep.MIN_SPREAD);
       }
     }
     o.println("wrote " + csv);

@@ -128,16 +128,24 @@ public final class Sweep {
       double[] x = mine.stream().mapToDouble(Row::simulatedSeconds).toArray();
       double[] y = mine.stream().mapToDouble(Row::analyticSeconds).toArray();
       double worst = mine.stream().mapToDouble(r -> Math.abs(r.relativeError())).max().orElse(0);
-      m.put(mode, new Agreement(mode, mine.size(), pearson(x, y), worst));
+      m.put(mode, new Agreement(mode, mine.size(), pearson(x, y, MIN_SPREAD), worst));
     }
     return m;
   }
 
   /**
-   * Pearson's correlation coefficient; NaN when the model's times do not vary (by a millionth of their
-   * mean: the varied keys do not touch this mode, and the simulator's small noise correlates with nothing).
+   * The least spread of a mode's analytic times over a grid, as a fraction of their mean, for a
+   * correlation to say anything: below it the varied keys hardly touch the mode, and the simulator's
+   * run-to-run noise (a few percent in the host modes, whose counted work moves with the JIT's
+   * choices) is all a correlation would measure. The worst relative error is reported either way.
    */
-  static double pearson(double[] x, double[] y) {
+  public static final double MIN_SPREAD = 0.01;
+
+  /**
+   * Pearson's correlation coefficient; NaN when the model's times {@code y} vary by less than
+   * {@code minSpread} of their mean (see {@link #MIN_SPREAD}).
+   */
+  static double pearson(double[] x, double[] y, double minSpread) {
     int n = x.length;
     double lo = Double.MAX_VALUE;
     double hi = -Double.MAX_VALUE;
@@ -147,7 +155,7 @@ public final class Sweep {
       hi = Math.max(hi, v);
       mean += v / n;
     }
-    if (n < 2 || hi - lo <= 1e-6 * Math.abs(mean)) {
+    if (n < 2 || hi - lo <= minSpread * Math.abs(mean) || hi == lo) {
       return Double.NaN;
     }
     double mx = 0;

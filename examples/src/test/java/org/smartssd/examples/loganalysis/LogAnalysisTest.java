@@ -258,6 +258,7 @@ class LogAnalysisTest {
     assertEquals("host", p.chosen(), narrow.statistics().toString());
     assertTrue(p.predictedHostSeconds() < p.predictedDeviceSeconds(), p.toString());
     assertEquals(0, narrow.statistics().fallbackSplits());
+    assertChoseTheFaster(Map.of(), Scenario.REGIONS, generatedInput, "host");
 
     java.nio.file.Path trace = dir.resolve("auto-wide.bin");
     java.nio.file.Files.write(trace, Traces.bytes(generated.subList(0, 3_000)));
@@ -275,10 +276,36 @@ class LogAnalysisTest {
     assertEquals("device", json.get("placement"));
     assertEquals(q.predictedDeviceSeconds(), (Double) json.get("predicted_device_s"), 0);
     assertEquals(q.predictedHostSeconds(), (Double) json.get("predicted_host_s"), 0);
+    assertChoseTheFaster(Map.of(LogAnalysis.RECORD_BYTES, "4096"), Scenario.TOP_TYPES,
+        new org.apache.hadoop.fs.Path("objfs://" + device.address() + "/auto/wide"), "device");
     // Without auto, device mode says where it ran and predicts nothing.
     AnalysisRun plain = LogAnalysis.run(conf, Scenario.REGIONS, Mode.DEVICE, List.of(generatedInput), null);
     assertEquals("device", plain.statistics().placement().chosen());
     assertTrue(Double.isNaN(plain.statistics().placement().predictedDeviceSeconds()));
+  }
+
+  /**
+   * The placement auto chose is the faster one in the simulator too: the job run in each placement,
+   * same answer, and the chosen one's modelled time the lower.
+   */
+  private void assertChoseTheFaster(Map<String, String> settings, Scenario scenario,
+      org.apache.hadoop.fs.Path input, String chosen) throws Exception {
+    Map<String, Double> modelled = new java.util.TreeMap<>();
+    AnalysisResult answer = null;
+    for (String placement : List.of("device", "host")) {
+      Map<String, String> s = new java.util.HashMap<>(settings);
+      s.put(DeviceMode.PLACEMENT, placement);
+      AnalysisRun run = LogAnalysis.run(LogAnalysis.configuration(s), scenario, Mode.DEVICE, List.of(input), null);
+      assertEquals(placement, run.statistics().placement().chosen());
+      if (answer != null) {
+        assertEquals(answer, run.result(), "the same answer in either placement");
+      }
+      answer = run.result();
+      modelled.put(placement, run.statistics().modelledSeconds());
+    }
+    String other = chosen.equals("device") ? "host" : "device";
+    assertTrue(modelled.get(chosen) < modelled.get(other),
+        "auto chose " + chosen + "; modelled seconds of each placement: " + modelled);
   }
 
   @Test

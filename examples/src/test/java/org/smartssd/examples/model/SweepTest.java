@@ -25,10 +25,15 @@ class SweepTest {
   }
 
   @Test
-  void pearsonIsOneForALineAndUndefinedWhenTheModelDoesNotVary() {
-    assertEquals(1.0, Sweep.pearson(new double[] {1, 2, 3}, new double[] {10, 20, 30}), 1e-12);
-    assertEquals(-1.0, Sweep.pearson(new double[] {1, 2, 3}, new double[] {3, 2, 1}), 1e-12);
-    assertTrue(Double.isNaN(Sweep.pearson(new double[] {1, 1.01, 0.99}, new double[] {5, 5, 5})));
+  void pearsonIsOneForALineAndUndefinedWhenTheModelHardlyVaries() {
+    assertEquals(1.0, Sweep.pearson(new double[] {1, 2, 3}, new double[] {10, 20, 30}, Sweep.MIN_SPREAD), 1e-12);
+    assertEquals(-1.0, Sweep.pearson(new double[] {1, 2, 3}, new double[] {3, 2, 1}, Sweep.MIN_SPREAD), 1e-12);
+    assertTrue(Double.isNaN(Sweep.pearson(new double[] {1, 1.01, 0.99}, new double[] {5, 5, 5}, 0)));
+    // Varying by 0.5% of their mean, the model's times are under the least spread: noise, not signal.
+    double[] flat = {1.000, 1.005, 1.002};
+    assertTrue(Double.isNaN(Sweep.pearson(new double[] {1.003, 1.001, 1.004}, flat, Sweep.MIN_SPREAD)));
+    // (Without the threshold, this noise correlates the wrong way: r = -0.74.)
+    assertEquals(-0.737, Sweep.pearson(new double[] {1.003, 1.001, 1.004}, flat, 0), 0.001);
   }
 
   @Test
