@@ -161,7 +161,23 @@ public final class AnalyticModel {
     double streamed = compute - tail;
     double swap = swapNanos(w.laneMemoryBytes(), job.laneMemoryBytes(), read);
     double lastCompute = streamed / Math.max(1, requests);
-    double streaming = Math.max(read + lastCompute, fullRequest + streamed) + tail;
+    double streaming = Math.max(read + lastCompute, fullRequest + streamed);
+    // The lane combines its buffer each time it fills: its work comes in bursts, not evenly. Reads run
+    // ahead of the core, so a burst's work waits only for the core; but between bursts, mapping alone
+    // may be faster than the reads, and the core then waits for data, time no later burst gives back.
+    // The lane ends no sooner than when the data of a combine's last record arrives plus all the work
+    // from there on. Linear in the combine's number, so the first and the last bound it.
+    long combines = (long) Math.floor(recordsPerLane / job.bufferRecords());
+    if (combines > 0 && recordsPerLane > 0) {
+      double combine = w.laneTail().perRecord().times(job.bufferRecords()).nanos(core);
+      double mapping = Math.max(0, streamed - combines * combine) / recordsPerLane;
+      for (long j : new long[] {1, combines}) {
+        double upTo = j * (double) job.bufferRecords();
+        streaming = Math.max(streaming,
+            read * upTo / recordsPerLane + (recordsPerLane - upTo) * mapping + (combines - j + 1) * combine);
+      }
+    }
+    streaming += tail;
     double issdRead = requests == 0 ? 0
         : (requests - 1) * issdCellToChannelNanos(d, Math.min(requestPages, pagesPerChannel))
             + issdCellToChannelNanos(d, lastRequestPages);

@@ -1,11 +1,13 @@
 package org.smartssd.examples.model;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -224,38 +226,55 @@ public final class Sweep {
     for (String key : keys) {
       boolean numeric = rows.stream().allMatch(r -> isNumber(r.varied().get(key)));
       String file = key.replaceAll("[^A-Za-z0-9.-]", "_") + ".png";
-      String title = "Time against " + key + " (simulated and analytic, modelled)";
+      String title = "Time against " + key + " (modelled: simulated dots, analytic lines)";
       Path out = dir.resolve(file);
+      // One series a mode and combination of the other varied keys' values (a context).
+      Map<String, List<Row>> series = new LinkedHashMap<>();
+      for (Mode m : Mode.values()) {
+        for (Row r : rows) {
+          if (r.mode() == m) {
+            series.computeIfAbsent(seriesName(m, r, keys, key), k -> new ArrayList<>()).add(r);
+          }
+        }
+      }
+      int colour = 0;
       if (numeric) {
-        XYChart chart = new XYChartBuilder().width(900).height(560).title(title).xAxisTitle(key)
+        XYChart chart = new XYChartBuilder().width(1000).height(600).title(title).xAxisTitle(key)
             .yAxisTitle("seconds (modelled)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-        chart.getStyler().setXAxisLogarithmic(rows.stream().mapToDouble(r -> Double.parseDouble(r.varied().get(key)))
-            .max().orElse(1) > 16 * rows.stream().mapToDouble(r -> Double.parseDouble(r.varied().get(key))).min()
-            .orElse(1));
-        for (Mode m : Mode.values()) {
-          List<Row> mine = rows.stream().filter(r -> r.mode() == m).toList();
+        double lo = rows.stream().mapToDouble(r -> Double.parseDouble(r.varied().get(key))).min().orElse(1);
+        double hi = rows.stream().mapToDouble(r -> Double.parseDouble(r.varied().get(key))).max().orElse(1);
+        chart.getStyler().setXAxisLogarithmic(lo > 0 && hi >= 16 * lo);
+        for (Map.Entry<String, List<Row>> e : series.entrySet()) {
+          List<Row> mine = e.getValue().stream()
+              .sorted(Comparator.comparingDouble(r -> Double.parseDouble(r.varied().get(key)))).toList();
           List<Double> xs = mine.stream().map(r -> Double.parseDouble(r.varied().get(key))).toList();
-          chart.addSeries(m.optionName() + " simulated", xs, mine.stream().map(Row::simulatedSeconds).toList())
-              .setMarker(SeriesMarkers.CIRCLE);
-          chart.addSeries(m.optionName() + " analytic", xs, mine.stream().map(Row::analyticSeconds).toList())
-              .setMarker(SeriesMarkers.CROSS);
+          Color c = PALETTE[colour++ % PALETTE.length];
+          XYSeries sim = chart.addSeries(e.getKey() + " simulated", xs, mine.stream().map(Row::simulatedSeconds).toList());
+          sim.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+          sim.setMarker(SeriesMarkers.CIRCLE);
+          sim.setMarkerColor(c);
+          XYSeries an = chart.addSeries(e.getKey() + " analytic", xs, mine.stream().map(Row::analyticSeconds).toList());
+          an.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+          an.setMarker(SeriesMarkers.NONE);
+          an.setLineColor(c);
         }
         BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
       } else {
-        CategoryChart chart = new CategoryChartBuilder().width(900).height(560).title(title).xAxisTitle(key)
-            .yAxisTitle("seconds (modelled)").build();
+        CategoryChart chart = new CategoryChartBuilder().width(1000).height(600)
+            .title("Time against " + key + " (modelled)").xAxisTitle(key).yAxisTitle("seconds (modelled)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         List<String> values = rows.stream().map(r -> r.varied().get(key)).distinct().toList();
-        for (Mode m : Mode.values()) {
+        for (Map.Entry<String, List<Row>> e : series.entrySet()) {
+          Color c = PALETTE[colour++ % PALETTE.length];
           for (boolean sim : new boolean[] {true, false}) {
             List<Double> ys = new ArrayList<>();
             for (String v : values) {
-              ys.add(rows.stream().filter(r -> r.mode() == m && r.varied().get(key).equals(v))
+              ys.add(e.getValue().stream().filter(r -> r.varied().get(key).equals(v))
                   .mapToDouble(r -> sim ? r.simulatedSeconds() : r.analyticSeconds()).average().orElse(0));
             }
-            chart.addSeries(m.optionName() + (sim ? " simulated" : " analytic"), values, ys);
+            chart.addSeries(e.getKey() + (sim ? " simulated" : " analytic"), values, ys)
+                .setFillColor(sim ? c : c.brighter());
           }
         }
         BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
@@ -263,6 +282,25 @@ public final class Sweep {
       files.add(out);
     }
     return files;
+  }
+
+  /** Distinct colours for the series (a mode and context each), simulated and analytic alike. */
+  private static final Color[] PALETTE = {
+    new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
+    new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b),
+    new Color(0xe377c2), new Color(0x7f7f7f), new Color(0xbcbd22),
+    new Color(0x17becf)
+  };
+
+  /** A series' name: the mode, and the other varied keys' values by their last name part ("merge=host"). */
+  static String seriesName(Mode m, Row r, List<String> keys, String key) {
+    StringBuilder sb = new StringBuilder(m.optionName());
+    for (String k : keys) {
+      if (!k.equals(key)) {
+        sb.append(", ").append(k.substring(k.lastIndexOf('.') + 1)).append('=').append(r.varied().get(k));
+      }
+    }
+    return sb.toString();
   }
 
   private static boolean isNumber(String s) {

@@ -3,10 +3,13 @@ package org.smartssd.examples.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.examples.loganalysis.Mode;
 import org.smartssd.model.Prediction;
 
@@ -48,9 +51,37 @@ class SweepTest {
     assertTrue(Double.isNaN(a.get(Mode.HOST_NORMAL).pearson()));
   }
 
+  /** A chart a varied key, a series a mode and combination of the other keys' values. */
+  @Test
+  void chartsHaveASeriesForEachModeAndValueOfTheOtherKeys(@TempDir Path dir) throws Exception {
+    List<String> keys = List.of("smartssd.device.flash.channels", "smartssd.device.isp.merge");
+    List<Sweep.Row> rows = new java.util.ArrayList<>();
+    for (String channels : List.of("2", "8")) {
+      for (String merge : List.of("host", "device")) {
+        for (Mode mode : Mode.values()) {
+          rows.add(row(Map.of(keys.get(0), channels, keys.get(1), merge), mode, 1.0 / channels.length(), 1.0));
+        }
+      }
+    }
+    assertEquals("device, merge=host", Sweep.seriesName(Mode.DEVICE, rows.get(2), keys, keys.get(0)));
+    assertEquals("host-normal, channels=8", Sweep.seriesName(Mode.HOST_NORMAL, rows.get(6), keys, keys.get(1)));
+    List<Path> charts = Sweep.writeCharts(dir, keys, rows);
+    assertEquals(List.of(dir.resolve("smartssd.device.flash.channels.png"), dir.resolve("smartssd.device.isp.merge.png")),
+        charts);
+    for (Path chart : charts) {
+      byte[] png = Files.readAllBytes(chart);
+      assertEquals((byte) 0x89, png[0]);
+      assertEquals('P', png[1]);
+    }
+  }
+
   private static Sweep.Row row(Mode mode, double simulated, double analytic) {
+    return row(Map.of(), mode, simulated, analytic);
+  }
+
+  private static Sweep.Row row(Map<String, String> varied, Mode mode, double simulated, double analytic) {
     org.smartssd.model.Mode m = WorkloadSampler.modelMode(mode);
     double n = analytic * 1e9;
-    return new Sweep.Row(Map.of(), mode, simulated, new Prediction(m, 0, n, 0, 0, 0, 0, 0, 0, n), null);
+    return new Sweep.Row(varied, mode, simulated, new Prediction(m, 0, n, 0, 0, 0, 0, 0, 0, n), null);
   }
 }
