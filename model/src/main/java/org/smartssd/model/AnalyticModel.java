@@ -141,19 +141,18 @@ public final class AnalyticModel {
     int cores = isp.cores();
     int page = d.geometry().pageSizeBytes();
     long pages = (long) Math.ceil(records * w.recordBytes() / page);
-    // An object's pages go round the channels from one the object's id picks: the busiest has the ceiling.
-    long pagesPerChannel = (pages + channels - 1) / channels;
+    // An object's stripes go round the channels from one the object's id picks: the busiest has the ceiling.
+    int stripePages = d.geometry().stripeUnitPages();
+    long pagesPerChannel = busiestChannelPages(pages, stripePages, channels);
     int requestPages = isp.readRequestPages();
     long requests = (pagesPerChannel + requestPages - 1) / requestPages;
     long lastRequestPages = pagesPerChannel - (requests - 1) * requestPages;
     double fullRequest = cellToChannelNanos(d, Math.min(requestPages, pagesPerChannel));
     double read = requests == 0 ? 0 : (requests - 1) * fullRequest + cellToChannelNanos(d, lastRequestPages);
 
-    // The busiest lane serves ceil(channels / cores) channels; with more cores than channels a lane serves one.
-    int channelsPerLane = (channels + cores - 1) / cores;
-    // Its records: those of its channels' pages, the busiest channels holding the ceiling of the pages.
-    double recordsPerPage = (double) page / w.recordBytes();
-    double recordsPerLane = Math.min(records, pagesPerChannel * recordsPerPage * Math.min(channelsPerLane, channels));
+    // Its records: those that start on its channels' pages.
+    double recordsPerLane = Math.min(records,
+        busiestLaneBytes(records * w.recordBytes(), page, stripePages, channels, Math.min(cores, channels)) / w.recordBytes());
     CoreCost core = isp.core();
     double compute = w.deviceLane().of(recordsPerLane).nanos(core);
     // What the lane computes once told its input ended (its last buffer's combine): after its last read.
@@ -193,6 +192,54 @@ public final class AnalyticModel {
     double link = linkNanos(d, resultBytes) + d.timing().linkCommandNanos();
     return new Execution(read, compute, swap, merge, link, streaming + swap + merge + link,
         issdRead + compute + swap + merge + link, resultBytes);
+  }
+
+  /**
+   * The bytes of an object of {@code bytes} bytes on its busiest lane's channels, lane {@code l} serving
+   * the channels {@code c} with {@code c mod lanes == l}. Its stripes of {@code stripePages} pages go
+   * round the channels from the one the object's id picks, so the channels after it hold a stripe
+   * more, and one of them the last, partial stripe: averaged over where the object starts (the model
+   * does not know its id).
+   */
+  static double busiestLaneBytes(double bytes, int page, int stripePages, int channels, int lanes) {
+    if (bytes <= 0) {
+      return 0;
+    }
+    long pages = (long) Math.ceil(bytes / page);
+    double lastPageMissing = pages * (double) page - bytes;
+    long stripes = (pages + stripePages - 1) / stripePages;
+    long lastStripeMissing = stripes * stripePages - pages;
+    long each = stripes / channels;
+    long more = stripes % channels;
+    double sum = 0;
+    double[] lane = new double[lanes];
+    for (int start = 0; start < channels; start++) {
+      java.util.Arrays.fill(lane, 0);
+      int lastChannel = (int) ((start + stripes - 1) % channels);
+      for (int c = 0; c < channels; c++) {
+        long held = (each + (Math.floorMod(c - start, channels) < more ? 1 : 0)) * stripePages;
+        double missing = c == lastChannel ? lastStripeMissing * (double) page + lastPageMissing : 0;
+        lane[c % lanes] += held * (double) page - missing;
+      }
+      double most = 0;
+      for (double b : lane) {
+        most = Math.max(most, b);
+      }
+      sum += most;
+    }
+    return sum / channels;
+  }
+
+  /** The pages of an object of {@code pages} pages on its busiest channel, in stripes of {@code stripePages}. */
+  static long busiestChannelPages(long pages, int stripePages, int channels) {
+    long stripes = (pages + stripePages - 1) / stripePages;
+    long most = (stripes + channels - 1) / channels * stripePages;
+    // The last stripe may be partial; when every channel holds as many stripes, its channel holds less,
+    // but another holds the full count.
+    if (stripes % channels == 1 || channels == 1) {
+      most -= stripes * stripePages - pages;
+    }
+    return Math.max(0, most);
   }
 
   /**

@@ -118,6 +118,24 @@ class AnalyticModelTest {
     }
   }
 
+  /** A lane's bytes: its channels' stripes, the last page and stripe partial, wherever the object starts. */
+  @Test
+  void theBusiestLaneHoldsItsChannelsPagesWithTheLastPartial() {
+    // Eight channels of ten full pages each, four lanes of two channels: twenty pages a lane.
+    assertThat(AnalyticModel.busiestLaneBytes(8 * 10 * 4096.0, 4096, 1, 8, 4)).isEqualTo(20 * 4096.0);
+    // 4,000,000 bytes in 245 pages of 16 KiB, the last holding 2,304 bytes: five channels hold 31 pages,
+    // and the lane whose two channels both do holds the last: 61 full pages and 2,304 bytes, not 62.
+    assertThat(AnalyticModel.busiestLaneBytes(4_000_000, 16_384, 1, 8, 4)).isEqualTo(61 * 16_384.0 + 2_304);
+    // One channel a lane: the busiest channel's bytes.
+    assertThat(AnalyticModel.busiestLaneBytes(3 * 4096.0 + 100, 4096, 1, 4, 8)).isEqualTo(4096.0);
+    // Stripes of 4 pages over 2 channels, 10 pages: 4 + 2 on one channel, 4 on the other.
+    assertThat(AnalyticModel.busiestChannelPages(10, 4, 2)).isEqualTo(6);
+    assertThat(AnalyticModel.busiestChannelPages(12, 4, 2)).isEqualTo(8);
+    assertThat(AnalyticModel.busiestChannelPages(245, 1, 8)).isEqualTo(31);
+    assertThat(AnalyticModel.busiestChannelPages(7, 1, 1)).isEqualTo(7);
+    assertThat(AnalyticModel.busiestChannelPages(6, 4, 1)).isEqualTo(6);
+  }
+
   @Test
   void deviceModeSpeedsUpWithChannelsUntilItsCoresBoundIt() {
     // A light job on fast cores: the flash bounds it, and time falls as channels are added.
