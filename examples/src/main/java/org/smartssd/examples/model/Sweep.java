@@ -138,8 +138,9 @@ public final class Sweep {
   /**
    * The least spread of a mode's analytic times over a grid, as a fraction of their mean, for a
    * correlation to say anything: below it the varied keys hardly touch the mode, and the simulator's
-   * run-to-run noise (a few percent in the host modes, whose counted work moves with the JIT's
-   * choices) is all a correlation would measure. The worst relative error is reported either way.
+   * run-to-run noise (up to about 1% in the host modes, whose counted work moves a little after a
+   * garbage collection) is all a correlation would measure. The worst relative error is reported
+   * either way.
    */
   public static final double MIN_SPREAD = 0.01;
 
