@@ -67,6 +67,18 @@ public final class ComparisonReport {
           + "because this machine cannot simulate them as fast as the model has them run; these rows' wall times "
           + "are not the model's.%n", String.join("; ", behind)));
     }
+    List<String> fellBack = new ArrayList<>();
+    for (RunStatistics s : stats()) {
+      if (s.fellBack()) {
+        fellBack.add(String.format(Locale.ROOT, "%s %s%s: %d split(s)", s.scenario().optionName(),
+            s.mode().optionName(), Boolean.TRUE.equals(s.paced()) ? " paced" : "", s.fallbackSplits()));
+      }
+    }
+    if (!fellBack.isEmpty()) {
+      sb.append(String.format(Locale.ROOT, "%n! NOT IN THE DEVICE: these device-mode runs ran splits on the host "
+          + "(smartssd.mapper.fallback=auto), so their rows are not the device's figures: %s. The warnings above name "
+          + "each device and why.%n", String.join("; ", fellBack)));
+    }
     if (!stats().isEmpty() && !stats().get(0).parameters().counted()) {
       sb.append(String.format(Locale.ROOT, "%nthe devices' compute model is %s, not counted: host s is this JVM's measured "
           + "CPU time, which depends on this machine and its load.%n",
@@ -91,7 +103,7 @@ public final class ComparisonReport {
     for (RunStatistics s : stats()) {
       RunStatistics base = baseline(s);
       sb.append(String.format(Locale.ROOT, "%-9s  %-14s  %-5s  %8.3f  %10.3f  %10.3f  %8.3f  %9s  %12.4f  |  %6s  %8s%n",
-          s.scenario().optionName(), s.mode().optionName(), paced(s), s.wallSeconds(), s.modelledSeconds(),
+          s.scenario().optionName(), modeText(s), paced(s), s.wallSeconds(), s.modelledSeconds(),
           s.deviceExecutionNanos() / 1e9, s.ioNanos() / 1e9,
           s.hostComputeKnown() ? String.format(Locale.ROOT, "%.3f", s.hostComputeNanos() / 1e9) : "-",
           s.contentionNanos() / 1e9, ratioText(s, base, RunStatistics::wallSeconds),
@@ -115,7 +127,7 @@ public final class ComparisonReport {
       HostCpu cpu = s.hostCpu();
       sb.append(String.format(Locale.ROOT,
           "%-9s  %-14s  %-5s  %,20d  %7s  %7s  %7s  %9.1f  %7.1f  %8.2f  %7.2f  |  %9s  %6s  %6s  %6s%n",
-          s.scenario().optionName(), s.mode().optionName(), paced(s), s.hostInterfaceBytes(),
+          s.scenario().optionName(), modeText(s), paced(s), s.hostInterfaceBytes(),
           seconds(cpu.known() ? cpu.userNanos() : -1), seconds(cpu.known() ? cpu.systemNanos() : -1),
           seconds(cpu.idleNanos(s.wallNanos(), s.processors())), e.total(), e.hostIdle() + e.hostCompute(),
           e.deviceIdle() + e.deviceCores(), e.flash() + e.link(), ratioText(s, base, x -> x.hostInterfaceBytes()),
@@ -323,6 +335,11 @@ public final class ComparisonReport {
       return "-";
     }
     return r >= 0.01 ? String.format(Locale.ROOT, "%.2f", r) : String.format(Locale.ROOT, "%.1e", r);
+  }
+
+  /** The mode, marked {@code !} when a device-mode run ran splits on the host. */
+  private static String modeText(RunStatistics s) {
+    return s.mode().optionName() + (s.fellBack() ? "!" : "");
   }
 
   private static String paced(RunStatistics s) {

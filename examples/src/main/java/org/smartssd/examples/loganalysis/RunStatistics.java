@@ -374,9 +374,24 @@ public record RunStatistics(
   }
 
   /** The human-readable form {@code loganalysis} prints on standard error. */
+  /** Whether some of this device-mode run's splits ran on the host ({@code smartssd.mapper.fallback=auto}). */
+  public boolean fellBack() {
+    return mode == Mode.DEVICE && fallbackSplits > 0;
+  }
+
+  /** What a fallback means, for the user: {@link #fellBack} said it happened. */
+  public String fallbackText() {
+    return String.format(Locale.ROOT, "%d split(s) of this device-mode run ran on the host, not in the device: their "
+        + "raw records crossed the host interface (smartssd.mapper.fallback=auto; the warnings above name each "
+        + "device and why; with smartssd.mapper.fallback=never such a split fails instead)", fallbackSplits);
+  }
+
   public void print(PrintWriter out) {
     out.printf(Locale.ROOT, "mode                  %s (scenario %s%s)%n", mode.optionName(), scenario.optionName(),
         paced == null ? "" : paced ? ", device paced" : ", device unpaced");
+    if (fellBack()) {
+      out.printf(Locale.ROOT, "NOT IN THE DEVICE     %s%n", fallbackText());
+    }
     out.printf(Locale.ROOT, "records               %,d (%,d bytes)%n", records(), inputBytes);
     out.printf(Locale.ROOT, "wall time             %.3f s (measured)%n", wallSeconds());
     DeviceShare slowest = slowestDevice();

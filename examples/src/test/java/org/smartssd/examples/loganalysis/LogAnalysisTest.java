@@ -135,15 +135,34 @@ class LogAnalysisTest {
     }
   }
 
+  /** The host fallback gives the same answer, and says loudly that the run was not the device's. */
   @Test
-  void theHostFallbackFindsTheSameResult() throws Exception {
+  void theHostFallbackFindsTheSameResultAndSaysSo() throws Exception {
     Configuration always = new Configuration(conf);
     always.set(DeviceMapperConfigKeys.FALLBACK, "always");
+    List<AnalysisRun> runs = new java.util.ArrayList<>();
     for (Scenario s : Scenario.values()) {
       AnalysisRun run = LogAnalysis.run(always, s, Mode.DEVICE, List.of(generatedInput), null);
       assertEquals(AnalysisResult.compute(s, generated), run.result(), s.toString());
       assertTrue(run.statistics().fallbackSplits() >= 1, run.statistics().toString());
+      assertTrue(run.statistics().fellBack());
+      java.io.StringWriter printed = new java.io.StringWriter();
+      run.statistics().print(new java.io.PrintWriter(printed));
+      assertTrue(printed.toString().contains("NOT IN THE DEVICE     " + run.statistics().fallbackSplits()
+          + " split(s) of this device-mode run ran on the host"), printed.toString());
+      runs.add(run);
     }
+    AnalysisRun inDevice = LogAnalysis.run(conf, Scenario.REGIONS, Mode.DEVICE, List.of(generatedInput), null);
+    assertFalse(inDevice.statistics().fellBack());
+    runs.add(inDevice);
+    Comparison.Options options = new Comparison.Options(50_000, "msst13-sata", List.of(), 1, dir, 1, List.of(Scenario.values()),
+        List.of(Mode.DEVICE), Map.of(), Map.of());
+    String table = new ComparisonReport(new Comparison.Outcome(options, "msst13-sata", runs, Map.of(), List.of(), 1.0))
+        .table();
+    assertTrue(table.contains("regions    device!"), table);
+    assertTrue(table.contains("top-types  device!"), table);
+    assertTrue(table.contains("regions    device   "), table);
+    assertTrue(table.contains("! NOT IN THE DEVICE"), table);
   }
 
   @Test
