@@ -37,6 +37,11 @@ import org.objectweb.asm.tree.VarInsnNode;
  * <p>The counts are exact and depend only on the code and its input: the same input gives the same
  * counts on any machine, under any load. An exception thrown in the middle of a block leaves the
  * whole block counted.
+ *
+ * <p>Every block that a backward jump reaches (a loop's head) and every exception handler also asks
+ * the meter whether its thread was told to stop ({@link OpMeter#requestStop}), and throws
+ * {@link OpMeter.Stopped} if so: code in an endless loop, or one that catches everything and carries
+ * on, stops at its next iteration on any JDK, where {@code Thread.stop} no longer works (JDK 20 on).
  */
 public final class Instrumenter {
 
@@ -51,9 +56,20 @@ public final class Instrumenter {
   private static final String METER_DESC = "L" + METER + ";";
 
   private final Scope scope;
+  private final boolean counting;
 
+  /** Counts the work of the scope's classes, and lets their threads be stopped. */
   public Instrumenter(Scope scope) {
+    this(scope, true);
+  }
+
+  /**
+   * @param counting whether to count the work; without, the classes are only made stoppable (their
+   *     loops' heads and exception handlers ask the meter whether to stop)
+   */
+  public Instrumenter(Scope scope, boolean counting) {
     this.scope = scope;
+    this.counting = counting;
   }
 
   /**
@@ -129,12 +145,17 @@ public final class Instrumenter {
       }
     }
     Set<LabelNode> targets = blockTargets(m);
+    Set<LabelNode> checked = stopChecks(m);
     Block block = null;
     boolean startPending = true;
+    boolean checkPending = false;
     for (AbstractInsnNode n : m.instructions.toArray()) {
       if (n instanceof LabelNode label) {
         if (targets.contains(label)) {
           startPending = true;
+        }
+        if (checked.contains(label)) {
+          checkPending = true;
         }
         continue;
       }
@@ -146,11 +167,14 @@ public final class Instrumenter {
         if (block != null) {
           block.emit(m.instructions, meter);
         }
-        block = new Block(n);
+        block = new Block(n, checkPending);
         startPending = false;
+        checkPending = false;
       }
       block.count(n);
-      insertBulkHook(m.instructions, n, meter);
+      if (counting) {
+        insertBulkHook(m.instructions, n, meter);
+      }
       if (endsBlock(n)) {
         startPending = true;
       }
@@ -162,6 +186,42 @@ public final class Instrumenter {
     prologue.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "current", "()" + METER_DESC, false));
     prologue.add(new VarInsnNode(Opcodes.ASTORE, meter));
     m.instructions.insert(prologue);
+  }
+
+  /** Labels where the thread asks whether to stop: targets of backward jumps (loops' heads), exception handlers. */
+  private static Set<LabelNode> stopChecks(MethodNode m) {
+    Set<LabelNode> checks = new HashSet<>();
+    java.util.Map<LabelNode, Integer> at = new java.util.HashMap<>();
+    int i = 0;
+    for (AbstractInsnNode n : m.instructions) {
+      if (n instanceof LabelNode l) {
+        at.put(l, i);
+      }
+      i++;
+    }
+    i = 0;
+    for (AbstractInsnNode n : m.instructions) {
+      List<LabelNode> to = new java.util.ArrayList<>();
+      if (n instanceof JumpInsnNode j) {
+        to.add(j.label);
+      } else if (n instanceof TableSwitchInsnNode t) {
+        to.add(t.dflt);
+        to.addAll(t.labels);
+      } else if (n instanceof LookupSwitchInsnNode l) {
+        to.add(l.dflt);
+        to.addAll(l.labels);
+      }
+      for (LabelNode l : to) {
+        if (at.get(l) <= i) {
+          checks.add(l);
+        }
+      }
+      i++;
+    }
+    for (TryCatchBlockNode t : m.tryCatchBlocks) {
+      checks.add(t.handler);
+    }
+    return checks;
   }
 
   /** Labels where a block starts: jump and switch targets, exception handlers. */
@@ -327,12 +387,14 @@ public final class Instrumenter {
   /** One basic block: where it starts and what it counts. */
   private final class Block {
     private final AbstractInsnNode first;
+    private final boolean checksStop;
     private long ops;
     private long memory;
     private long calls;
 
-    Block(AbstractInsnNode first) {
+    Block(AbstractInsnNode first, boolean checksStop) {
       this.first = first;
+      this.checksStop = checksStop;
     }
 
     void count(AbstractInsnNode n) {
@@ -349,9 +411,15 @@ public final class Instrumenter {
     /** The block's counts, added to the meter just before its first instruction. */
     void emit(InsnList insns, int meter) {
       InsnList l = new InsnList();
-      add(l, meter, "ops", ops);
-      add(l, meter, "memory", memory);
-      add(l, meter, "calls", calls);
+      if (counting) {
+        add(l, meter, "ops", ops);
+        add(l, meter, "memory", memory);
+        add(l, meter, "calls", calls);
+      }
+      if (checksStop) {
+        l.add(new VarInsnNode(Opcodes.ALOAD, meter));
+        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "check", "(" + METER_DESC + ")V", false));
+      }
       if (l.size() == 0) {
         return;
       }

@@ -19,6 +19,9 @@ public final class OpMeter {
   public long memory;
   public long calls;
   public long bulk;
+  /** Set by {@link #requestStop}: the thread's instrumented code throws {@link Stopped} at its next check. */
+  private volatile boolean stopRequested;
+
   /** Whether this thread's work is the host's, and so counted in {@link #total()}. */
   private volatile boolean inTotal = true;
   /**
@@ -62,6 +65,43 @@ public final class OpMeter {
     m = CURRENT.get();
     RECENT[slot] = m;
     return m;
+  }
+
+  /**
+   * Thrown in a thread told to stop, by its instrumented code at a loop's head or an exception
+   * handler: an {@link Error}, so that code catching exceptions lets it through, and thrown again by
+   * every handler of instrumented code it reaches, so that code catching everything does too.
+   */
+  public static final class Stopped extends Error {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super("stopped: its thread was told to stop (OpMeter.requestStop) and it had not returned", null, false, false);
+    }
+  }
+
+  /** Called by instrumented code at a loop's head and an exception handler. */
+  public static void check(OpMeter m) {
+    if (m.stopRequested) {
+      throw new Stopped();
+    }
+  }
+
+  /**
+   * Tells {@code thread} to stop: its instrumented code throws {@link Stopped} at its next loop head
+   * or exception handler, for as long as it runs. Code that is not instrumented (the Java platform's)
+   * runs on until it returns into instrumented code.
+   *
+   * @return whether the thread has run instrumented code (has a meter): only then can it be stopped so
+   */
+  public static boolean requestStop(Thread thread) {
+    for (OpMeter m : LIVE) {
+      if (m.owner.refersTo(thread)) {
+        m.stopRequested = true;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Called by instrumented code before a bulk library call: {@code n} bytes moved. */

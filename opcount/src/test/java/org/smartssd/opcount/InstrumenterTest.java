@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.Enumeration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -207,8 +208,46 @@ class InstrumenterTest {
   }
 
   /** The class, instrumented, in a class loader of its own (the fixtures are counted, nothing else). */
+  /**
+   * A thread in an endless loop, or in one that catches everything and goes on, stops when told to,
+   * without {@code Thread.stop} (which throws from JDK 20 on): at its loop's head, its handlers
+   * rethrowing. Counted or only made stoppable alike.
+   */
+  @Test
+  void aThreadToldToStopStopsAtItsNextLoopHeadWhateverItCatches() throws Exception {
+    for (boolean counting : new boolean[] {true, false}) {
+      Class<?> c = instrumented(org.smartssd.opcount.fixtures.Runaway.class, counting);
+      for (String method : List.of("spin", "stubborn")) {
+        Method m = c.getMethod(method);
+        java.util.concurrent.atomic.AtomicReference<Throwable> ended = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread t = new Thread(() -> {
+          try {
+            m.invoke(null);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            ended.set(e.getCause());
+          } catch (ReflectiveOperationException e) {
+            ended.set(e);
+          }
+        }, "runaway-" + method);
+        t.setDaemon(true);
+        t.start();
+        Thread.sleep(200);
+        assertThat(t.isAlive()).as("%s runs until told", method).isTrue();
+        assertThat(OpMeter.requestStop(t)).isTrue();
+        t.join(2_000);
+        assertThat(t.isAlive()).as("%s (counting %s) stopped within 2 s", method, counting).isFalse();
+        assertThat(ended.get()).isInstanceOf(OpMeter.Stopped.class);
+      }
+    }
+    assertThat(OpMeter.requestStop(new Thread(() -> { }))).as("a thread that never ran counted code").isFalse();
+  }
+
   static Class<?> instrumented(Class<?> c) throws Exception {
-    Instrumenter instrumenter = new Instrumenter(name -> name.startsWith(FIXTURES));
+    return instrumented(c, true);
+  }
+
+  static Class<?> instrumented(Class<?> c, boolean counting) throws Exception {
+    Instrumenter instrumenter = new Instrumenter(name -> name.startsWith(FIXTURES), counting);
     Map<String, byte[]> classes = Map.of(internal(c), instrumenter.instrument(bytes(c)));
     return Class.forName(c.getName(), true, new Defining(classes, InstrumenterTest.class.getClassLoader()));
   }

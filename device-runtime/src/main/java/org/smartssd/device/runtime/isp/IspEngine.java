@@ -396,10 +396,12 @@ public final class IspEngine implements Closeable {
   }
 
   /**
-   * A tasklet in an endless loop never returns and cannot be interrupted: its thread is stopped. Only
-   * a thread inside tasklet code is stopped, so no lock of the device is ever held by it.
+   * A tasklet in an endless loop never returns and cannot be interrupted: its lane's thread is told to
+   * stop, and the tasklet's code (instrumented: counted, or made stoppable) throws at its next loop
+   * head or exception handler, on any JDK. Only a thread inside tasklet code is told, so no lock of the
+   * device is ever held by it. One still there a grace period later is in code that was not
+   * instrumented: on a JDK that still has it, {@code Thread.stop} ends it.
    */
-  @SuppressWarnings({"deprecation", "removal"})
   private void forceStop(Execution exec) {
     List<LaneWorker> crew = workers.get(exec.id);
     if (crew == null) {
@@ -409,9 +411,32 @@ public final class IspEngine implements Closeable {
     for (int i = 0; i < threads.size(); i++) {
       Thread t = threads.get(i);
       if (t.isAlive() && crew.get(i).inTasklet) {
-        LOG.warn("{}: stopping lane thread {} of execution {} by force (tasklet {} does not return)", name,
-            t.getName(), exec.id, exec.tasklet.className());
-        t.stop();
+        LOG.warn("{}: stopping lane thread {} of execution {} (tasklet {} does not return)", name, t.getName(),
+            exec.id, exec.tasklet.className());
+        OpMeter.requestStop(t);
+      }
+    }
+    watchdog.schedule(() -> stopByForce(exec), STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  @SuppressWarnings({"deprecation", "removal"})
+  private void stopByForce(Execution exec) {
+    List<LaneWorker> crew = workers.get(exec.id);
+    if (crew == null) {
+      return;
+    }
+    List<Thread> threads = exec.threads();
+    for (int i = 0; i < threads.size(); i++) {
+      Thread t = threads.get(i);
+      if (t.isAlive() && crew.get(i).inTasklet) {
+        try {
+          t.stop();
+          LOG.warn("{}: lane thread {} of execution {} was in code that could not be told to stop; stopped by force",
+              name, t.getName(), exec.id);
+        } catch (UnsupportedOperationException e) {
+          LOG.error("{}: lane thread {} of execution {} (tasklet {}) is in code that cannot be stopped on this JDK "
+              + "and keeps its core", name, t.getName(), exec.id, exec.tasklet.className());
+        }
       }
     }
   }

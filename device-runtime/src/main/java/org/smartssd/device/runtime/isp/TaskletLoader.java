@@ -159,7 +159,11 @@ public final class TaskletLoader {
       Instrumenter.Scope scope = name -> own.contains(name) || libraryScope.counted(name);
       loader = new TaskletClassLoader(className, contents.entries(), visible, sharedLoader, new Instrumenter(scope));
     } else {
-      loader = new TaskletClassLoader(className, contents.entries(), sharedPackages, deviceLoader, null);
+      // Not counted, but stoppable: its loops' heads and handlers ask whether the engine stopped it.
+      List<String> visible = new ArrayList<>(sharedPackages);
+      visible.add(METER_PACKAGE);
+      loader = new TaskletClassLoader(className, contents.entries(), visible, deviceLoader,
+          new Instrumenter(own::contains, false));
     }
     Class<?> type;
     try {

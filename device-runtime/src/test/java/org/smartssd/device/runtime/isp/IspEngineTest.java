@@ -353,12 +353,38 @@ class IspEngineTest {
         Response.ExecutionProgress failed = ExecutionPoller.drain(c, badExec, ignored::add);
         assertEquals(ExecutionState.FAILED, failed.state(), how.getKey());
         assertTrue(failed.message().contains(how.getValue()), how.getKey() + ": " + failed.message());
+        // Its lanes give their cores back, on every JDK (Thread.stop throws from JDK 20 on): the tasklet's
+        // code is told to stop at its next loop head.
+        assertTrue(laneThreadsEnd(badExec, 5_000), how.getKey() + ": the lanes of execution " + badExec
+            + " still run 5 s after it failed: " + laneThreads(badExec));
         assertEquals(ExecutionState.DONE, ok.last().state(), how.getKey() + ": " + ok.last().message());
         assertEquals(expectedSums(n), GroupedSum.sums(ok.results()), how.getKey());
       }
       // The device still serves ordinary commands.
       assertEquals(n * RECORD, c.status("/in").length());
     }
+  }
+
+  /** The device's threads running execution {@code exec}'s lanes. */
+  private static List<String> laneThreads(long exec) {
+    List<String> names = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive() && t.getName().contains("-exec" + exec + "-lanes")) {
+        names.add(t.getName());
+      }
+    }
+    return names;
+  }
+
+  private static boolean laneThreadsEnd(long exec, long withinMillis) throws InterruptedException {
+    long until = System.nanoTime() + withinMillis * 1_000_000;
+    while (!laneThreads(exec).isEmpty()) {
+      if (System.nanoTime() > until) {
+        return false;
+      }
+      Thread.sleep(50);
+    }
+    return true;
   }
 
   @Test
