@@ -201,17 +201,7 @@ public final class Instrumenter {
     }
     i = 0;
     for (AbstractInsnNode n : m.instructions) {
-      List<LabelNode> to = new java.util.ArrayList<>();
-      if (n instanceof JumpInsnNode j) {
-        to.add(j.label);
-      } else if (n instanceof TableSwitchInsnNode t) {
-        to.add(t.dflt);
-        to.addAll(t.labels);
-      } else if (n instanceof LookupSwitchInsnNode l) {
-        to.add(l.dflt);
-        to.addAll(l.labels);
-      }
-      for (LabelNode l : to) {
+      for (LabelNode l : jumpTargets(n)) {
         if (at.get(l) <= i) {
           checks.add(l);
         }
@@ -228,20 +218,28 @@ public final class Instrumenter {
   private static Set<LabelNode> blockTargets(MethodNode m) {
     Set<LabelNode> targets = new HashSet<>();
     for (AbstractInsnNode n : m.instructions) {
-      if (n instanceof JumpInsnNode j) {
-        targets.add(j.label);
-      } else if (n instanceof TableSwitchInsnNode t) {
-        targets.add(t.dflt);
-        targets.addAll(t.labels);
-      } else if (n instanceof LookupSwitchInsnNode l) {
-        targets.add(l.dflt);
-        targets.addAll(l.labels);
-      }
+      targets.addAll(jumpTargets(n));
     }
     for (TryCatchBlockNode t : m.tryCatchBlocks) {
       targets.add(t.handler);
     }
     return targets;
+  }
+
+  /** Where a jump or switch instruction may go; none for any other instruction. */
+  private static List<LabelNode> jumpTargets(AbstractInsnNode n) {
+    if (n instanceof JumpInsnNode j) {
+      return List.of(j.label);
+    }
+    List<LabelNode> to = new java.util.ArrayList<>();
+    if (n instanceof TableSwitchInsnNode t) {
+      to.add(t.dflt);
+      to.addAll(t.labels);
+    } else if (n instanceof LookupSwitchInsnNode l) {
+      to.add(l.dflt);
+      to.addAll(l.labels);
+    }
+    return to;
   }
 
   private static boolean endsBlock(AbstractInsnNode n) {

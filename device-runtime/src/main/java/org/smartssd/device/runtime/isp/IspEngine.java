@@ -403,42 +403,43 @@ public final class IspEngine implements Closeable {
    * instrumented: on a JDK that still has it, {@code Thread.stop} ends it.
    */
   private void forceStop(Execution exec) {
-    List<LaneWorker> crew = workers.get(exec.id);
-    if (crew == null) {
-      return;
-    }
-    List<Thread> threads = exec.threads();
-    for (int i = 0; i < threads.size(); i++) {
-      Thread t = threads.get(i);
-      if (t.isAlive() && crew.get(i).inTasklet) {
-        LOG.warn("{}: stopping lane thread {} of execution {} (tasklet {} does not return)", name, t.getName(),
-            exec.id, exec.tasklet.className());
-        OpMeter.requestStop(t);
-      }
+    for (Thread t : threadsInTasklet(exec)) {
+      LOG.warn("{}: stopping lane thread {} of execution {} (tasklet {} does not return)", name, t.getName(),
+          exec.id, exec.tasklet.className());
+      OpMeter.requestStop(t);
     }
     watchdog.schedule(() -> stopByForce(exec), STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   @SuppressWarnings({"deprecation", "removal"})
   private void stopByForce(Execution exec) {
+    for (Thread t : threadsInTasklet(exec)) {
+      try {
+        t.stop();
+        LOG.warn("{}: lane thread {} of execution {} was in code that could not be told to stop; stopped by force",
+            name, t.getName(), exec.id);
+      } catch (UnsupportedOperationException e) {
+        LOG.error("{}: lane thread {} of execution {} (tasklet {}) is in code that cannot be stopped on this JDK "
+            + "and keeps its core", name, t.getName(), exec.id, exec.tasklet.className());
+      }
+    }
+  }
+
+  /** The execution's lane threads that are alive and inside tasklet code. */
+  private List<Thread> threadsInTasklet(Execution exec) {
     List<LaneWorker> crew = workers.get(exec.id);
+    List<Thread> in = new ArrayList<>();
     if (crew == null) {
-      return;
+      return in;
     }
     List<Thread> threads = exec.threads();
     for (int i = 0; i < threads.size(); i++) {
       Thread t = threads.get(i);
       if (t.isAlive() && crew.get(i).inTasklet) {
-        try {
-          t.stop();
-          LOG.warn("{}: lane thread {} of execution {} was in code that could not be told to stop; stopped by force",
-              name, t.getName(), exec.id);
-        } catch (UnsupportedOperationException e) {
-          LOG.error("{}: lane thread {} of execution {} (tasklet {}) is in code that cannot be stopped on this JDK "
-              + "and keeps its core", name, t.getName(), exec.id, exec.tasklet.className());
-        }
+        in.add(t);
       }
     }
+    return in;
   }
 
   /** Executions the engine holds (running, or ended with results not yet read). */

@@ -365,6 +365,36 @@ class IspEngineTest {
     }
   }
 
+  /** Threads that keep this machine's cores busy until closed: load the device's model must not see. */
+  private static final class CpuHogs implements AutoCloseable {
+    private final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    private final List<Thread> threads = new ArrayList<>();
+
+    CpuHogs(int n) {
+      for (int i = 0; i < n; i++) {
+        Thread hog = new Thread(() -> {
+          long x = 0;
+          while (!stop.get()) {
+            x += System.nanoTime() % 7;
+          }
+          if (x == 42) {
+            System.out.print("");
+          }
+        }, "cpu-hog-" + i);
+        hog.start();
+        threads.add(hog);
+      }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      stop.set(true);
+      for (Thread t : threads) {
+        t.join();
+      }
+    }
+  }
+
   /** The device's threads running execution {@code exec}'s lanes. */
   private static List<String> laneThreads(long exec) {
     List<String> names = new ArrayList<>();
@@ -491,28 +521,8 @@ class IspEngineTest {
       ExecutionPoller.PollingPolicy polling = ExecutionPoller.PollingPolicy.defaults();
       Run quiet = run(c, sum, in, onDevice, polling);
       Run loaded;
-      List<Thread> hogs = new ArrayList<>();
-      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-      for (int i = 0; i < 2; i++) {
-        Thread hog = new Thread(() -> {
-          long x = 0;
-          while (!stop.get()) {
-            x += System.nanoTime() % 7;
-          }
-          if (x == 42) {
-            System.out.print("");
-          }
-        });
-        hog.start();
-        hogs.add(hog);
-      }
-      try {
+      try (CpuHogs hogs = new CpuHogs(2)) {
         loaded = run(c, sum, in, onDevice, polling);
-      } finally {
-        stop.set(true);
-        for (Thread h : hogs) {
-          h.join();
-        }
       }
       assertEquals(expectedSums(n), GroupedSum.sums(loaded.results()));
       assertTrue(quiet.stats().modelledComputeNanos() > 0);
@@ -556,31 +566,11 @@ class IspEngineTest {
       Run quiet = run(c, sum, in, onDevice, polling);
       assertEquals(expectedSums(n), GroupedSum.sums(quiet.results()));
       List<Long> loaded = new ArrayList<>();
-      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-      List<Thread> hogs = new ArrayList<>();
-      for (int i = 0; i < 3; i++) {
-        Thread hog = new Thread(() -> {
-          long x = 0;
-          while (!stop.get()) {
-            x += System.nanoTime() % 7;
-          }
-          if (x == 42) {
-            System.out.print("");
-          }
-        });
-        hog.start();
-        hogs.add(hog);
-      }
-      try {
+      try (CpuHogs hogs = new CpuHogs(3)) {
         for (int repeat = 0; repeat < 3; repeat++) {
           Run r = run(c, sum, in, onDevice, polling);
           assertEquals(expectedSums(n), GroupedSum.sums(r.results()));
           loaded.add(r.stats().modelledNanos());
-        }
-      } finally {
-        stop.set(true);
-        for (Thread h : hogs) {
-          h.join();
         }
       }
       // A routed record waits for its lane's next read if it reaches the lane late on the wall clock:
