@@ -16,10 +16,6 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,19 +46,7 @@ class PlacementTest {
   }
 
   private static Job firstByteCount(Configuration conf, Path input, Path output) throws IOException {
-    Job job = Job.getInstance(conf, "records per first byte");
-    FixedLengthInputFormat.setRecordLength(job.getConfiguration(), WIDE);
-    job.setInputFormatClass(FixedLengthInputFormat.class);
-    job.setMapperClass(FirstByteMapper.class);
-    job.setCombinerClass(LongSumReducer.class);
-    job.setReducerClass(LongSumReducer.class);
-    job.setMapOutputKeyClass(IntWritable.class);
-    job.setMapOutputValueClass(LongWritable.class);
-    job.setOutputKeyClass(IntWritable.class);
-    job.setOutputValueClass(LongWritable.class);
-    FileInputFormat.addInputPath(job, input);
-    FileOutputFormat.setOutputPath(job, output);
-    return job;
+    return TestJobs.countPerKey(conf, "records per first byte", WIDE, FirstByteMapper.class, input, output);
   }
 
   private static byte[] wideRecords(Map<String, Long> expected) {

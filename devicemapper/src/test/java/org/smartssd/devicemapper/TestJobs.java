@@ -126,10 +126,20 @@ final class TestJobs {
   }
 
   static Job regionCount(Configuration conf, Path input, Path output) throws IOException {
-    Job job = Job.getInstance(conf, "records per region");
-    FixedLengthInputFormat.setRecordLength(job.getConfiguration(), 20);
+    return countPerKey(conf, "records per region", 20, RegionMapper.class, input, output);
+  }
+
+  /**
+   * A job over fixed-length records whose mapper emits (int key, 1) and whose combiner and reducer sum
+   * the ones: records per key.
+   */
+  static Job countPerKey(Configuration conf, String name, int recordLength,
+      Class<? extends org.apache.hadoop.mapreduce.Mapper<?, ?, ?, ?>> mapper, Path input, Path output)
+      throws IOException {
+    Job job = Job.getInstance(conf, name);
+    FixedLengthInputFormat.setRecordLength(job.getConfiguration(), recordLength);
     job.setInputFormatClass(FixedLengthInputFormat.class);
-    job.setMapperClass(RegionMapper.class);
+    job.setMapperClass(mapper);
     job.setCombinerClass(LongSumReducer.class);
     job.setReducerClass(LongSumReducer.class);
     job.setMapOutputKeyClass(IntWritable.class);
