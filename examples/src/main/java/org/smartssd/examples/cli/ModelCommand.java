@@ -32,20 +32,8 @@ public final class ModelCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--scenario", paramLabel = "S", required = true, description = "regions or top-types.")
-  String scenario;
-
-  @Option(names = "--records", paramLabel = "N", required = true, description = "Input records.")
-  long records;
-
-  @Option(names = "--profile", paramLabel = "P", defaultValue = "msst13-sata",
-      description = "The devices' profile (default: ${DEFAULT-VALUE}).")
-  String profile;
-
-  @Option(names = "--set", paramLabel = "key=value",
-      description = "A device key (smartssd.device.*), devices=N (devices holding equal parts of the input) or "
-          + "record-bytes=N (each record stored in N bytes, padded past its 20).")
-  Map<String, String> settings = new LinkedHashMap<>();
+  @CommandLine.Mixin
+  ScenarioOptions options;
 
   @Option(names = "--json", description = "Print JSON instead of a table.")
   boolean json;
@@ -54,16 +42,15 @@ public final class ModelCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     HadoopLogging.quietWithDevices();
     CommandLine cl = spec.commandLine();
-    Scenario s;
+    Scenario s = options.scenario(cl);
+    long records = options.records;
+    String profile = options.profile;
+    Map<String, String> settings = options.settings;
     Setting setting;
     try {
-      s = Scenario.parse(scenario);
       setting = Setting.of(profile, settings);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
-    }
-    if (records < 1) {
-      throw new CommandLine.ParameterException(cl, "--records must be 1 or more, not " + records);
     }
     Workload w = WorkloadSampler.sample(s, setting.deviceKeys(), setting.recordBytes(), cl.getErr());
     Map<Mode, Prediction> p = AnalyticModel.predict(w, setting.config(), setting.job(records));

@@ -32,19 +32,8 @@ public final class SweepCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--scenario", paramLabel = "S", required = true, description = "regions or top-types.")
-  String scenario;
-
-  @Option(names = "--records", paramLabel = "N", required = true, description = "Input records at every point.")
-  long records;
-
-  @Option(names = "--profile", paramLabel = "P", defaultValue = "msst13-sata",
-      description = "The devices' profile (default: ${DEFAULT-VALUE}).")
-  String profile;
-
-  @Option(names = "--set", paramLabel = "key=value",
-      description = "A setting every point has: a device key (smartssd.device.*), devices=N or record-bytes=N.")
-  Map<String, String> settings = new LinkedHashMap<>();
+  @CommandLine.Mixin
+  ScenarioOptions options;
 
   @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
       description = "A key and its values (a device key, devices or record-bytes); repeat to vary several, the "
@@ -58,10 +47,12 @@ public final class SweepCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     HadoopLogging.quietWithDevices();
     CommandLine cl = spec.commandLine();
-    Scenario s;
+    Scenario s = options.scenario(cl);
+    long records = options.records;
+    String profile = options.profile;
+    Map<String, String> settings = options.settings;
     Map<String, List<String>> grid = new LinkedHashMap<>();
     try {
-      s = Scenario.parse(scenario);
       for (String v : vary) {
         int eq = v.indexOf('=');
         if (eq <= 0 || eq == v.length() - 1) {
@@ -83,9 +74,6 @@ public final class SweepCommand implements Callable<Integer> {
       Setting.of(profile, settings); // the fixed settings checked before the grid's points are
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
-    }
-    if (records < 1) {
-      throw new CommandLine.ParameterException(cl, "--records must be 1 or more, not " + records);
     }
     List<Sweep.Row> rows;
     try {

@@ -98,6 +98,13 @@ class ModelCommandTest {
         "--set", "mapreduce.job.maps=3");
     assertEquals(2, notAKey.code(), notAKey.out());
     assertTrue(notAKey.err().contains("mapreduce.job.maps"), notAKey.err());
+    FsCommandTest.Run noRecords = FsCommandTest.smartssd("sweep", "--scenario", "regions", "--records", "0",
+        "--vary", "smartssd.device.flash.channels=1,2", "--out", out);
+    assertEquals(2, noRecords.code(), noRecords.out());
+    assertTrue(noRecords.err().contains("--records must be 1 or more, not 0"), noRecords.err());
+    FsCommandTest.Run noScenario = FsCommandTest.smartssd("model", "--scenario", "hourly", "--records", "10");
+    assertEquals(2, noScenario.code(), noScenario.out());
+    assertTrue(noScenario.err().contains("hourly"), noScenario.err());
     assertTrue(Files.notExists(dir.resolve("x")));
   }
 }
