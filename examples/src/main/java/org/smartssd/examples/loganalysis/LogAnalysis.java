@@ -170,11 +170,16 @@ public final class LogAnalysis {
       // This thread submits the job (counted), then only polls for its end, as often as the wall clock
       // says: its work while waiting follows this machine's speed and load, not the job, and is left out.
       OpCounts waiting;
+      java.util.Set<Thread> jobThreadsBefore = counting ? HostCounting.localJobThreads() : java.util.Set.of();
       try {
         job.submit();
         OpCounts beforeWaiting = counting ? OpMeter.current().counts() : null;
         done = job.waitForCompletion(false);
         waiting = counting ? OpMeter.current().counts().minus(beforeWaiting) : null;
+        if (counting && !HostCounting.awaitLocalJobThreads(jobThreadsBefore)) {
+          LOG.warn("job '{}': the local job runner's thread has not ended a minute after the job did; the host's"
+              + " counted work leaves out what it does from now on", job.getJobName());
+        }
       } catch (ClassNotFoundException e) {
         throw new IOException("job '" + job.getJobName() + "': class not found: " + e.getMessage(), e);
       }
