@@ -144,6 +144,21 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
       }
       break;
     }
+    case 11: {
+      bool required;
+      uint8_t nonce[SSD_NONCE_BYTES];
+      if (ssd_decode_auth_challenge(p, n, &required, nonce, &err) == SSD_OK) {
+        ENSURE(n == (required ? 1 + 4 + SSD_NONCE_BYTES : 1 + 4));
+      }
+      break;
+    }
+    case 12: {
+      uint8_t proof[SSD_PROOF_BYTES];
+      if (ssd_decode_authenticated(p, n, proof, &err) == SSD_OK) {
+        ENSURE(n == 4 + SSD_PROOF_BYTES);
+      }
+      break;
+    }
     default:
       break;
   }
@@ -151,7 +166,7 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
   ENSURE(memchr(err.message, '\0', sizeof err.message) != NULL);
 }
 
-#define N_DECODERS 11
+#define N_DECODERS 13
 
 /* The decoder of a reply to this opcode with this status (as the client picks it). */
 static int decoder_for(uint16_t opcode, uint16_t status) {
@@ -160,6 +175,8 @@ static int decoder_for(uint16_t opcode, uint16_t status) {
   }
   switch (opcode) {
     case SSD_OP_API_VERSIONS: return 0;
+    case SSD_OP_AUTH_CHALLENGE: return 11;
+    case SSD_OP_AUTHENTICATE: return 12;
     case SSD_OP_DEVICE_INFO: return 1;
     case SSD_OP_STATISTICS: return 2;
     case SSD_OP_CREATE:

@@ -1,11 +1,13 @@
 /*
  * test_client.c: the client against a fake device in the same process: a thread listening on
  * 127.0.0.1 (port 0), on [::1] when the host has it, or on a Unix socket in a temporary
- * directory, answering API_VERSIONS and then following a script: normal replies (out of order,
- * in batches), replies with errors, frames cut short, garbage, oversized frames, silence.
+ * directory, answering API_VERSIONS and AUTH_CHALLENGE (and, when it requires authentication,
+ * AUTHENTICATE) and then following a script: normal replies (out of order, in batches), replies
+ * with errors, frames cut short, garbage, oversized frames, silence.
  *
  * The fake device writes and parses its frames by hand, so that it does not share the library's
- * codec with the client it tests.
+ * codec with the client it tests. It checks the client's proof with ssd_auth_host_proof over the
+ * nonces it saw on the wire (test_auth checks that function against PROTOCOL.md's vector).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -137,6 +140,17 @@ static void send_error(int fd, const frame *req, uint16_t status, const char *me
 typedef struct server server;
 typedef void (*script_fn)(server *s, int fd);
 
+/* What the fake device does with the handshake after API_VERSIONS. */
+enum fake_auth {
+  AUTH_OFF,          /* answers AUTH_CHALLENGE "not required" */
+  AUTH_ON,           /* requires the proof of `secret`, and proves it holds it too */
+  AUTH_WRONG_PROOF,  /* as AUTH_ON, but answers with a proof for another secret */
+  AUTH_SHORT_PROOF,  /* as AUTH_ON, but answers with a proof of 31 bytes */
+  AUTH_SILENT        /* no handshake at all: the script gets the AUTH_CHALLENGE */
+};
+
+#define FAKE_SECRET "fake-device-secret-0123456789"
+
 struct server {
   int listen_fd;
   int port;
@@ -146,6 +160,15 @@ struct server {
   script_fn script;
   uint16_t min_version, max_version;
   bool answer_versions;
+  /* the handshake */
+  enum fake_auth auth;
+  const char *secret;
+  uint8_t device_nonce[32];
+  uint8_t host_nonce[32];   /* as the client sent it */
+  int challenges;           /* AUTH_CHALLENGEs seen */
+  int proofs_accepted;
+  int proofs_refused;
+  bool closed_after_challenge; /* the client left instead of sending AUTHENTICATE */
   /* the test and the script take turns with `step` */
   pthread_mutex_t mu;
   pthread_cond_t cv;
@@ -335,6 +358,63 @@ static void serve_normal(server *s, int fd) {
   for (int i = 0; i < n; i++) free(held[i].payload);
 }
 
+/* A `bytes` payload: u32 n, then the bytes. */
+static uint32_t bytes_payload(uint8_t *p, const uint8_t *data, uint32_t n) {
+  be32(p, n);
+  memcpy(p + 4, data, n);
+  return 4 + n;
+}
+
+/* The device's side of the handshake (PROTOCOL.md, "Authentication"); false when the connection
+ * is to be closed (the client left, or its proof was refused). */
+static bool fake_handshake(server *s, int fd) {
+  frame f;
+  if (!read_frame(fd, &f)) return false;
+  uint8_t p[64];
+  if (f.opcode != SSD_OP_AUTH_CHALLENGE || f.len != 36 || get32(f.payload) != 32) {
+    send_error(fd, &f, SSD_BAD_REQUEST, "the fake device wanted AUTH_CHALLENGE first");
+    free(f.payload);
+    return false;
+  }
+  s->challenges++;
+  memcpy(s->host_nonce, f.payload + 4, 32);
+  if (s->auth == AUTH_OFF) {
+    p[0] = 0;
+    be32(p + 1, 0);
+    send_reply(fd, f.opcode, 0, f.id, 0, p, 5);
+    free(f.payload);
+    return true;
+  }
+  for (int i = 0; i < 32; i++) s->device_nonce[i] = (uint8_t)(0x5A ^ (i * 7) ^ s->challenges);
+  p[0] = 1;
+  send_reply(fd, f.opcode, 0, f.id, 0, p, 1 + bytes_payload(p + 1, s->device_nonce, 32));
+  free(f.payload);
+
+  if (!read_frame(fd, &f)) {
+    s->closed_after_challenge = true;
+    return false;
+  }
+  uint8_t expected[SSD_PROOF_BYTES];
+  ssd_auth_host_proof(s->secret, strlen(s->secret), s->device_nonce, s->host_nonce, expected);
+  if (f.opcode != SSD_OP_AUTHENTICATE || f.len != 36 || get32(f.payload) != 32 ||
+      memcmp(f.payload + 4, expected, 32) != 0) {
+    s->proofs_refused++;
+    send_error(fd, &f, SSD_AUTH_REQUIRED,
+               "AUTHENTICATE: device fake refused the proof: the proof does not match this "
+               "device's secret");
+    free(f.payload);
+    return false;
+  }
+  s->proofs_accepted++;
+  uint8_t device_proof[SSD_PROOF_BYTES];
+  const char *secret = s->auth == AUTH_WRONG_PROOF ? "another-secret-0123456789" : s->secret;
+  ssd_auth_device_proof(secret, strlen(secret), s->device_nonce, s->host_nonce, device_proof);
+  uint32_t n = s->auth == AUTH_SHORT_PROOF ? 31 : 32;
+  send_reply(fd, f.opcode, 0, f.id, 0, p, bytes_payload(p, device_proof, n));
+  free(f.payload);
+  return true;
+}
+
 static void *server_main(void *arg) {
   server *s = arg;
   struct pollfd pfd = {.fd = s->listen_fd, .events = POLLIN};
@@ -349,7 +429,9 @@ static void *server_main(void *arg) {
       be16(p + 2, s->max_version);
       send_reply(fd, f.opcode, 0, f.id, 0, p, 4);
       free(f.payload);
-      s->script(s, fd);
+      if (s->auth == AUTH_SILENT || fake_handshake(s, fd)) {
+        s->script(s, fd);
+      }
     }
   } else {
     s->script(s, fd);
@@ -364,6 +446,8 @@ static void server_init(server *s, script_fn script) {
   s->min_version = 1;
   s->max_version = 1;
   s->answer_versions = true;
+  s->auth = AUTH_OFF;
+  s->secret = FAKE_SECRET;
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->cv, NULL);
 }
@@ -373,14 +457,8 @@ static void server_run(server *s) {
   REQUIRE(pthread_create(&s->thread, NULL, server_main, s) == 0);
 }
 
-/* A fake device on 127.0.0.1 that answers API_VERSIONS with min..max, or not at all when
- * answer_versions is false. */
-static void server_tcp_versions(server *s, script_fn script, uint16_t min, uint16_t max,
-                                bool answer_versions) {
-  server_init(s, script);
-  s->min_version = min;
-  s->max_version = max;
-  s->answer_versions = answer_versions;
+/* Binds s->listen_fd to 127.0.0.1, port 0 (any free one: s->port). */
+static void bind_tcp4(server *s) {
   s->listen_fd = socket(AF_INET, SOCK_STREAM, 0);
   REQUIRE(s->listen_fd >= 0);
   struct sockaddr_in a;
@@ -391,11 +469,30 @@ static void server_tcp_versions(server *s, script_fn script, uint16_t min, uint1
   socklen_t len = sizeof a;
   REQUIRE(getsockname(s->listen_fd, (struct sockaddr *)&a, &len) == 0);
   s->port = ntohs(a.sin_port);
+}
+
+/* A fake device on 127.0.0.1 that answers API_VERSIONS with min..max, or not at all when
+ * answer_versions is false. */
+static void server_tcp_versions(server *s, script_fn script, uint16_t min, uint16_t max,
+                                bool answer_versions) {
+  server_init(s, script);
+  s->min_version = min;
+  s->max_version = max;
+  s->answer_versions = answer_versions;
+  bind_tcp4(s);
   server_run(s);
 }
 
 static void server_tcp(server *s, script_fn script) {
   server_tcp_versions(s, script, 1, 1, true);
+}
+
+/* A fake device on 127.0.0.1 with this handshake. */
+static void server_tcp_auth(server *s, script_fn script, enum fake_auth auth) {
+  server_init(s, script);
+  s->auth = auth;
+  bind_tcp4(s);
+  server_run(s);
 }
 
 /* False when the host has no IPv6 loopback. */
@@ -444,13 +541,17 @@ static void server_stop(server *s) {
   pthread_cond_destroy(&s->cv);
 }
 
+static void address_of(const server *s, char *address, size_t cap) {
+  if (s->unix_path[0] != '\0') {
+    snprintf(address, cap, "unix:%s", s->unix_path);
+  } else {
+    snprintf(address, cap, "127.0.0.1:%d", s->port);
+  }
+}
+
 static ssd_client *connect_to(const server *s, const ssd_options *opt) {
   char address[160];
-  if (s->unix_path[0] != '\0') {
-    snprintf(address, sizeof address, "unix:%s", s->unix_path);
-  } else {
-    snprintf(address, sizeof address, "127.0.0.1:%d", s->port);
-  }
+  address_of(s, address, sizeof address);
   ssd_client *c = NULL;
   ssd_error err;
   int rc = ssd_connect(address, opt, &c, &err);
@@ -1132,6 +1233,146 @@ static void test_close_with_outstanding(void) {
   ssd_close(NULL);
 }
 
+/* ---- authentication -------------------------------------------------------------------------- */
+
+/* A connect expected to fail with `code`: the client is not given out. */
+static int failed_connect(const server *s, const ssd_options *opt, ssd_error *err) {
+  char address[160];
+  address_of(s, address, sizeof address);
+  ssd_client *c = (ssd_client *)1;
+  int rc = ssd_connect(address, opt, &c, err);
+  CHECK(c == NULL);
+  if (rc == SSD_OK) ssd_close(c);
+  return rc;
+}
+
+static void test_authentication(void) {
+  server s;
+  ssd_error err;
+  ssd_object_status st;
+  char address[64];
+  ssd_options opt = ssd_options_default();
+  opt.secret = FAKE_SECRET;
+  opt.secret_len = strlen(FAKE_SECRET);
+  static const uint8_t zeros[32] = {0};
+
+  /* The device requires the proof; the client has the secret: it proves it holds it, checks the
+   * device's proof, and the connection serves. */
+  server_tcp_auth(&s, serve_normal, AUTH_ON);
+  ssd_client *c = connect_to(&s, &opt);
+  CHECK_INT(ssd_status(c, "/after/auth", &st, NULL, &err), SSD_OK);
+  CHECK_STR(st.path.s, "/after/auth");
+  ssd_object_status_free(&st);
+  ssd_close(c);
+  server_stop(&s);
+  CHECK_INT(s.challenges, 1);
+  CHECK_INT(s.proofs_accepted, 1);
+  CHECK_INT(s.proofs_refused, 0);
+  CHECK(memcmp(s.host_nonce, zeros, 32) != 0);
+  uint8_t first_nonce[32];
+  memcpy(first_nonce, s.host_nonce, 32);
+
+  /* A fresh host nonce for each connection. */
+  server_tcp_auth(&s, script_silent, AUTH_ON);
+  ssd_close(connect_to(&s, &opt));
+  server_stop(&s);
+  CHECK_INT(s.proofs_accepted, 1);
+  CHECK(memcmp(s.host_nonce, first_nonce, 32) != 0);
+
+  /* A device without a secret: the client's secret is not used, and all is well. */
+  server_tcp_auth(&s, serve_normal, AUTH_OFF);
+  c = connect_to(&s, &opt);
+  CHECK_INT(ssd_mkdirs(c, "/open", NULL, &err), SSD_OK);
+  ssd_close(c);
+  server_stop(&s);
+  CHECK_INT(s.challenges, 1);
+
+  /* No secret: AUTH_REQUIRED, saying how to give one; the client leaves without a proof. */
+  unsetenv("SMARTSSD_SECRET_FILE");
+  server_tcp_auth(&s, script_silent, AUTH_ON);
+  CHECK_INT(failed_connect(&s, NULL, &err), SSD_AUTH_REQUIRED);
+  CHECK_INT(err.code, SSD_AUTH_REQUIRED);
+  snprintf(address, sizeof address, "device 127.0.0.1:%d", s.port);
+  CHECK_CONTAINS(err.message, address);
+  CHECK_CONTAINS(err.message, "requires hosts to authenticate");
+  CHECK_CONTAINS(err.message, "set SMARTSSD_SECRET_FILE");
+  server_stop(&s);
+  CHECK(s.closed_after_challenge);
+  CHECK_INT(s.proofs_refused, 0);
+
+  /* The wrong secret: the device refuses the proof (AUTH_REQUIRED, and it closes). */
+  server_tcp_auth(&s, script_silent, AUTH_ON);
+  ssd_options wrong = opt;
+  wrong.secret = "not-the-device-secret-0123456789";
+  wrong.secret_len = strlen(wrong.secret);
+  CHECK_INT(failed_connect(&s, &wrong, &err), SSD_AUTH_REQUIRED);
+  CHECK_CONTAINS(err.message, "AUTHENTICATE: device fake refused the proof");
+  CHECK_CONTAINS(err.message, "the client's secret is not this device's");
+  server_stop(&s);
+  CHECK_INT(s.proofs_refused, 1);
+
+  /* A device whose own proof is wrong does not hold the secret: the client will not use it. */
+  server_tcp_auth(&s, script_silent, AUTH_WRONG_PROOF);
+  CHECK_INT(failed_connect(&s, &opt, &err), SSD_AUTH_REQUIRED);
+  CHECK_CONTAINS(err.message, "the device did not prove it holds the client's secret");
+  server_stop(&s);
+  CHECK_INT(s.proofs_accepted, 1);
+
+  server_tcp_auth(&s, script_silent, AUTH_SHORT_PROOF);
+  CHECK_INT(failed_connect(&s, &opt, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "AUTHENTICATE response: field 'proof': must be 32 bytes, was 31");
+  server_stop(&s);
+
+  /* The secret from a file: named by SMARTSSD_SECRET_FILE, or by the options. */
+  char dir[64] = "/tmp/smartssd-client-XXXXXX";
+  REQUIRE(mkdtemp(dir) != NULL);
+  char file[128];
+  snprintf(file, sizeof file, "%s/secret", dir);
+  FILE *f = fopen(file, "w");
+  REQUIRE(f != NULL);
+  fprintf(f, "%s\n", FAKE_SECRET);
+  fclose(f);
+  REQUIRE(chmod(file, 0600) == 0);
+  setenv("SMARTSSD_SECRET_FILE", file, 1);
+  server_tcp_auth(&s, script_silent, AUTH_ON);
+  ssd_close(connect_to(&s, NULL));
+  server_stop(&s);
+  CHECK_INT(s.proofs_accepted, 1);
+  unsetenv("SMARTSSD_SECRET_FILE");
+  ssd_options from_file = ssd_options_default();
+  from_file.secret_file = file;
+  server_tcp_auth(&s, script_silent, AUTH_ON);
+  ssd_close(connect_to(&s, &from_file));
+  server_stop(&s);
+  CHECK_INT(s.proofs_accepted, 1);
+  /* ... and with the wrong one, the refusal names the file. */
+  f = fopen(file, "w");
+  REQUIRE(f != NULL);
+  fprintf(f, "another-secret-0123456789\n");
+  fclose(f);
+  server_tcp_auth(&s, script_silent, AUTH_ON);
+  CHECK_INT(failed_connect(&s, &from_file, &err), SSD_AUTH_REQUIRED);
+  CHECK_CONTAINS(err.message, file);
+  server_stop(&s);
+  unlink(file);
+  rmdir(dir);
+
+  /* A device that never answers AUTH_CHALLENGE: the connect timeout bounds the handshake. */
+  server_tcp_auth(&s, script_silent, AUTH_SILENT);
+  ssd_options quick = opt;
+  quick.connect_timeout_ms = 300;
+  CHECK_INT(failed_connect(&s, &quick, &err), SSD_E_TIMEOUT);
+  CHECK_CONTAINS(err.message, "AUTH_CHALLENGE");
+  server_stop(&s);
+
+  /* A device that does not know AUTH_CHALLENGE (older than the handshake): the connect fails with
+   * its answer, as the Java client's does. */
+  server_tcp_auth(&s, serve_normal, AUTH_SILENT);
+  CHECK_INT(failed_connect(&s, NULL, &err), SSD_UNKNOWN_OPCODE);
+  CHECK_STR(err.message, "opcode not known to the fake device");
+  server_stop(&s);
+}
+
 /* ---- connecting ------------------------------------------------------------------------------ */
 
 static void test_connect_errors(void) {
@@ -1195,6 +1436,7 @@ static void test_connect_errors(void) {
 
 int main(void) {
   alarm(120); /* a hang is a failure */
+  unsetenv("SMARTSSD_SECRET_FILE"); /* the tests give the client its secret themselves */
   signal(SIGPIPE, SIG_IGN); /* the fake device writes to clients that left */
   test_pipelined_threads();
   test_queue();
@@ -1205,6 +1447,7 @@ int main(void) {
   test_timeouts();
   test_abandon();
   test_close_with_outstanding();
+  test_authentication();
   test_connect_errors();
   return check_exit("test_client");
 }

@@ -23,6 +23,15 @@ static const char *frames_dir;
 #define NON_ASCII_PATH "/donn\xC3\xA9" "es/wc98/\xE3\x83\xAD\xE3\x82\xB0-1.log"
 #define MAX_PAYLOAD (64u << 20)
 
+/* PROTOCOL.md's handshake test vector: the proofs for secret "000102...1f" (64 ASCII bytes),
+ * device nonce 32 x A0 and host nonce 32 x B0. */
+static const uint8_t HOST_PROOF[32] = {
+    0x68, 0x59, 0x09, 0x2a, 0x68, 0x72, 0x0a, 0x3e, 0x6e, 0x0a, 0xea, 0x0f, 0x32, 0xdd, 0x76, 0xa1,
+    0x78, 0xd5, 0x7d, 0x65, 0x4b, 0xe5, 0xd3, 0xfd, 0x11, 0x04, 0xf2, 0x2d, 0x26, 0x32, 0xc9, 0x0f};
+static const uint8_t DEVICE_PROOF[32] = {
+    0xce, 0x42, 0xa4, 0x21, 0x07, 0x57, 0xa4, 0x85, 0xe8, 0xa0, 0x41, 0xe8, 0x05, 0x58, 0x99, 0xb8,
+    0xc1, 0x7e, 0xa1, 0xb3, 0x27, 0x4b, 0x27, 0xf9, 0x04, 0x29, 0x81, 0x61, 0xd2, 0xf7, 0xf7, 0xc1};
+
 typedef struct file {
   uint8_t *data;
   size_t len;
@@ -102,6 +111,10 @@ static void test_requests(void) {
   ENCODES_TO("request-device-info.bin", ssd_encode_device_info(&b, 2, &err));
   ENCODES_TO("request-statistics.bin", ssd_encode_statistics(&b, 3, &err));
   ENCODES_TO("request-shutdown.bin", ssd_encode_shutdown(&b, 4, &err));
+  uint8_t host_nonce[SSD_NONCE_BYTES];
+  memset(host_nonce, 0xB0, sizeof host_nonce);
+  ENCODES_TO("request-auth-challenge.bin", ssd_encode_auth_challenge(&b, 5, host_nonce, &err));
+  ENCODES_TO("request-authenticate.bin", ssd_encode_authenticate(&b, 6, HOST_PROOF, &err));
   ENCODES_TO("request-mkdirs.bin", ssd_encode_mkdirs(&b, 0x10, "/data/wc98", &err));
   ENCODES_TO("request-create.bin",
              ssd_encode_create(&b, UINT64_C(0x0102030405060708), NON_ASCII_PATH, true, false,
@@ -180,6 +193,8 @@ static void test_encoder_buffers_and_arguments(void) {
   CHECK_INT(ssd_encode_list(&b, 1, "/", NULL, 0x80000000u, &err), SSD_E_ARG);
   CHECK_INT(ssd_encode_read_object(&b, 1, E, 0xFFFFFFFFu, &err), SSD_E_ARG);
   CHECK_INT(ssd_encode_write(&b, 1, H, NULL, 5, &err), SSD_E_ARG);
+  CHECK_INT(ssd_encode_auth_challenge(&b, 1, NULL, &err), SSD_E_ARG);
+  CHECK_INT(ssd_encode_authenticate(&b, 1, NULL, &err), SSD_E_ARG);
   const char *const dup_keys[] = {"a", "b", "a"};
   const char *const dup_values[] = {"1", "2", "3"};
   CHECK_INT(ssd_encode_create_object(&b, 1, NULL, 0, "X", dup_keys, dup_values, 3, &err),
@@ -287,6 +302,30 @@ static void test_responses(void) {
   CHECK_INT(ssd_decode_versions(p, len, &lo, &hi, &err), SSD_OK);
   CHECK_EQ(lo, 1);
   CHECK_EQ(hi, 1);
+  free(f.data);
+
+  p = response("response-auth-challenge.bin", &f, SSD_OP_AUTH_CHALLENGE, 5, 0, 0, &len);
+  bool required = false;
+  uint8_t nonce[SSD_NONCE_BYTES];
+  uint8_t a0[SSD_NONCE_BYTES];
+  memset(a0, 0xA0, sizeof a0);
+  CHECK_INT(ssd_decode_auth_challenge(p, len, &required, nonce, &err), SSD_OK);
+  CHECK(required);
+  CHECK_MEM(nonce, a0, sizeof a0);
+  free(f.data);
+
+  p = response("response-auth-challenge-not-required.bin", &f, SSD_OP_AUTH_CHALLENGE, 5, 0, 0,
+               &len);
+  static const uint8_t zeros[SSD_NONCE_BYTES] = {0};
+  CHECK_INT(ssd_decode_auth_challenge(p, len, &required, nonce, &err), SSD_OK);
+  CHECK(!required);
+  CHECK_MEM(nonce, zeros, sizeof zeros);
+  free(f.data);
+
+  p = response("response-authenticated.bin", &f, SSD_OP_AUTHENTICATE, 6, 0, 0, &len);
+  uint8_t proof[SSD_PROOF_BYTES];
+  CHECK_INT(ssd_decode_authenticated(p, len, proof, &err), SSD_OK);
+  CHECK_MEM(proof, DEVICE_PROOF, sizeof proof);
   free(f.data);
 
   p = response("response-info.bin", &f, SSD_OP_DEVICE_INFO, 2, 0, 1000, &len);
@@ -511,6 +550,8 @@ static void test_error_responses(void) {
                SSD_BAD_REQUEST, 0, "class org.example.Missing is not in the jar");
   expect_error("response-error-busy.bin", SSD_OP_EXECUTE_OBJECT, 0x21, SSD_BUSY, 0,
                "8 executions are running; the limit is 8");
+  expect_error("response-error-auth-required.bin", SSD_OP_DELETE, 0x1C, SSD_AUTH_REQUIRED, 0,
+               "DELETE: device d requires hosts to authenticate first");
   ssd_error err;
 
   /* Messages the library writes are cut between characters too: a key of 400 "é" given twice
@@ -548,7 +589,7 @@ static void test_error_responses(void) {
 /* Decodes a payload with the decoder for a kind of response; frees whatever it decoded. */
 enum kind {
   K_VERSIONS, K_INFO, K_STATISTICS, K_EMPTY, K_OPENED, K_U64, K_STATUS, K_DATA, K_LISTING,
-  K_PROGRESS, K_ERROR
+  K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED
 };
 
 static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
@@ -606,6 +647,15 @@ static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
       char m[64];
       return ssd_decode_error_message(p, len, m, sizeof m, err);
     }
+    case K_AUTH_CHALLENGE: {
+      bool required;
+      uint8_t nonce[SSD_NONCE_BYTES];
+      return ssd_decode_auth_challenge(p, len, &required, nonce, err);
+    }
+    case K_AUTHENTICATED: {
+      uint8_t proof[SSD_PROOF_BYTES];
+      return ssd_decode_authenticated(p, len, proof, err);
+    }
   }
   return SSD_E_ARG;
 }
@@ -631,6 +681,10 @@ static const struct {
     {"response-progress-failed.bin", K_PROGRESS},
     {"response-error-not-found.bin", K_ERROR},
     {"response-error-busy.bin", K_ERROR},
+    {"response-auth-challenge.bin", K_AUTH_CHALLENGE},
+    {"response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE},
+    {"response-authenticated.bin", K_AUTHENTICATED},
+    {"response-error-auth-required.bin", K_ERROR},
 };
 
 /* Every strict prefix of every payload, and the payload plus one byte, are malformed. Each
@@ -714,6 +768,14 @@ static void test_bad_values(void) {
   expect_rejected("response-statistics.bin", K_STATISTICS, 12 * 8 + 3, 3, "channels");
   expect_rejected("response-data.bin", K_DATA, 3, 13, "data");
   expect_rejected("response-progress.bin", K_PROGRESS, 1 + 2 + 4 + 24 * 8, 0x40, "results");
+  /* the handshake: a bool of 2; a nonce of the wrong length for `required`; a short proof */
+  expect_rejected("response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE, 0, 2, "required");
+  expect_rejected("response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE, 0, 1,
+                  "deviceNonce"); /* required, but no nonce */
+  expect_rejected("response-auth-challenge.bin", K_AUTH_CHALLENGE, 0, 0,
+                  "deviceNonce"); /* not required, yet a nonce */
+  expect_rejected("response-authenticated.bin", K_AUTHENTICATED, 3, 31, "proof");
+  expect_rejected("response-authenticated.bin", K_AUTHENTICATED, 3, 33, "proof");
 }
 
 /* A DEVICE_INFO payload built by hand, for maps out of order and with a key twice. */
@@ -829,18 +891,26 @@ static void test_names(void) {
   CHECK_STR(ssd_status_name(SSD_NOT_FOUND), "NOT_FOUND");
   CHECK_STR(ssd_status_name(SSD_PAST_END), "PAST_END");
   CHECK_STR(ssd_status_name(SSD_BAD_HANDLE), "BAD_HANDLE");
-  CHECK_STR(ssd_status_name(16), "UNKNOWN");
+  CHECK_STR(ssd_status_name(SSD_AUTH_REQUIRED), "AUTH_REQUIRED");
+  CHECK_INT(SSD_AUTH_REQUIRED, 16);
+  CHECK_STR(ssd_status_name(17), "UNKNOWN");
   CHECK_STR(ssd_status_name(SSD_E_IO), "IO_ERROR");
   CHECK_STR(ssd_status_name(SSD_E_VERSION), "NO_COMMON_VERSION");
   CHECK_STR(ssd_status_name(SSD_E_INTERRUPTED), "INTERRUPTED");
   CHECK_STR(ssd_status_name(SSD_E_AGAIN), "AGAIN");
-  CHECK_STR(ssd_status_name(-10), "UNKNOWN");
+  CHECK_STR(ssd_status_name(SSD_E_SECRET), "BAD_SECRET");
+  CHECK_STR(ssd_status_name(-11), "UNKNOWN");
   CHECK_STR(ssd_opcode_name(SSD_OP_READ_OBJECT), "READ_OBJECT");
-  CHECK_STR(ssd_opcode_name(0x0005), "UNKNOWN");
+  CHECK_STR(ssd_opcode_name(SSD_OP_AUTH_CHALLENGE), "AUTH_CHALLENGE");
+  CHECK_STR(ssd_opcode_name(SSD_OP_AUTHENTICATE), "AUTHENTICATE");
+  CHECK_EQ(SSD_OP_AUTH_CHALLENGE, 0x0005);
+  CHECK_EQ(SSD_OP_AUTHENTICATE, 0x0006);
+  CHECK_STR(ssd_opcode_name(0x0007), "UNKNOWN");
   ssd_options o = ssd_options_default();
   CHECK_INT(o.connect_timeout_ms, 5000);
   CHECK_INT(o.request_timeout_ms, 30000);
   CHECK_EQ(o.max_frame_bytes, (64u << 20) + 4096);
+  CHECK(o.secret == NULL && o.secret_len == 0 && o.secret_file == NULL);
 }
 
 int main(int argc, char **argv) {

@@ -9,7 +9,7 @@
  *     (ssd_decode_*), which touch no socket.
  *
  * Conventions:
- *   - Functions return an int status: SSD_OK (0), a device status (1..15, as sent by the device),
+ *   - Functions return an int status: SSD_OK (0), a device status (1..16, as sent by the device),
  *     or a local error (negative SSD_E_*).
  *   - Every function taking an `ssd_error *err` fills it (when not NULL): code 0 and an empty
  *     message on success, else the code and a message. For a device status the message is the
@@ -49,7 +49,14 @@ extern "C" {
 #define SSD_TO_END UINT64_MAX /* ssd_input_range.length: to the end of the object */
 #define SSD_MERGE_LANE (-1)   /* ssd_tasklet_result.lane of the controller core's merge */
 
-/* Device statuses (0..15, as on the wire) and local errors (negative). */
+/* Authentication (PROTOCOL.md, "Authentication"). */
+#define SSD_NONCE_BYTES 32        /* each side's nonce */
+#define SSD_PROOF_BYTES 32        /* a proof: an HMAC-SHA256 */
+#define SSD_SECRET_MIN_BYTES 16   /* the shortest secret accepted */
+#define SSD_SECRET_MAX_BYTES 4096 /* the longest secret file read (without trailing white space) */
+#define SSD_SECRET_FILE_ENV "SMARTSSD_SECRET_FILE" /* names the secret file when the options do not */
+
+/* Device statuses (0..16, as on the wire) and local errors (negative). */
 enum ssd_status {
   SSD_OK = 0,
   SSD_NOT_FOUND = 1,
@@ -67,6 +74,9 @@ enum ssd_status {
   SSD_FRAME_TOO_LARGE = 13,
   SSD_LEASE_CONFLICT = 14,
   SSD_BAD_HANDLE = 15,
+  /* The device requires hosts to authenticate and this connection has not (no secret, or the
+   * wrong one); also ssd_connect's status when the device's own proof is wrong. */
+  SSD_AUTH_REQUIRED = 16,
 
   SSD_E_IO = -1,       /* socket error (including failing to connect) */
   SSD_E_CLOSED = -2,   /* the peer closed the connection (also mid-frame), or the client was closed */
@@ -76,7 +86,9 @@ enum ssd_status {
   SSD_E_ARG = -6,      /* bad argument (address syntax, string not UTF-8, value out of range, ...) */
   SSD_E_VERSION = -7,  /* the device speaks no protocol version this library does */
   SSD_E_INTERRUPTED = -8, /* the caller gave the request up (ssd_abandon) */
-  SSD_E_AGAIN = -9     /* ssd_wait_for: no reply yet; the request is still pending */
+  SSD_E_AGAIN = -9,    /* ssd_wait_for: no reply yet; the request is still pending */
+  SSD_E_SECRET = -10   /* the client's secret cannot be used: its file is missing, not a regular
+                          file, open to others than its owner, or too short or long */
 };
 
 /* Command codes (PROTOCOL.md, "Opcodes"). */
@@ -85,6 +97,8 @@ enum ssd_opcode {
   SSD_OP_DEVICE_INFO = 0x0002,
   SSD_OP_STATISTICS = 0x0003,
   SSD_OP_SHUTDOWN = 0x0004,
+  SSD_OP_AUTH_CHALLENGE = 0x0005,
+  SSD_OP_AUTHENTICATE = 0x0006,
   SSD_OP_MKDIRS = 0x0010,
   SSD_OP_CREATE = 0x0011,
   SSD_OP_APPEND = 0x0012,
@@ -276,16 +290,43 @@ typedef struct ssd_options {
    * the device's default limit (64 MiB). Requests given to ssd_submit must also fit the
    * device's own limit, or it answers FRAME_TOO_LARGE and closes the connection. */
   uint32_t max_frame_bytes;
+  /*
+   * The device's secret, for a device that requires hosts to authenticate (PROTOCOL.md,
+   * "Authentication"); give at most one of the two:
+   *   - `secret`, `secret_len` bytes (at least SSD_SECRET_MIN_BYTES), used as they are: the
+   *     content of the device's secret file without its trailing white space;
+   *   - `secret_file`, the path of the device's secret file, read as the device reads it: a
+   *     regular file (not a symbolic link) with no permission for group or others, of at most
+   *     SSD_SECRET_MAX_BYTES bytes; the secret is its content without trailing spaces, tabs, CRs
+   *     and LFs, at least SSD_SECRET_MIN_BYTES of it.
+   * With neither (NULL or an empty secret_file; ssd_options_default leaves them NULL), the file
+   * named by the environment variable SMARTSSD_SECRET_FILE is read, when it is set and not empty;
+   * else the client has no secret. A secret file is read by ssd_connect before it connects: a bad one is SSD_E_SECRET,
+   * whether the device requires authentication or not. The client keeps no reference to these
+   * and no copy of the secret once ssd_connect returns.
+   */
+  const void *secret;
+  size_t secret_len;
+  const char *secret_file;
 } ssd_options;
 
-/* 5000 ms, 30000 ms, 64 MiB + 4096. */
+/* 5000 ms, 30000 ms, 64 MiB + 4096, no secret (SMARTSSD_SECRET_FILE, if set, names it). */
 SSD_API ssd_options ssd_options_default(void);
 
 /*
  * Connects to `address`: "host:port", "[ipv6]:port" or "unix:/absolute/path"; `opt` may be NULL
- * for the defaults. Negotiates the protocol version (API_VERSIONS) before returning.
- * Errors: SSD_E_ARG (address or options), SSD_E_IO, SSD_E_TIMEOUT, SSD_E_VERSION, SSD_E_NOMEM,
- * or whatever the handshake met.
+ * for the defaults. Before returning it negotiates the protocol version (API_VERSIONS), then asks
+ * the device whether it requires hosts to authenticate (AUTH_CHALLENGE, with a fresh random
+ * nonce) and, when it does, proves the client holds the secret (AUTHENTICATE) and checks the
+ * device's proof in turn, in constant time. Both exchanges count against connect_timeout_ms.
+ * A device that does not require authentication is used as it is, even when the client has a
+ * secret (it then has not proved who it is).
+ * Errors: SSD_E_ARG (address or options), SSD_E_SECRET (the secret file: the message names it
+ * and what is wrong), SSD_E_IO, SSD_E_TIMEOUT, SSD_E_VERSION, SSD_E_NOMEM; SSD_AUTH_REQUIRED
+ * when the device requires authentication and the client has no secret (the message says to set
+ * SMARTSSD_SECRET_FILE), when the device refused the proof (its message, and which secret was
+ * used), or when the device's own proof is wrong (it does not hold the secret); or whatever else
+ * the handshake met. On failure the connection is closed.
  */
 SSD_API int ssd_connect(const char *address, const ssd_options *opt, ssd_client **out,
                         ssd_error *err);
@@ -508,6 +549,12 @@ SSD_API int ssd_encode_api_versions(ssd_buffer *out, uint64_t request_id, ssd_er
 SSD_API int ssd_encode_device_info(ssd_buffer *out, uint64_t request_id, ssd_error *err);
 SSD_API int ssd_encode_statistics(ssd_buffer *out, uint64_t request_id, ssd_error *err);
 SSD_API int ssd_encode_shutdown(ssd_buffer *out, uint64_t request_id, ssd_error *err);
+/* The host's nonce: SSD_NONCE_BYTES fresh random bytes. */
+SSD_API int ssd_encode_auth_challenge(ssd_buffer *out, uint64_t request_id,
+                                      const uint8_t host_nonce[SSD_NONCE_BYTES], ssd_error *err);
+/* The host's proof (ssd_auth_host_proof). */
+SSD_API int ssd_encode_authenticate(ssd_buffer *out, uint64_t request_id,
+                                    const uint8_t proof[SSD_PROOF_BYTES], ssd_error *err);
 SSD_API int ssd_encode_mkdirs(ssd_buffer *out, uint64_t request_id, const char *path,
                               ssd_error *err);
 SSD_API int ssd_encode_create(ssd_buffer *out, uint64_t request_id, const char *path,
@@ -558,6 +605,13 @@ SSD_API int ssd_decode_versions(const void *payload, size_t len, uint16_t *min_v
                                 uint16_t *max_version, ssd_error *err);
 SSD_API int ssd_decode_device_info(const void *payload, size_t len, struct ssd_device_info *out,
                                    ssd_error *err);
+/* AUTH_CHALLENGE: whether the device requires authentication and, when it does, its nonce
+ * (exactly SSD_NONCE_BYTES; when it does not, the nonce is empty and device_nonce is zeroed). */
+SSD_API int ssd_decode_auth_challenge(const void *payload, size_t len, bool *required,
+                                      uint8_t device_nonce[SSD_NONCE_BYTES], ssd_error *err);
+/* AUTHENTICATE: the device's proof (exactly SSD_PROOF_BYTES). */
+SSD_API int ssd_decode_authenticated(const void *payload, size_t len,
+                                     uint8_t proof[SSD_PROOF_BYTES], ssd_error *err);
 SSD_API int ssd_decode_statistics(const void *payload, size_t len, ssd_device_statistics *out,
                                   ssd_error *err);
 /* SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT. */
@@ -580,6 +634,22 @@ SSD_API int ssd_decode_execution_progress(const void *payload, size_t len,
  * cut to fit) goes to message[0..cap). */
 SSD_API int ssd_decode_error_message(const void *payload, size_t len, char *message, size_t cap,
                                      ssd_error *err);
+
+/*
+ * The proofs of the handshake (PROTOCOL.md, "Authentication"): HMAC-SHA256 keyed with the secret
+ * (secret_len bytes, as they are) over the label "SSDP-AUTH-1 host" (or "SSDP-AUTH-1 device"), a
+ * NUL byte, the device's nonce and the host's nonce. For a host driving the handshake itself over
+ * ssd_submit; ssd_connect does all of it. Compare a received proof with the expected one in
+ * constant time (as ssd_connect does).
+ */
+SSD_API void ssd_auth_host_proof(const void *secret, size_t secret_len,
+                                 const uint8_t device_nonce[SSD_NONCE_BYTES],
+                                 const uint8_t host_nonce[SSD_NONCE_BYTES],
+                                 uint8_t proof[SSD_PROOF_BYTES]);
+SSD_API void ssd_auth_device_proof(const void *secret, size_t secret_len,
+                                   const uint8_t device_nonce[SSD_NONCE_BYTES],
+                                   const uint8_t host_nonce[SSD_NONCE_BYTES],
+                                   uint8_t proof[SSD_PROOF_BYTES]);
 
 #ifdef __cplusplus
 }

@@ -114,24 +114,53 @@ JNIEXPORT void JNICALL Java_org_smartssd_jni_NativeConnection_noop0(JNIEnv *env,
   (void)cls;
 }
 
+/* Zeroes memory that held the secret (a plain memset before free may be dropped as a dead store). */
+static void wipe(void *p, size_t n) {
+  volatile uint8_t *v = p;
+  for (size_t i = 0; i < n; i++) {
+    v[i] = 0;
+  }
+}
+
 JNIEXPORT jlong JNICALL Java_org_smartssd_jni_NativeConnection_connect0(JNIEnv *env, jclass cls,
                                                                         jstring address,
                                                                         jint connect_timeout_ms,
                                                                         jint request_timeout_ms,
-                                                                        jint max_frame_bytes) {
+                                                                        jint max_frame_bytes,
+                                                                        jbyteArray secret) {
   (void)cls;
-  const char *text = (*env)->GetStringUTFChars(env, address, NULL);
-  if (text == NULL) {
-    return 0; /* OutOfMemoryError pending */
-  }
   ssd_options options = ssd_options_default();
   options.connect_timeout_ms = connect_timeout_ms;
   options.request_timeout_ms = request_timeout_ms;
   options.max_frame_bytes = (uint32_t)max_frame_bytes;
+  /* A copy in C memory, wiped after the handshake (the JVM may move the array's own bytes). */
+  uint8_t *key = NULL;
+  size_t key_len = 0;
+  if (secret != NULL) {
+    key_len = (size_t)(*env)->GetArrayLength(env, secret);
+    key = malloc(key_len > 0 ? key_len : 1);
+    if (key == NULL) {
+      throw_native(env, SSD_E_NOMEM, "out of memory copying the secret");
+      return 0;
+    }
+    (*env)->GetByteArrayRegion(env, secret, 0, (jsize)key_len, (jbyte *)key);
+    options.secret = key;
+    options.secret_len = key_len;
+  }
+  const char *text = (*env)->GetStringUTFChars(env, address, NULL);
+  if (text == NULL) {
+    wipe(key, key_len);
+    free(key);
+    return 0; /* OutOfMemoryError pending */
+  }
   ssd_client *client = NULL;
   ssd_error err;
   int rc = ssd_connect(text, &options, &client, &err);
   (*env)->ReleaseStringUTFChars(env, address, text);
+  if (key != NULL) {
+    wipe(key, key_len);
+    free(key);
+  }
   if (rc != SSD_OK) {
     throw_native(env, rc, err.message);
     return 0;

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "client_internal.h"
 #include "frame.h"
 
@@ -826,7 +827,7 @@ static void finish_reply_locked(ssd_client *c, struct pending *p, const ssd_head
     ssd_set_error(e, status, "device %s: the reply to request %llu has opcode 0x%04x; it was %s",
                   c->address, (unsigned long long)p->id, (unsigned)h->opcode,
                   ssd_opcode_name(p->opcode));
-  } else if (h->status > SSD_BAD_HANDLE) {
+  } else if (h->status > SSD_LAST_DEVICE_STATUS) {
     status = SSD_E_PROTOCOL;
     ssd_set_error(e, status, "device %s: the reply to %s (request %llu) has unknown status %u",
                   c->address, ssd_opcode_name(p->opcode), (unsigned long long)p->id,
@@ -1204,7 +1205,10 @@ static int open_socket(const parsed_address *a, const ssd_options *opt, int64_t 
 SSD_API ssd_options ssd_options_default(void) {
   ssd_options o = {.connect_timeout_ms = 5000,
                    .request_timeout_ms = 30000,
-                   .max_frame_bytes = (64u << 20) + 4096};
+                   .max_frame_bytes = (64u << 20) + 4096,
+                   .secret = NULL,
+                   .secret_len = 0,
+                   .secret_file = NULL};
   return o;
 }
 
@@ -1249,6 +1253,10 @@ static int client_create(int fd, const char *display, const ssd_options *opt, ss
   c->n_slots = INITIAL_SLOTS;
   c->fd = fd;
   c->opt = *opt;
+  /* The secret is the handshake's alone: the client keeps no pointer to the caller's. */
+  c->opt.secret = NULL;
+  c->opt.secret_len = 0;
+  c->opt.secret_file = NULL;
   c->version = SSD_MAX_VERSION; /* until negotiated */
   atomic_init(&c->next_id, 1);
   atomic_init(&c->modelled_total, 0);
@@ -1322,18 +1330,26 @@ SSD_API int ssd_connect(const char *address, const ssd_options *opt, ssd_client 
   if (rc != SSD_OK) {
     return rc;
   }
+  /* Read before connecting: a bad secret file is the caller's to fix whatever the device. */
+  ssd_secret secret;
+  rc = ssd_secret_from_options(&o, &secret, err);
+  if (rc != SSD_OK) {
+    return rc;
+  }
   int64_t deadline = deadline_after_ms(o.connect_timeout_ms);
   int fd = -1;
+  ssd_client *c = NULL;
   rc = open_socket(&a, &o, deadline, &fd, err);
-  if (rc != SSD_OK) {
-    return rc;
+  if (rc == SSD_OK) {
+    rc = client_create(fd, a.display, &o, &c, err);
   }
-  ssd_client *c;
-  rc = client_create(fd, a.display, &o, &c, err);
-  if (rc != SSD_OK) {
-    return rc;
+  if (rc == SSD_OK) {
+    rc = negotiate(c, deadline, err);
   }
-  rc = negotiate(c, deadline, err);
+  if (rc == SSD_OK) {
+    rc = ssd_authenticate(c, &secret, deadline, err);
+  }
+  ssd_secret_release(&secret);
   if (rc != SSD_OK) {
     ssd_close(c);
     return rc;

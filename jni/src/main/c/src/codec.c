@@ -240,6 +240,11 @@ int ssd_payload_execute_object(ssd_writer *w, uint64_t tasklet_id, const ssd_inp
   return map_arg(w, "options", keys, values, n_options, err);
 }
 
+void ssd_payload_fixed_bytes(ssd_writer *w, const uint8_t *data, uint32_t n) {
+  ssd_put_u32(w, n);
+  ssd_put_raw(w, data, n);
+}
+
 int ssd_payload_read_object(ssd_writer *w, uint64_t execution_id, uint32_t max_bytes,
                             ssd_error *err) {
   int rc = length_arg("READ_OBJECT max result bytes", max_bytes, err);
@@ -325,6 +330,32 @@ ENCODE_EMPTY(ssd_encode_api_versions, SSD_OP_API_VERSIONS)
 ENCODE_EMPTY(ssd_encode_device_info, SSD_OP_DEVICE_INFO)
 ENCODE_EMPTY(ssd_encode_statistics, SSD_OP_STATISTICS)
 ENCODE_EMPTY(ssd_encode_shutdown, SSD_OP_SHUTDOWN)
+
+/* Encoders of requests whose payload is one `bytes` of a fixed length (a nonce, a proof). */
+static int encode_fixed_bytes(ssd_buffer *out, uint16_t opcode, uint64_t request_id,
+                              const uint8_t *data, uint32_t n, const char *what, ssd_error *err) {
+  if (bad_buffer(out, err)) return SSD_E_ARG;
+  if (data == NULL) {
+    ssd_set_error(err, SSD_E_ARG, "%s: NULL", what);
+    return SSD_E_ARG;
+  }
+  ssd_writer w;
+  size_t start = frame_begin(&w, out, opcode, request_id);
+  ssd_payload_fixed_bytes(&w, data, n);
+  return frame_end(&w, start, SSD_OK, err);
+}
+
+SSD_API int ssd_encode_auth_challenge(ssd_buffer *out, uint64_t request_id,
+                                      const uint8_t host_nonce[SSD_NONCE_BYTES], ssd_error *err) {
+  return encode_fixed_bytes(out, SSD_OP_AUTH_CHALLENGE, request_id, host_nonce, SSD_NONCE_BYTES,
+                            "AUTH_CHALLENGE host nonce", err);
+}
+
+SSD_API int ssd_encode_authenticate(ssd_buffer *out, uint64_t request_id,
+                                    const uint8_t proof[SSD_PROOF_BYTES], ssd_error *err) {
+  return encode_fixed_bytes(out, SSD_OP_AUTHENTICATE, request_id, proof, SSD_PROOF_BYTES,
+                            "AUTHENTICATE proof", err);
+}
 
 /* Encoders of requests whose payload is one path. */
 #define ENCODE_PATH(fn, op)                                                           \
@@ -578,6 +609,51 @@ SSD_API int ssd_decode_versions(const void *payload, size_t len, uint16_t *min_v
   if (rc == SSD_OK) {
     *min_version = lo;
     *max_version = hi;
+  }
+  return rc;
+}
+
+/* A `bytes` field that must hold exactly `expected` bytes; *data points into the input. */
+static void get_fixed_bytes(ssd_reader *r, const char *field, uint32_t expected,
+                            const uint8_t **data) {
+  uint32_t n;
+  ssd_get_bytes(r, field, data, &n);
+  if (!r->failed && n != expected) {
+    ssd_reader_fail(r, field, "must be %lu bytes, was %lu", (unsigned long)expected,
+                    (unsigned long)n);
+  }
+}
+
+SSD_API int ssd_decode_auth_challenge(const void *payload, size_t len, bool *required,
+                                      uint8_t device_nonce[SSD_NONCE_BYTES], ssd_error *err) {
+  ssd_reader r;
+  ssd_reader_init(&r, payload, len, "AUTH_CHALLENGE response", NULL, err);
+  bool req = ssd_get_bool(&r, "required");
+  const uint8_t *nonce = NULL;
+  get_fixed_bytes(&r, "deviceNonce", req ? SSD_NONCE_BYTES : 0, &nonce);
+  ssd_reader_end(&r);
+  int rc = decode_result(&r, NULL);
+  if (rc == SSD_OK) {
+    *required = req;
+    if (req) {
+      memcpy(device_nonce, nonce, SSD_NONCE_BYTES);
+    } else {
+      memset(device_nonce, 0, SSD_NONCE_BYTES);
+    }
+  }
+  return rc;
+}
+
+SSD_API int ssd_decode_authenticated(const void *payload, size_t len,
+                                     uint8_t proof[SSD_PROOF_BYTES], ssd_error *err) {
+  ssd_reader r;
+  ssd_reader_init(&r, payload, len, "AUTHENTICATE response", NULL, err);
+  const uint8_t *p = NULL;
+  get_fixed_bytes(&r, "proof", SSD_PROOF_BYTES, &p);
+  ssd_reader_end(&r);
+  int rc = decode_result(&r, NULL);
+  if (rc == SSD_OK) {
+    memcpy(proof, p, SSD_PROOF_BYTES);
   }
   return rc;
 }

@@ -29,6 +29,8 @@ int ssd_payload_create_object(ssd_writer *w, const void *code, uint32_t code_len
 int ssd_payload_execute_object(ssd_writer *w, uint64_t tasklet_id, const ssd_input_range *inputs,
                                size_t n_inputs, const char *const *keys,
                                const char *const *values, size_t n_options, ssd_error *err);
+/* A `bytes` field: u32 n, then the n bytes (AUTH_CHALLENGE's nonce, AUTHENTICATE's proof). */
+void ssd_payload_fixed_bytes(ssd_writer *w, const uint8_t *data, uint32_t n);
 int ssd_payload_read_object(ssd_writer *w, uint64_t execution_id, uint32_t max_bytes,
                             ssd_error *err);
 

@@ -13,12 +13,13 @@ static const char *const DEVICE_STATUS_NAMES[] = {
     "DIRECTORY_NOT_EMPTY", "IS_DIRECTORY", "PAST_END",     "BAD_REQUEST",
     "OUT_OF_SPACE", "BUSY",         "INTERNAL",            "UNSUPPORTED_VERSION",
     "UNKNOWN_OPCODE", "FRAME_TOO_LARGE", "LEASE_CONFLICT", "BAD_HANDLE",
+    "AUTH_REQUIRED",
 };
 
 /* Indexed by -code. */
 static const char *const LOCAL_ERROR_NAMES[] = {
     NULL, "IO_ERROR", "CLOSED", "TIMEOUT", "PROTOCOL_ERROR", "OUT_OF_MEMORY", "BAD_ARGUMENT",
-    "NO_COMMON_VERSION", "INTERRUPTED", "AGAIN",
+    "NO_COMMON_VERSION", "INTERRUPTED", "AGAIN", "BAD_SECRET",
 };
 
 SSD_API const char *ssd_status_name(int code) {
@@ -37,6 +38,8 @@ SSD_API const char *ssd_opcode_name(unsigned opcode) {
     case SSD_OP_DEVICE_INFO: return "DEVICE_INFO";
     case SSD_OP_STATISTICS: return "STATISTICS";
     case SSD_OP_SHUTDOWN: return "SHUTDOWN";
+    case SSD_OP_AUTH_CHALLENGE: return "AUTH_CHALLENGE";
+    case SSD_OP_AUTHENTICATE: return "AUTHENTICATE";
     case SSD_OP_MKDIRS: return "MKDIRS";
     case SSD_OP_CREATE: return "CREATE";
     case SSD_OP_APPEND: return "APPEND";

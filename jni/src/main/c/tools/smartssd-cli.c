@@ -1,10 +1,12 @@
 /*
  * smartssd-cli: a small command-line client of a Smart SSD device, on libsmartssd.
  *
- *   smartssd-cli [--device ADDR] info | ls PATH | cat PATH | stat PATH
+ *   smartssd-cli [--device ADDR] [--secret-file FILE] info | ls PATH | cat PATH | stat PATH
  *
- * The device is ADDR, else $SMARTSSD_DEVICE, else 127.0.0.1:7070. Errors go to stderr as
- * "smartssd-cli: <message>" with exit status 1; usage errors exit with 2.
+ * The device is ADDR, else $SMARTSSD_DEVICE, else 127.0.0.1:7070. The device's secret, for a
+ * device that requires hosts to authenticate, is in FILE, else in the file $SMARTSSD_SECRET_FILE
+ * names (the library's default). Errors go to stderr as "smartssd-cli: <message>" with exit
+ * status 1; usage errors exit with 2.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,7 +26,7 @@
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: " PROGRAM " [--device ADDR] COMMAND\n"
+          "usage: " PROGRAM " [--device ADDR] [--secret-file FILE] COMMAND\n"
           "\n"
           "commands:\n"
           "  info        the device's name, profile, geometry, capacity and free space\n"
@@ -34,7 +36,10 @@ static void usage(FILE *out) {
           "  stat PATH   a file's or directory's status\n"
           "\n"
           "ADDR is host:port, [ipv6]:port or unix:/path; the default is $SMARTSSD_DEVICE,\n"
-          "else " DEFAULT_DEVICE ".\n");
+          "else " DEFAULT_DEVICE ".\n"
+          "\n"
+          "FILE holds the device's secret, for a device that requires hosts to authenticate\n"
+          "(readable by its owner only); the default is the file $SMARTSSD_SECRET_FILE names.\n");
 }
 
 static int fail(const ssd_error *err) {
@@ -195,12 +200,17 @@ int main(int argc, char **argv) {
   if (device == NULL || device[0] == '\0') {
     device = DEFAULT_DEVICE;
   }
+  ssd_options options = ssd_options_default();
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i++) {
     if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
       device = argv[++i];
     } else if (strncmp(argv[i], "--device=", 9) == 0) {
       device = argv[i] + 9;
+    } else if (strcmp(argv[i], "--secret-file") == 0 && i + 1 < argc) {
+      options.secret_file = argv[++i];
+    } else if (strncmp(argv[i], "--secret-file=", 14) == 0) {
+      options.secret_file = argv[i] + 14;
     } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
       usage(stdout);
       return 0;
@@ -227,7 +237,7 @@ int main(int argc, char **argv) {
 
   ssd_client *c;
   ssd_error err;
-  if (ssd_connect(device, NULL, &c, &err) != SSD_OK) {
+  if (ssd_connect(device, &options, &c, &err) != SSD_OK) {
     return fail(&err);
   }
   const char *path = args == 1 ? argv[i + 1] : NULL;

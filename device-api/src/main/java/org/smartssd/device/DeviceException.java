@@ -72,6 +72,15 @@ public class DeviceException extends IOException {
     public LeaseConflict(String message) { super(message); }
   }
 
+  /**
+   * The device requires the host to prove it holds the device's secret, and this connection has not
+   * (or its proof was wrong); the device has closed the connection.
+   */
+  public static final class AuthRequired extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public AuthRequired(String message) { super(message); }
+  }
+
   /** The write handle is closed or unknown. */
   public static final class BadHandle extends DeviceException {
     private static final long serialVersionUID = 1L;

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.objectfs.ObjfsConfigKeys;
 
 /** DeviceJobClient as a command: {@code [-D key=value ...] FACTORY_CLASS [arguments ...]}. */
 class DeviceJobClientTest {
@@ -22,7 +23,10 @@ class DeviceJobClientTest {
 
   @BeforeAll
   static void start() throws IOException {
-    jobs = Jobs.start(work, true);
+    // A device that requires a secret: the client, the job's file system and the proxy map task all pass it.
+    java.nio.file.Path secret = work.resolve("secret");
+    org.smartssd.device.protocol.HostSecret.generate(secret);
+    jobs = Jobs.start(work, true, Map.of("smartssd.device.host.secret-file", secret.toString()));
     jobs.write("/words.txt", "to be or not to be\nthat is the question\r\n".getBytes(StandardCharsets.UTF_8));
   }
 
@@ -47,6 +51,7 @@ class DeviceJobClientTest {
     args.add(TestJobs.WordCountFactory.class.getName());
     args.add(jobs.path("/words.txt").toString());
     args.add(out.toString());
+    assertThat(args).contains(ObjfsConfigKeys.SECRET_FILE + "=" + work.resolve("secret"));
 
     int exit = ToolRunner.run(new Configuration(), new DeviceJobClient(), args.toArray(new String[0]));
 

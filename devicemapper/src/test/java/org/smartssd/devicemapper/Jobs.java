@@ -64,6 +64,7 @@ final class Jobs implements AutoCloseable {
     conf.set("fs.defaultFS", "file:///");
     conf.set(ObjfsConfigKeys.CONNECT_TIMEOUT, "5s");
     conf.set(ObjfsConfigKeys.REQUEST_TIMEOUT, "30s");
+    device.config().secret().ifPresent(s -> conf.set(ObjfsConfigKeys.SECRET_FILE, s.source()));
     return conf;
   }
 

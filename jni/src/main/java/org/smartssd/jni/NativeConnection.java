@@ -28,10 +28,16 @@ final class NativeConnection extends NativeHandle {
     super(handle);
   }
 
+  /**
+   * Connects, negotiates the version and authenticates (the C library's {@code ssd_connect}).
+   *
+   * @param secret the device's secret, as {@code HostSecret.keyBytes()} gives it; null to leave it to
+   *     the C library, which then reads the file {@code SMARTSSD_SECRET_FILE} names, if set
+   */
   static NativeConnection connect(String address, int connectTimeoutMillis, int requestTimeoutMillis,
-      int maxFrameBytes) throws NativeException {
+      int maxFrameBytes, byte[] secret) throws NativeException {
     NativeLibrary.ensureLoaded();
-    return new NativeConnection(connect0(address, connectTimeoutMillis, requestTimeoutMillis, maxFrameBytes));
+    return new NativeConnection(connect0(address, connectTimeoutMillis, requestTimeoutMillis, maxFrameBytes, secret));
   }
 
   int protocolVersion() {
@@ -104,7 +110,7 @@ final class NativeConnection extends NativeHandle {
   static native void noop0();
 
   private static native long connect0(String address, int connectTimeoutMillis, int requestTimeoutMillis,
-      int maxFrameBytes) throws NativeException;
+      int maxFrameBytes, byte[] secret) throws NativeException;
 
   private static native int protocolVersion0(long handle);
 

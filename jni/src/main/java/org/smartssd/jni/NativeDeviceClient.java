@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -73,18 +74,34 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
   }
 
   /**
-   * Connects through the C library (negotiating the protocol version there).
+   * Connects through the C library, which negotiates the protocol version and runs the
+   * authentication handshake (PROTOCOL.md, "Authentication") as {@link
+   * org.smartssd.device.client.SocketDeviceClient} does.
    *
+   * <p>The secret is {@code options.secret()} when it is set. When it is not, the C library's own
+   * default applies: the secret file named by the environment variable {@code SMARTSSD_SECRET_FILE},
+   * if set and not empty, read with the rules of {@link org.smartssd.device.protocol.HostSecret#read}
+   * (a bad file fails the connect whether the device requires authentication or not); else there is
+   * no secret. So a process the Java transport would connect without a secret may authenticate
+   * through this one.
+   *
+   * @throws DeviceException.AuthRequired when the device requires authentication and there is no
+   *     secret, when it refuses the proof (the secret is not its), or when its own proof is wrong
    * @throws IOException as the Java transport would: naming the device and what failed
    * @throws UnsatisfiedLinkError when the library cannot be loaded (see {@link NativeLibrary#unavailable()})
    */
   public static NativeDeviceClient connect(DeviceAddress address, ClientOptions options) throws IOException {
     NativeConnection connection;
+    byte[] secret = options.secret() == null ? null : options.secret().keyBytes();
     try {
       connection = NativeConnection.connect(address.toString(), millis(options.connectTimeout().toMillis()),
-          millis(options.requestTimeout().toMillis()), options.maxFrameBytes());
+          millis(options.requestTimeout().toMillis()), options.maxFrameBytes(), secret);
     } catch (NativeException e) {
       throw translate(address, e.code(), e.getMessage(), "connect");
+    } finally {
+      if (secret != null) {
+        Arrays.fill(secret, (byte) 0); // keyBytes() made this copy for the C library alone
+      }
     }
     return new NativeDeviceClient(address, options, connection);
   }
@@ -359,6 +376,9 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
 
   /** The exception the Java transport raises for the same failure. */
   static IOException translate(DeviceAddress address, int code, String message, String what) {
+    // The C library's own messages name the device already ("device host:port: ..."); the device's do not.
+    String text = message.startsWith(address.toString()) || message.contains(" " + address + ":") ? message
+        : address + ": " + message;
     if (code > 0) {
       Status status;
       try {
@@ -366,10 +386,8 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
       } catch (ProtocolException e) {
         return new ProtocolException(address + ": unknown status " + code + ": " + message);
       }
-      return status.toException(address + ": " + message);
+      return status.toException(text);
     }
-    String text = message.startsWith(address.toString()) || message.contains(" " + address + ":") ? message
-        : address + ": " + message;
     switch (code) {
       case NativeException.E_TIMEOUT:
         return new SocketTimeoutException(text);
@@ -389,6 +407,9 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
         return new IOException(text + " (the C library is out of memory)");
       case NativeException.E_ARG:
         return new IOException("bad argument to the C library (" + what + "): " + text);
+      case NativeException.E_SECRET:
+        // As HostSecret.read's failure: the message names the secret file and what is wrong with it.
+        return new IOException(message);
       default:
         return new IOException(text + " (status " + code + ")");
     }

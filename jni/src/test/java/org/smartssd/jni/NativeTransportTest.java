@@ -66,6 +66,16 @@ class NativeTransportTest {
     assertThat(NativeConnection.statusName(NativeException.E_AGAIN)).isEqualTo("AGAIN");
     assertThat(NativeConnection.statusName(NativeException.E_TIMEOUT)).isEqualTo("TIMEOUT");
     assertThat(NativeConnection.statusName(15)).isEqualTo("BAD_HANDLE");
+    // AUTH_REQUIRED: the device's message gets the address; the library's own names it already.
+    assertThat(NativeDeviceClient.translate(a, 16, "DELETE: device d requires hosts to authenticate first", "DELETE"))
+        .isInstanceOf(DeviceException.AuthRequired.class)
+        .hasMessage("127.0.0.1:7070: DELETE: device d requires hosts to authenticate first");
+    assertThat(NativeDeviceClient.translate(a, 16, "device 127.0.0.1:7070: the device requires hosts to authenticate",
+        "connect")).isInstanceOf(DeviceException.AuthRequired.class)
+        .hasMessage("device 127.0.0.1:7070: the device requires hosts to authenticate");
+    assertThat(NativeDeviceClient.translate(a, NativeException.E_SECRET, "secret file /s not found", "connect"))
+        .isExactlyInstanceOf(IOException.class).hasMessage("secret file /s not found"); // as HostSecret.read's
+    assertThat(NativeConnection.statusName(16)).isEqualTo("AUTH_REQUIRED");
   }
 
   /**

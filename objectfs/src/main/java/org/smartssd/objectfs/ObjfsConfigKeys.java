@@ -42,6 +42,13 @@ public final class ObjfsConfigKeys {
   public static final String HOST = "fs.objfs.host";
   public static final String HOST_DEFAULT = "";
 
+  /**
+   * The file holding the devices' secret (readable by its owner only), with which every connection
+   * authenticates; empty means none, for devices that do not require it.
+   */
+  public static final String SECRET_FILE = "fs.objfs.secret-file";
+  public static final String SECRET_FILE_DEFAULT = "";
+
   /** Entries asked for per LIST request when a directory is listed. */
   public static final String LIST_PAGE_SIZE = "fs.objfs.list-page-size";
   public static final int LIST_PAGE_SIZE_DEFAULT = 1000;

@@ -76,6 +76,10 @@ final class ObjfsExceptions {
       // HDFS's AlreadyBeingCreatedException lives in hdfs; no common type says "being written".
       translated = new IOException(op.verb + " " + target + ": the file is being written by another writer"
           + " (the device allows one writer per file): " + detail(device, e));
+    } else if (e instanceof DeviceException.AuthRequired) {
+      // What HDFS raises when a connection's SASL authentication fails.
+      translated = new org.apache.hadoop.security.AccessControlException(message + " (" + ObjfsConfigKeys.SECRET_FILE
+          + ")");
     } else if (e instanceof SocketTimeoutException) {
       translated = new SocketTimeoutException(message);
     } else if (e instanceof InterruptedIOException) {

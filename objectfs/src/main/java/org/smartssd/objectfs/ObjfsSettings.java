@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceTransport;
 import org.smartssd.device.client.DeviceTransports;
+import org.smartssd.device.protocol.HostSecret;
 
 /**
  * The objfs settings of one file system instance: every {@code fs.objfs.*} key read once, here,
@@ -16,6 +17,7 @@ import org.smartssd.device.client.DeviceTransports;
  * @param readaheadBytes 0: whole stripes of the device, at least 1 MiB, known only once connected
  * @param host "": the device's own name
  * @param transport the Java client, or another transport when it can be used here
+ * @param secret the devices' secret, or null for none
  */
 record ObjfsSettings(
     Duration connectTimeout,
@@ -27,7 +29,8 @@ record ObjfsSettings(
     int writeBufferBytes,
     String host,
     int listPageSize,
-    DeviceTransport transport) {
+    DeviceTransport transport,
+    HostSecret secret) {
 
   static ObjfsSettings from(Configuration conf) {
     return new ObjfsSettings(
@@ -43,7 +46,19 @@ record ObjfsSettings(
             conf.getLongBytes(WRITE_BUFFER_BYTES, WRITE_BUFFER_BYTES_DEFAULT), 1)),
         conf.getTrimmed(HOST, HOST_DEFAULT),
         (int) atLeast(LIST_PAGE_SIZE, conf.getInt(LIST_PAGE_SIZE, LIST_PAGE_SIZE_DEFAULT), 1),
-        transport(conf.getTrimmed(TRANSPORT, TRANSPORT_DEFAULT)));
+        transport(conf.getTrimmed(TRANSPORT, TRANSPORT_DEFAULT)),
+        secret(conf.getTrimmed(SECRET_FILE, SECRET_FILE_DEFAULT)));
+  }
+
+  private static HostSecret secret(String file) {
+    if (file.isEmpty()) {
+      return null;
+    }
+    try {
+      return HostSecret.read(java.nio.file.Path.of(file));
+    } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+      throw new IllegalArgumentException(SECRET_FILE + ": " + HostSecret.reason(e), e);
+    }
   }
 
   private static DeviceTransport transport(String name) {
@@ -55,7 +70,7 @@ record ObjfsSettings(
   }
 
   ClientOptions clientOptions() {
-    return new ClientOptions(connectTimeout, requestTimeout, maxFrameBytes);
+    return new ClientOptions(connectTimeout, requestTimeout, maxFrameBytes, secret);
   }
 
   private static Duration duration(Configuration conf, String key, String defaultValue) {

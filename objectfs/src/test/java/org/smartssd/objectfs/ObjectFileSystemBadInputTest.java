@@ -11,8 +11,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.apache.hadoop.security.AccessControlException;
 
-/** URIs that name no device, and devices that cannot be reached: a clear IOException, never a hang. */
+/**
+ * URIs that name no device, devices that cannot be reached, and devices that require a secret the
+ * file system does not hold: a clear IOException, never a hang.
+ */
 class ObjectFileSystemBadInputTest {
 
   private static Configuration conf() {
@@ -57,6 +62,37 @@ class ObjectFileSystemBadInputTest {
           .isInstanceOf(IOException.class)
           .hasMessageContaining("127.0.0.1:" + silent.getLocalPort());
       assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(10_000);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aDeviceThatRequiresASecretRefusesAFileSystemWithoutItOrWithAnother(@TempDir java.nio.file.Path dir)
+      throws IOException {
+    java.nio.file.Path secret = dir.resolve("secret");
+    org.smartssd.device.protocol.HostSecret.generate(secret);
+    java.util.Map<String, String> o = org.smartssd.device.runtime.TestDevices.small(dir.resolve("device"));
+    o.put("smartssd.device.host.secret-file", secret.toString());
+    try (org.smartssd.device.runtime.SimulatedDevice device = org.smartssd.device.runtime.TestDevices.start(o)) {
+      URI uri = URI.create("objfs://" + device.address() + "/");
+      assertThatThrownBy(() -> FileSystem.newInstance(uri, conf()))
+          .isInstanceOf(AccessControlException.class)
+          .hasMessageContaining(device.address())
+          .hasMessageContaining("requires hosts to authenticate")
+          .hasMessageContaining(ObjfsConfigKeys.SECRET_FILE);
+      java.nio.file.Path other = dir.resolve("other");
+      org.smartssd.device.protocol.HostSecret.generate(other);
+      Configuration wrong = conf();
+      wrong.set(ObjfsConfigKeys.SECRET_FILE, other.toString());
+      assertThatThrownBy(() -> FileSystem.newInstance(uri, wrong))
+          .isInstanceOf(AccessControlException.class)
+          .hasMessageContaining("refused the proof");
+      Configuration right = conf();
+      right.set(ObjfsConfigKeys.SECRET_FILE, secret.toString());
+      try (FileSystem fs = FileSystem.newInstance(uri, right)) {
+        fs.mkdirs(new org.apache.hadoop.fs.Path("/with-the-secret"));
+        assertThat(fs.getFileStatus(new org.apache.hadoop.fs.Path("/with-the-secret")).isDirectory()).isTrue();
+      }
     }
   }
 }

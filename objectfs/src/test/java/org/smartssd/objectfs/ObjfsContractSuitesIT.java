@@ -47,6 +47,8 @@ class ObjfsContractSuitesIT {
   private Path dataDir;
   private DeviceProcess device;
   private URI fsUri;
+  /** The device's secret, given to every file system of the suites. */
+  private static Path secretFile;
 
   @BeforeAll
   void startDevice() throws IOException {
@@ -54,7 +56,12 @@ class ObjfsContractSuitesIT {
     Optional<String> unavailable = DeviceTransports.find(TRANSPORT).orElseThrow().unavailable();
     assertThat(unavailable).as("transport %s", TRANSPORT).isEmpty();
     dataDir = Files.createTempDirectory("objfs-contract");
-    device = DeviceProcess.start(dataDir, TestDevices.small(dataDir));
+    // The suites run against a device that requires hosts to authenticate, as a shared one would.
+    secretFile = dataDir.resolve("secret");
+    org.smartssd.device.protocol.HostSecret.generate(secretFile);
+    java.util.Map<String, String> settings = TestDevices.small(dataDir.resolve("device"));
+    settings.put("smartssd.device.host.secret-file", secretFile.toString());
+    device = DeviceProcess.start(dataDir.resolve("device"), settings);
     fsUri = URI.create(ObjectFileSystem.SCHEME + "://" + device.address());
   }
 
@@ -75,6 +82,7 @@ class ObjfsContractSuitesIT {
     conf.set(ObjfsConfigKeys.REQUEST_TIMEOUT, "20s");
     conf.set(ObjfsConfigKeys.CONNECT_TIMEOUT, "5s");
     conf.set(ObjfsConfigKeys.TRANSPORT, TRANSPORT);
+    conf.set(ObjfsConfigKeys.SECRET_FILE, secretFile.toString());
     return conf;
   }
 

@@ -39,6 +39,12 @@ class ObjfsSettingsTest {
     assertThatThrownBy(() -> ObjfsSettings.from(conf))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(ObjfsConfigKeys.CONNECTION_POOL_SIZE);
+    Configuration secret = new Configuration(false);
+    secret.set(ObjfsConfigKeys.SECRET_FILE, "/nonexistent/secret");
+    assertThatThrownBy(() -> ObjfsSettings.from(secret))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(ObjfsConfigKeys.SECRET_FILE + ": secret file /nonexistent/secret not found (make one with"
+            + " `smartssd secret /nonexistent/secret`)");
     Configuration zero = new Configuration(false);
     zero.set(ObjfsConfigKeys.REQUEST_TIMEOUT, "0s");
     assertThatThrownBy(() -> ObjfsSettings.from(zero)).hasMessageContaining(ObjfsConfigKeys.REQUEST_TIMEOUT);

@@ -2,6 +2,8 @@ package org.smartssd.device.client;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import org.smartssd.device.protocol.HostSecret;
 
 /**
  * Settings of a device client.
@@ -11,8 +13,10 @@ import java.util.Objects;
  * @param maxFrameBytes the largest payload accepted in a reply, and the largest sent in a request:
  *     writes and reads larger than this are split. Keep it at most the device's
  *     {@code smartssd.device.host.max-frame-bytes}.
+ * @param secret the device's secret, with which the client authenticates each connection; null for
+ *     none (then a device that requires authentication refuses the connection, saying so)
  */
-public record ClientOptions(Duration connectTimeout, Duration requestTimeout, int maxFrameBytes) {
+public record ClientOptions(Duration connectTimeout, Duration requestTimeout, int maxFrameBytes, HostSecret secret) {
   public static final Duration CONNECT_TIMEOUT_DEFAULT = Duration.ofSeconds(5);
   public static final Duration REQUEST_TIMEOUT_DEFAULT = Duration.ofSeconds(60);
   public static final int MAX_FRAME_BYTES_DEFAULT = 64 << 20;
@@ -35,19 +39,34 @@ public record ClientOptions(Duration connectTimeout, Duration requestTimeout, in
     }
   }
 
+  /** Without a secret. */
+  public ClientOptions(Duration connectTimeout, Duration requestTimeout, int maxFrameBytes) {
+    this(connectTimeout, requestTimeout, maxFrameBytes, null);
+  }
+
   public static ClientOptions defaults() {
-    return new ClientOptions(CONNECT_TIMEOUT_DEFAULT, REQUEST_TIMEOUT_DEFAULT, MAX_FRAME_BYTES_DEFAULT);
+    return new ClientOptions(CONNECT_TIMEOUT_DEFAULT, REQUEST_TIMEOUT_DEFAULT, MAX_FRAME_BYTES_DEFAULT, null);
   }
 
   public ClientOptions withConnectTimeout(Duration value) {
-    return new ClientOptions(value, requestTimeout, maxFrameBytes);
+    return new ClientOptions(value, requestTimeout, maxFrameBytes, secret);
   }
 
   public ClientOptions withRequestTimeout(Duration value) {
-    return new ClientOptions(connectTimeout, value, maxFrameBytes);
+    return new ClientOptions(connectTimeout, value, maxFrameBytes, secret);
   }
 
   public ClientOptions withMaxFrameBytes(int value) {
-    return new ClientOptions(connectTimeout, requestTimeout, value);
+    return new ClientOptions(connectTimeout, requestTimeout, value, secret);
+  }
+
+  /** With the device's secret (null: none). */
+  public ClientOptions withSecret(HostSecret value) {
+    return new ClientOptions(connectTimeout, requestTimeout, maxFrameBytes, value);
+  }
+
+  /** The device's secret, if the client has one. */
+  public Optional<HostSecret> secretIfAny() {
+    return Optional.ofNullable(secret);
   }
 }

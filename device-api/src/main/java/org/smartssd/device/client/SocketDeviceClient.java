@@ -25,6 +25,7 @@ import org.smartssd.device.protocol.Frame;
 import org.smartssd.device.protocol.FrameHeader;
 import org.smartssd.device.protocol.FrameReader;
 import org.smartssd.device.protocol.FramingException;
+import org.smartssd.device.protocol.HostSecret;
 import org.smartssd.device.protocol.Messages;
 import org.smartssd.device.protocol.Opcode;
 import org.smartssd.device.protocol.ProtocolConstants;
@@ -43,6 +44,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class SocketDeviceClient extends AbstractDeviceClient {
   private static final Logger LOG = LoggerFactory.getLogger(SocketDeviceClient.class);
+
+  /**
+   * How much longer than the connect timeout the answer to AUTHENTICATE is waited for: a device
+   * answers a refused proof late (a second, one refusal at a time), and the refusal says more than a
+   * timeout would.
+   */
+  static final Duration AUTHENTICATE_GRACE = Duration.ofSeconds(5);
 
   /** Bytes copied at a time when a direct buffer is written to the socket's stream. */
   private static final int COPY_CHUNK = 64 * 1024;
@@ -89,6 +97,7 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
     try {
       client.reader.start();
       client.negotiateVersion();
+      client.authenticate();
     } catch (IOException | RuntimeException e) {
       client.close();
       throw e;
@@ -110,6 +119,46 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
           + device.minVersion() + ".." + device.maxVersion());
     }
     version = high;
+  }
+
+  /**
+   * Asks whether the device requires hosts to authenticate and, if it does, proves this client holds
+   * the secret and checks the device's proof in turn (PROTOCOL.md, "Authentication").
+   */
+  private void authenticate() throws IOException {
+    ByteBuffer hostNonce = ByteBuffer.wrap(HostSecret.nonce());
+    Reply reply = await(submit(new Request.AuthChallenge(hostNonce), options.connectTimeout()));
+    if (!(reply.response() instanceof Response.AuthChallenge challenge)) {
+      throw new ProtocolException(address + ": AUTH_CHALLENGE answered with " + reply.response());
+    }
+    HostSecret secret = options.secret();
+    if (!challenge.required()) {
+      if (secret != null) {
+        LOG.warn("device {} does not authenticate hosts (it was started without smartssd.device.host.secret-file):"
+            + " the {} is not used, and the device has not proved who it is", address, secret);
+      }
+      return;
+    }
+    if (secret == null) {
+      throw new DeviceException.AuthRequired(address + ": the device requires hosts to authenticate, and this client"
+          + " has no secret: give it the device's secret file (fs.objfs.secret-file, --secret-file,"
+          + " SMARTSSD_SECRET_FILE)");
+    }
+    byte[] proof = secret.hostProof(challenge.deviceNonce(), hostNonce);
+    Reply answer;
+    try {
+      answer = await(submit(new Request.Authenticate(ByteBuffer.wrap(proof)),
+          options.connectTimeout().plus(AUTHENTICATE_GRACE)));
+    } catch (DeviceException.AuthRequired e) {
+      throw new DeviceException.AuthRequired(e.getMessage() + " (the " + secret + " is not this device's)");
+    }
+    if (!(answer.response() instanceof Response.Authenticated device)) {
+      throw new ProtocolException(address + ": AUTHENTICATE answered with " + answer.response());
+    }
+    if (!HostSecret.matches(secret.deviceProof(challenge.deviceNonce(), hostNonce), device.proof())) {
+      throw new DeviceException.AuthRequired(address + ": the device did not prove it holds the " + secret
+          + ": it is not the device this secret was made for");
+    }
   }
 
   @Override

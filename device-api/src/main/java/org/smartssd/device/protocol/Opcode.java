@@ -14,6 +14,8 @@ public enum Opcode {
   DEVICE_INFO(0x0002, Request.Info.class, Response.Info.class),
   STATISTICS(0x0003, Request.Statistics.class, Response.Statistics.class),
   SHUTDOWN(0x0004, Request.Shutdown.class, Response.Empty.class),
+  AUTH_CHALLENGE(0x0005, Request.AuthChallenge.class, Response.AuthChallenge.class),
+  AUTHENTICATE(0x0006, Request.Authenticate.class, Response.Authenticated.class),
   MKDIRS(0x0010, Request.Mkdirs.class, Response.Empty.class),
   CREATE(0x0011, Request.Create.class, Response.Opened.class),
   APPEND(0x0012, Request.Append.class, Response.Opened.class),

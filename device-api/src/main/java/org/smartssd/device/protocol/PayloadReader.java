@@ -126,6 +126,15 @@ public final class PayloadReader {
     return data;
   }
 
+  /** {@link #bytes} that must hold exactly {@code expected} bytes. */
+  public ByteBuffer fixedBytes(String field, int expected) throws ProtocolException {
+    ByteBuffer data = bytes(field);
+    if (data.remaining() != expected) {
+      throw error(field, "must be " + expected + " bytes, was " + data.remaining());
+    }
+    return data;
+  }
+
   public ObjectStatus objectStatus(String field) throws ProtocolException {
     String path = string(field + ".path");
     int kind = u8(field + ".kind");

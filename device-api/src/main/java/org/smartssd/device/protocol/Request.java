@@ -31,6 +31,18 @@ public sealed interface Request {
     @Override public Opcode opcode() { return Opcode.SHUTDOWN; }
   }
 
+  /** The host's nonce ({@link HostSecret#NONCE_BYTES} fresh random bytes): PROTOCOL.md, "Authentication". */
+  record AuthChallenge(ByteBuffer hostNonce) implements Request {
+    public AuthChallenge { hostNonce = Objects.requireNonNull(hostNonce, "hostNonce").duplicate(); }
+    @Override public Opcode opcode() { return Opcode.AUTH_CHALLENGE; }
+  }
+
+  /** The host's proof that it holds the device's secret ({@link HostSecret#hostProof}). */
+  record Authenticate(ByteBuffer proof) implements Request {
+    public Authenticate { proof = Objects.requireNonNull(proof, "proof").duplicate(); }
+    @Override public Opcode opcode() { return Opcode.AUTHENTICATE; }
+  }
+
   record Mkdirs(String path) implements Request {
     public Mkdirs { Objects.requireNonNull(path, "path"); }
     @Override public Opcode opcode() { return Opcode.MKDIRS; }

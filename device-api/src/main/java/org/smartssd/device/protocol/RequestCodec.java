@@ -10,7 +10,11 @@ final class RequestCodec {
   private RequestCodec() {}
 
   static void encode(Request request, PayloadWriter w) {
-    if (request instanceof Request.Mkdirs r) {
+    if (request instanceof Request.AuthChallenge r) {
+      w.bytes(r.hostNonce());
+    } else if (request instanceof Request.Authenticate r) {
+      w.bytes(r.proof());
+    } else if (request instanceof Request.Mkdirs r) {
       w.string(r.path());
     } else if (request instanceof Request.Create r) {
       w.string(r.path()).bool(r.overwrite()).bool(r.createParents());
@@ -59,6 +63,8 @@ final class RequestCodec {
       case DEVICE_INFO -> new Request.Info();
       case STATISTICS -> new Request.Statistics();
       case SHUTDOWN -> new Request.Shutdown();
+      case AUTH_CHALLENGE -> new Request.AuthChallenge(r.fixedBytes("hostNonce", HostSecret.NONCE_BYTES));
+      case AUTHENTICATE -> new Request.Authenticate(r.fixedBytes("proof", HostSecret.PROOF_BYTES));
       case MKDIRS -> new Request.Mkdirs(r.string("path"));
       case CREATE -> new Request.Create(r.string("path"), r.bool("overwrite"), r.bool("createParents"));
       case APPEND -> new Request.Append(r.string("path"));

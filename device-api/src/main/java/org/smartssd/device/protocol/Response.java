@@ -39,6 +39,19 @@ public sealed interface Response {
   /** SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT: nothing to say but OK. */
   record Empty() implements Response {}
 
+  /**
+   * AUTH_CHALLENGE: whether this device requires hosts to authenticate, and if so its nonce for this
+   * connection ({@link HostSecret#NONCE_BYTES} bytes; empty when not required).
+   */
+  record AuthChallenge(boolean required, ByteBuffer deviceNonce) implements Response {
+    public AuthChallenge { deviceNonce = Objects.requireNonNull(deviceNonce, "deviceNonce").duplicate(); }
+  }
+
+  /** AUTHENTICATE: the device's proof that it holds the same secret ({@link HostSecret#deviceProof}). */
+  record Authenticated(ByteBuffer proof) implements Response {
+    public Authenticated { proof = Objects.requireNonNull(proof, "proof").duplicate(); }
+  }
+
   /** CREATE and APPEND: the write handle, the object and its current length. */
   record Opened(long handle, long objectId, long length) implements Response {}
 

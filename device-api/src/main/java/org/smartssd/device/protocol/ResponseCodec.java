@@ -19,7 +19,11 @@ final class ResponseCodec {
   private ResponseCodec() {}
 
   static void encode(Response response, PayloadWriter w) {
-    if (response instanceof Response.Versions v) {
+    if (response instanceof Response.AuthChallenge a) {
+      w.bool(a.required()).bytes(a.deviceNonce());
+    } else if (response instanceof Response.Authenticated a) {
+      w.bytes(a.proof());
+    } else if (response instanceof Response.Versions v) {
       w.u16(v.minVersion()).u16(v.maxVersion());
     } else if (response instanceof Response.Info i) {
       encodeInfo(i.info(), w);
@@ -59,6 +63,8 @@ final class ResponseCodec {
     } else {
       response = switch (opcode) {
         case API_VERSIONS -> versions(r);
+        case AUTH_CHALLENGE -> authChallenge(r);
+        case AUTHENTICATE -> new Response.Authenticated(r.fixedBytes("proof", HostSecret.PROOF_BYTES));
         case DEVICE_INFO -> new Response.Info(info(r));
         case STATISTICS -> new Response.Statistics(statistics(r));
         case SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT -> new Response.Empty();
@@ -74,6 +80,11 @@ final class ResponseCodec {
     }
     r.expectEnd();
     return response;
+  }
+
+  private static Response.AuthChallenge authChallenge(PayloadReader r) throws ProtocolException {
+    boolean required = r.bool("required");
+    return new Response.AuthChallenge(required, r.fixedBytes("deviceNonce", required ? HostSecret.NONCE_BYTES : 0));
   }
 
   private static Response.Versions versions(PayloadReader r) throws ProtocolException {

@@ -30,9 +30,10 @@ public enum Status {
   UNKNOWN_OPCODE(12, "the opcode is not known", DeviceException.UnknownOpcode::new),
   FRAME_TOO_LARGE(13, "the frame is larger than the device accepts", DeviceException.FrameTooLarge::new),
   LEASE_CONFLICT(14, "the file already has a writer", DeviceException.LeaseConflict::new),
-  BAD_HANDLE(15, "the write handle is closed or unknown", DeviceException.BadHandle::new);
+  BAD_HANDLE(15, "the write handle is closed or unknown", DeviceException.BadHandle::new),
+  AUTH_REQUIRED(16, "the device requires the host to authenticate first", DeviceException.AuthRequired::new);
 
-  private static final Status[] BY_CODE = new Status[16];
+  private static final Status[] BY_CODE = new Status[17];
 
   static {
     for (Status s : values()) {

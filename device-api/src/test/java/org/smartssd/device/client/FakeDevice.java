@@ -32,7 +32,8 @@ import org.smartssd.device.protocol.Response;
 
 /**
  * A device for client tests: a loopback TCP server socket, or a Unix domain socket in a temporary
- * directory, that answers API_VERSIONS with a given range and hands every other request frame to
+ * directory, that answers API_VERSIONS with a given range and AUTH_CHALLENGE as a device without a
+ * secret does, and hands every other request frame to
  * the test's handler, on the connection's own thread.
  */
 final class FakeDevice implements Closeable {
@@ -162,6 +163,8 @@ final class FakeDevice implements Closeable {
           versionsSeen.add(frame.header().version());
           if (opcode(frame) == Opcode.API_VERSIONS) {
             reply(frame, versions, 0);
+          } else if (opcode(frame) == Opcode.AUTH_CHALLENGE) {
+            reply(frame, new Response.AuthChallenge(false, ByteBuffer.allocate(0)), 0); // a device without a secret
           } else {
             handler.handle(this, frame);
           }

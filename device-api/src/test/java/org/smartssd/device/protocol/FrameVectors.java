@@ -81,11 +81,21 @@ final class FrameVectors {
       8, 0x1_0000_0000L, 131_072, 0, 0, 0, 5_000_000, 4_000_000, 7_000_000, 6_000_000, 3_000_000, 0, 0,
       1_234, 56_789, 250_000_000, 60_000_000, 1_000_000, 4_096, 12_345, 0, 0, 0, 0, 0);
 
+  /**
+   * The proofs of PROTOCOL.md's test vector: the secret is the 64 ASCII characters of
+   * {@link #VECTOR_SECRET}, the device nonce 32 bytes 0xA0, the host nonce 32 bytes 0xB0.
+   */
+  static final String VECTOR_SECRET = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+  static final String HOST_PROOF = "6859092a68720a3e6e0aea0f32dd76a178d57d654be5d3fd1104f22d2632c90f";
+  static final String DEVICE_PROOF = "ce42a4210757a485e8a041e8055899b8c17ea1b3274b27f904298161d2f7f7c1";
+
   static final List<Vector> ALL = List.of(
       request("request-api-versions.bin", 1, new Request.ApiVersions()),
       request("request-device-info.bin", 2, new Request.Info()),
       request("request-statistics.bin", 3, new Request.Statistics()),
       request("request-shutdown.bin", 4, new Request.Shutdown()),
+      request("request-auth-challenge.bin", 5, new Request.AuthChallenge(filled(32, 0xB0))),
+      request("request-authenticate.bin", 6, new Request.Authenticate(hex(HOST_PROOF))),
       request("request-mkdirs.bin", 0x10, new Request.Mkdirs("/data/wc98")),
       request("request-create.bin", 0x0102_0304_0506_0708L, new Request.Create(NON_ASCII_PATH, true, false)),
       request("request-append.bin", 0x12, new Request.Append("/data/wc98/day-01.log")),
@@ -109,6 +119,11 @@ final class FrameVectors {
       request("request-remove-object.bin", 0x24, new Request.RemoveObject(TASKLET)),
 
       response("response-versions.bin", Opcode.API_VERSIONS, 1, new Response.Versions(1, 1), 0),
+      response("response-auth-challenge.bin", Opcode.AUTH_CHALLENGE, 5,
+          new Response.AuthChallenge(true, filled(32, 0xA0)), 0),
+      response("response-auth-challenge-not-required.bin", Opcode.AUTH_CHALLENGE, 5,
+          new Response.AuthChallenge(false, ByteBuffer.allocate(0)), 0),
+      response("response-authenticated.bin", Opcode.AUTHENTICATE, 6, new Response.Authenticated(hex(DEVICE_PROOF)), 0),
       response("response-info.bin", Opcode.DEVICE_INFO, 2, new Response.Info(INFO), 1_000),
       response("response-statistics.bin", Opcode.STATISTICS, 3, new Response.Statistics(STATISTICS), 1_000),
       response("response-empty.bin", Opcode.MKDIRS, 0x10, new Response.Empty(), 25_000),
@@ -150,9 +165,21 @@ final class FrameVectors {
       response("response-error-bad-request-tasklet.bin", Opcode.CREATE_OBJECT, 0x20,
           new Response.Error(Status.BAD_REQUEST, "class org.example.Missing is not in the jar"), 0),
       response("response-error-busy.bin", Opcode.EXECUTE_OBJECT, 0x21,
-          new Response.Error(Status.BUSY, "8 executions are running; the limit is 8"), 0));
+          new Response.Error(Status.BUSY, "8 executions are running; the limit is 8"), 0),
+      response("response-error-auth-required.bin", Opcode.DELETE, 0x1C,
+          new Response.Error(Status.AUTH_REQUIRED, "DELETE: device d requires hosts to authenticate first"), 0));
 
   private FrameVectors() {}
+
+  static ByteBuffer filled(int n, int value) {
+    byte[] b = new byte[n];
+    java.util.Arrays.fill(b, (byte) value);
+    return ByteBuffer.wrap(b);
+  }
+
+  static ByteBuffer hex(String digits) {
+    return ByteBuffer.wrap(java.util.HexFormat.of().parseHex(digits));
+  }
 
   private static Vector request(String file, long requestId, Request request) {
     return new Vector(file, request.opcode(), requestId, request, 0);

@@ -39,16 +39,17 @@ class StatusTest {
       Map.entry(Status.UNKNOWN_OPCODE, DeviceException.UnknownOpcode.class),
       Map.entry(Status.FRAME_TOO_LARGE, DeviceException.FrameTooLarge.class),
       Map.entry(Status.LEASE_CONFLICT, DeviceException.LeaseConflict.class),
-      Map.entry(Status.BAD_HANDLE, DeviceException.BadHandle.class)));
+      Map.entry(Status.BAD_HANDLE, DeviceException.BadHandle.class),
+      Map.entry(Status.AUTH_REQUIRED, DeviceException.AuthRequired.class)));
 
   @Test
-  void codesAreZeroToFifteenInDeclarationOrder() {
+  void codesAreZeroToSixteenInDeclarationOrder() {
     Set<Integer> codes = new HashSet<>();
     for (Status s : Status.values()) {
       assertTrue(codes.add(s.code()), "duplicate code of " + s);
       assertEquals(s.ordinal(), s.code(), s + ": PROTOCOL.md numbers them in this order");
     }
-    assertEquals(16, codes.size());
+    assertEquals(17, codes.size());
   }
 
   @Test
@@ -56,8 +57,8 @@ class StatusTest {
     for (Status s : Status.values()) {
       assertSame(s, Status.fromCode(s.code()));
     }
-    ProtocolException e = assertThrows(ProtocolException.class, () -> Status.fromCode(16));
-    assertTrue(e.getMessage().contains("16"), e.getMessage());
+    ProtocolException e = assertThrows(ProtocolException.class, () -> Status.fromCode(17));
+    assertTrue(e.getMessage().contains("17"), e.getMessage());
     assertThrows(ProtocolException.class, () -> Status.fromCode(-1));
     assertThrows(ProtocolException.class, () -> Status.fromCode(0xFFFF));
   }

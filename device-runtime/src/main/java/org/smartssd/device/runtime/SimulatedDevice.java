@@ -87,7 +87,7 @@ public final class SimulatedDevice implements Closeable {
       this.isp = e;
       CommandHandler handler = new CommandHandler(s, e, this::info, this::statistics);
       this.server = new DeviceServer(config.deviceName(), config.bindAddress(), config.port(),
-          config.unixSocket().orElse(null), config.workerThreads(), config.maxFrameBytes(), config.paced(), s, t,
+          config.unixSocket().orElse(null), config.secret().orElse(null), config.workerThreads(), config.maxFrameBytes(), config.paced(), s, t,
           handler, hostIoWaiting, this::stopInBackground);
     } catch (IOException | RuntimeException failure) {
       if (e != null) {
@@ -109,9 +109,9 @@ public final class SimulatedDevice implements Closeable {
   /** As {@link #start(DeviceConfig)}, with the clock the timing model reads. */
   public static SimulatedDevice start(DeviceConfig config, NanoClock clock) throws IOException {
     SimulatedDevice device = new SimulatedDevice(config, clock);
-    LOG.info("device {} (profile {}) listening on {}:{}{}, data in {}{}", config.deviceName(), config.profile(),
-        config.bindAddress(), device.port(), device.unixAddress().map(a -> " and " + a).orElse(""), config.dataDir(),
-        config.paced() ? ", paced" : "");
+    LOG.info("device {} (profile {}) listening on {}{}, data in {}{}{}", config.deviceName(), config.profile(),
+        device.listeningAddress(), device.unixAddress().map(a -> " and " + a).orElse(""), config.dataDir(),
+        config.paced() ? ", paced" : "", config.secret().map(s -> "; hosts must prove they hold the " + s).orElse(""));
     return device;
   }
 
@@ -124,7 +124,16 @@ public final class SimulatedDevice implements Closeable {
     return server.port();
   }
 
-  /** {@code host:port} to give a client. */
+  /**
+   * {@code host:port} the device listens on: the configured bind address (a wildcard such as
+   * {@code 0.0.0.0} stays one, as every address of the host is reached), unlike {@link #address()}.
+   */
+  public String listeningAddress() {
+    String host = config.bindAddress();
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  /** {@code host:port} to give a client on this host (a wildcard bind address is reached on 127.0.0.1). */
   public String address() {
     String host = config.bindAddress();
     if (host.equals("0.0.0.0") || host.equals("::")) {

@@ -13,6 +13,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.smartssd.device.protocol.HostSecret;
+import org.smartssd.device.runtime.config.DeviceConfigKeys;
+import org.smartssd.objectfs.ObjectFileSystem;
+import org.smartssd.objectfs.ObjfsConfigKeys;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
@@ -101,14 +105,14 @@ public final class Comparison {
    */
   public Outcome run() throws IOException, InterruptedException {
     long started = System.nanoTime();
+    Configuration conf = LogAnalysis.configuration(options.hadoopProperties());
     List<DeviceInfo> given = new ArrayList<>();
     for (String address : options.devices()) {
-      given.add(info(address));
+      given.add(info(address, ObjectFileSystem.clientOptions(conf)));
     }
     checkSamePacing(given);
     Path work = Files.createTempDirectory("smartssd-compare-");
     try {
-      Configuration conf = LogAnalysis.configuration(options.hadoopProperties());
       Path trace = work.resolve("wc98-" + options.records() + ".bin");
       Path warmupTrace = work.resolve("wc98-warmup.bin");
       Wc98Generator generator = new Wc98Generator(GeneratorParameters.defaults().withSeed(options.seed()));
@@ -138,13 +142,19 @@ public final class Comparison {
         profile = options.profile();
         Map<String, String> deviceProperties = new TreeMap<>(options.deviceProperties());
         deviceProperties.put("smartssd.device.isp.shared-packages", DeviceMode.SHARED_PACKAGES);
+        // The devices compare starts serve only its own runs: a secret made for them, given to its clients.
+        Path secret = work.resolve("device-secret");
+        HostSecret.generate(secret);
+        deviceProperties.put(DeviceConfigKeys.HOST_SECRET_FILE, secret.toString());
+        conf.set(ObjfsConfigKeys.SECRET_FILE, secret.toString());
+        ClientOptions clientOptions = ObjectFileSystem.clientOptions(conf);
         for (boolean paced : new boolean[] {false, true}) {
           List<DeviceProcess> devices = new ArrayList<>();
           try {
             for (int i = 0; i < options.deviceCount(); i++) {
               String name = options.deviceCount() == 1 ? "device" : "device-" + i;
               devices.add(DeviceProcess.start(work.resolve(name), profile, paced, deviceProperties,
-                  work.resolve(name + ".log")));
+                  work.resolve(name + ".log"), clientOptions));
             }
             List<String> addresses = devices.stream().map(DeviceProcess::address).toList();
             say("%d device(s) started, each in a child JVM (profile %s, %s): %s", devices.size(), profile,
@@ -244,8 +254,8 @@ public final class Comparison {
   }
 
   /** A given device's DEVICE_INFO; an error naming it when it does not answer. */
-  private static DeviceInfo info(String address) throws IOException {
-    try (SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(address), ClientOptions.defaults())) {
+  private static DeviceInfo info(String address, ClientOptions clientOptions) throws IOException {
+    try (SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(address), clientOptions)) {
       return c.info();
     } catch (IOException e) {
       throw new IOException("device " + address + " (--device) does not answer: " + e.getMessage(), e);

@@ -38,7 +38,11 @@ final class DeviceProcess implements Closeable {
 
   private final Thread killOnExit;
 
-  private DeviceProcess(Process process, String address, boolean paced) {
+  /** How to connect to the device (its secret). */
+  private final ClientOptions clientOptions;
+
+  private DeviceProcess(Process process, String address, boolean paced, ClientOptions clientOptions) {
+    this.clientOptions = clientOptions;
     this.process = process;
     this.address = address;
     this.paced = paced;
@@ -50,9 +54,10 @@ final class DeviceProcess implements Closeable {
    * Starts a device on a free loopback port.
    *
    * @param properties more {@code smartssd.device.*} keys
+   * @param clientOptions how to connect to it (with its secret, if the properties give it one)
    */
-  static DeviceProcess start(Path dataDir, String profile, boolean paced, Map<String, String> properties, Path log)
-      throws IOException {
+  static DeviceProcess start(Path dataDir, String profile, boolean paced, Map<String, String> properties, Path log,
+      ClientOptions clientOptions) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-cp");
@@ -84,7 +89,7 @@ final class DeviceProcess implements Closeable {
     try {
       String a = address.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       LOG.debug("device process {} ({}{}) listening on {}", process.pid(), profile, paced ? ", paced" : "", a);
-      return new DeviceProcess(process, a, paced);
+      return new DeviceProcess(process, a, paced, clientOptions);
     } catch (InterruptedException e) {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
@@ -130,7 +135,7 @@ final class DeviceProcess implements Closeable {
     if (!process.isAlive()) {
       return;
     }
-    try (SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(address), ClientOptions.defaults())) {
+    try (SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(address), clientOptions)) {
       c.shutdown();
     } catch (IOException e) {
       LOG.debug("SHUTDOWN to {} failed: {}", address, e.toString());

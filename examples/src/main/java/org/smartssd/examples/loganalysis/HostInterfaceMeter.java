@@ -54,7 +54,8 @@ final class HostInterfaceMeter implements Closeable {
     HostInterfaceMeter meter = new HostInterfaceMeter();
     try {
       for (String authority : devices(conf, inputs)) {
-        SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(authority), ClientOptions.defaults());
+        SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(authority),
+            org.smartssd.objectfs.ObjectFileSystem.clientOptions(conf));
         meter.addresses.add(authority);
         meter.clients.add(c);
         meter.infos.add(c.info());

@@ -1,7 +1,13 @@
 package org.smartssd.it.cluster;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.smartssd.device.protocol.HostSecret;
 
 /** Device settings of the cluster tests. */
 final class ClusterDevices {
@@ -18,7 +24,36 @@ final class ClusterDevices {
     o.put("smartssd.device.flash.page-size-bytes", "4096");
     o.put("smartssd.device.flash.overprovisioning-percent", "20");
     o.put("smartssd.device.isp.shared-packages", SHARED_PACKAGES);
+    o.put("smartssd.device.host.secret-file", secretFile().toString());
     return o;
+  }
+
+  private static Path secretFile;
+
+  /**
+   * The secret every device of these tests requires of its hosts, made once a run (never a constant
+   * in the repository): the devices get it as {@code smartssd.device.host.secret-file}, the jobs'
+   * configurations as {@code fs.objfs.secret-file} ({@link #withSecret}).
+   */
+  static synchronized Path secretFile() {
+    if (secretFile == null) {
+      try {
+        Path dir = Files.createTempDirectory("smartssd-it-secret");
+        secretFile = dir.resolve("secret");
+        dir.toFile().deleteOnExit(); // deleted after the file: deleteOnExit goes in reverse order of registration
+        HostSecret.generate(secretFile);
+        secretFile.toFile().deleteOnExit();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot make the devices' secret", e);
+      }
+    }
+    return secretFile;
+  }
+
+  /** {@code conf}, with the devices' secret for objfs and the device mapper. */
+  static Configuration withSecret(Configuration conf) {
+    conf.set("fs.objfs.secret-file", secretFile().toString());
+    return conf;
   }
 
   /** What a device shares with MapReduce tasklets: the tasklet API and Hadoop. */

@@ -125,7 +125,12 @@ public final class DeviceNode implements AutoCloseable {
 
   /** The device's own counters, read over a fresh connection. */
   public DeviceStatistics statistics() throws IOException {
-    try (SocketDeviceClient client = SocketDeviceClient.connect(address(), ClientOptions.defaults())) {
+    ClientOptions options = ClientOptions.defaults();
+    String secret = properties.get("smartssd.device.host.secret-file");
+    if (secret != null) {
+      options = options.withSecret(org.smartssd.device.protocol.HostSecret.read(Path.of(secret)));
+    }
+    try (SocketDeviceClient client = SocketDeviceClient.connect(address(), options)) {
       return client.statistics();
     }
   }

@@ -55,7 +55,7 @@ class MultiDeviceYarnIT {
     records = ClusterJobs.generate(RECORDS);
     // The single-device run: one device with the whole trace, the local runner, device mode.
     try (DeviceNode single = DeviceNode.start("single", dir.resolve("single"), ClusterDevices.properties())) {
-      Configuration local = LogAnalysis.configuration(Map.of());
+      Configuration local = ClusterDevices.withSecret(LogAnalysis.configuration(Map.of()));
       List<org.apache.hadoop.fs.Path> whole = ClusterJobs.spread(records, List.of(single), "/wc98/trace", local);
       for (Scenario s : Scenario.values()) {
         AnalysisRun run = LogAnalysis.run(local, s, Mode.DEVICE, whole, null);

@@ -253,7 +253,7 @@ public final class YarnCluster implements AutoCloseable {
     Configuration conf = new Configuration(cluster.getConfig());
     // The client polls for completion every 5 s by default, adding up to 5 s to each job.
     conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 50);
-    return conf;
+    return ClusterDevices.withSecret(conf);
   }
 
   /**

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.protocol.HostSecret;
 import org.smartssd.opcount.CoreCost;
 
 /**
@@ -33,6 +34,7 @@ public final class DeviceConfig {
   private final String bindAddress;
   private final int port;
   private final Path unixSocket;
+  private final HostSecret secret;
   private final int maxFrameBytes;
   private final int workerThreads;
   private final boolean paced;
@@ -93,6 +95,7 @@ public final class DeviceConfig {
     bindAddress = values.nonBlank(HOST_BIND_ADDRESS);
     port = values.wholeNumber(HOST_PORT, 0, 65535);
     unixSocket = values.optionalAbsolutePath(HOST_UNIX_SOCKET);
+    secret = secret(values.text(HOST_SECRET_FILE), bindAddress);
     maxFrameBytes = values.wholeNumber(HOST_MAX_FRAME_BYTES, 1, Integer.MAX_VALUE);
     workerThreads = values.wholeNumber(HOST_WORKER_THREADS, 1, Integer.MAX_VALUE);
     paced = values.bool(PACE);
@@ -285,6 +288,44 @@ public final class DeviceConfig {
   /** TCP port of the host interface; 0 means any free port. */
   public int port() {
     return port;
+  }
+
+  /** The secret hosts must prove they hold; empty for none (then the bind address is a loopback one). */
+  public Optional<HostSecret> secret() {
+    return Optional.ofNullable(secret);
+  }
+
+  /**
+   * Reads the secret file; without one, refuses a bind address other hosts can reach: a device
+   * reachable from the network serves only hosts that hold its secret.
+   */
+  private static HostSecret secret(String file, String bindAddress) {
+    if (file.isEmpty()) {
+      if (!isLoopback(bindAddress)) {
+        throw new ConfigException(HOST_SECRET_FILE, "is required with bind address " + bindAddress + ", which other hosts"
+            + " can reach: give the device a secret (make one with `smartssd secret FILE`, then `--secret-file FILE`)"
+            + " or bind to 127.0.0.1");
+      }
+      return null;
+    }
+    try {
+      return HostSecret.read(Path.of(file));
+    } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+      throw new ConfigException(HOST_SECRET_FILE, HostSecret.reason(e));
+    }
+  }
+
+  private static boolean isLoopback(String address) {
+    try {
+      for (InetAddress a : InetAddress.getAllByName(address)) {
+        if (!a.isLoopbackAddress()) {
+          return false;
+        }
+      }
+      return true;
+    } catch (UnknownHostException e) {
+      throw new ConfigException(HOST_BIND_ADDRESS, "'" + address + "' is not a known host or address");
+    }
   }
 
   /** The Unix domain socket the host interface also listens on; empty for none. */

@@ -32,6 +32,10 @@ public final class DeviceConfigKeys {
   public static final String HOST_UNIX_SOCKET = "smartssd.device.host.unix-socket";
   public static final String HOST_UNIX_SOCKET_DEFAULT = "";
 
+  /** Empty means none: any host that reaches the listening address is served (loopback only). */
+  public static final String HOST_SECRET_FILE = "smartssd.device.host.secret-file";
+  public static final String HOST_SECRET_FILE_DEFAULT = "";
+
   public static final String HOST_MAX_FRAME_BYTES = "smartssd.device.host.max-frame-bytes";
   public static final String HOST_MAX_FRAME_BYTES_DEFAULT = "67108864";
 
@@ -173,6 +177,8 @@ public final class DeviceConfigKeys {
       key(HOST_PORT, HOST_PORT_DEFAULT, "port", "TCP port of the host interface; 0 means any free port"),
       key(HOST_UNIX_SOCKET, HOST_UNIX_SOCKET_DEFAULT, "path",
           "absolute path of a Unix domain socket the host interface also listens on, created at start (replacing one left by a device that was killed) and removed at stop; empty means none"),
+      key(HOST_SECRET_FILE, HOST_SECRET_FILE_DEFAULT, "path",
+          "file holding the secret every connection must prove it holds before it is served (readable by its owner only; make one with `smartssd secret FILE`); empty means none, allowed only with a loopback bind address"),
       key(HOST_MAX_FRAME_BYTES, HOST_MAX_FRAME_BYTES_DEFAULT, "bytes", "largest frame payload accepted"),
       key(HOST_WORKER_THREADS, HOST_WORKER_THREADS_DEFAULT, "threads", "threads executing commands"),
       key(PACE, PACE_DEFAULT, "boolean", "hold each answer until its modelled completion"),

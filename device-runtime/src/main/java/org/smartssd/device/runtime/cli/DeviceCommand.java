@@ -13,6 +13,7 @@ import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.SocketDeviceClient;
+import org.smartssd.device.protocol.HostSecret;
 import org.smartssd.device.runtime.SimulatedDevice;
 import org.smartssd.device.runtime.config.DeviceConfig;
 import org.smartssd.device.runtime.config.DeviceConfigKeys;
@@ -58,6 +59,11 @@ public final class DeviceCommand implements Runnable {
         description = "Also listen on a Unix domain socket at this absolute path (created, and removed at stop).")
     Path unixSocket;
 
+    @Option(names = "--secret-file", paramLabel = "FILE",
+        description = "Serve only hosts that prove they hold the secret in FILE (readable by its owner only; make one"
+            + " with `smartssd secret FILE`). Required unless the device listens on a loopback address.")
+    Path secretFile;
+
     @Option(names = "--pace", description = "Hold each answer until its modelled completion.")
     boolean pace;
 
@@ -72,6 +78,7 @@ public final class DeviceCommand implements Runnable {
       putIfSet(overrides, DeviceConfigKeys.HOST_PORT, port == null ? null : port.toString());
       putIfSet(overrides, DeviceConfigKeys.HOST_BIND_ADDRESS, bind);
       putIfSet(overrides, DeviceConfigKeys.HOST_UNIX_SOCKET, unixSocket == null ? null : unixSocket.toString());
+      putIfSet(overrides, DeviceConfigKeys.HOST_SECRET_FILE, secretFile == null ? null : secretFile.toString());
       if (pace) {
         overrides.put(DeviceConfigKeys.PACE, "true");
       }
@@ -86,9 +93,10 @@ public final class DeviceCommand implements Runnable {
       }, "smartssd-shutdown-hook");
       Runtime.getRuntime().addShutdownHook(hook);
       PrintWriter out = spec.commandLine().getOut();
-      out.printf("smartssd device %s listening on %s%s (profile %s%s), data in %s%n", config.deviceName(),
-          device.address(), device.unixAddress().map(a -> " and " + a).orElse(""), config.profile(),
-          config.paced() ? ", paced" : "", config.dataDir().toAbsolutePath());
+      out.printf("smartssd device %s listening on %s%s (profile %s%s; %s), data in %s%n", config.deviceName(),
+          device.listeningAddress(), device.unixAddress().map(a -> " and " + a).orElse(""), config.profile(),
+          config.paced() ? ", paced" : "", config.secret().map(s -> "hosts must prove they hold the " + s)
+              .orElse("no authentication: whoever can reach the address is served"), config.dataDir().toAbsolutePath());
       out.flush();
       device.awaitStop();
       try {
@@ -112,8 +120,22 @@ public final class DeviceCommand implements Runnable {
         description = "The device to ask: HOST:PORT, or unix:PATH for its Unix domain socket.")
     String device;
 
+    @Option(names = "--secret-file", paramLabel = "FILE",
+        description = "The device's secret, for a device that requires hosts to authenticate (default: the file named"
+            + " by SMARTSSD_SECRET_FILE, if set).")
+    Path secretFile;
+
     SocketDeviceClient connect() throws IOException {
-      return SocketDeviceClient.connect(DeviceAddress.parse(device), ClientOptions.defaults());
+      Path file = secretFile;
+      String fromEnvironment = System.getenv("SMARTSSD_SECRET_FILE");
+      if (file == null && fromEnvironment != null && !fromEnvironment.isEmpty()) {
+        file = Path.of(fromEnvironment);
+      }
+      ClientOptions options = ClientOptions.defaults();
+      if (file != null) {
+        options = options.withSecret(HostSecret.read(file));
+      }
+      return SocketDeviceClient.connect(DeviceAddress.parse(device), options);
     }
   }
 

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Versions.class,
     description = "A simulated Smart SSD that runs Hadoop map tasks inside the drive.",
-    subcommands = {DeviceCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DeviceCommand.class, SecretCommand.class, CommandLine.HelpCommand.class})
 public final class SmartSsdCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

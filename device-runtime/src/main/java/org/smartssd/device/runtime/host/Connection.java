@@ -18,6 +18,7 @@ import org.smartssd.device.protocol.Frame;
 import org.smartssd.device.protocol.FrameHeader;
 import org.smartssd.device.protocol.FrameReader;
 import org.smartssd.device.protocol.FrameTooLargeException;
+import org.smartssd.device.protocol.HostSecret;
 import org.smartssd.device.protocol.Messages;
 import org.smartssd.device.protocol.Opcode;
 import org.smartssd.device.protocol.PayloadWriter;
@@ -45,6 +46,12 @@ final class Connection implements Runnable {
   private final Semaphore queued = new Semaphore(MAX_QUEUED);
   private final OutputStream out;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Whether this connection may be served: from the start on a device without a secret. Reader thread only. */
+  private boolean authenticated;
+  /** The device's nonce of the challenge in progress, or null. Reader thread only. */
+  private ByteBuffer deviceNonce;
+  /** The host's nonce of the challenge in progress. Reader thread only. */
+  private ByteBuffer hostNonce;
 
   Connection(DeviceServer server, HostSocket socket, Executor workers) throws IOException {
     this.server = server;
@@ -52,6 +59,7 @@ final class Connection implements Runnable {
     this.peer = socket.peer();
     this.serial = new SerialExecutor(workers);
     this.out = new BufferedOutputStream(socket.output(), 1 << 16);
+    this.authenticated = server.secret() == null;
   }
 
   @Override
@@ -76,6 +84,22 @@ final class Connection implements Runnable {
         }
         if (frame.header().isResponse()) {
           LOG.warn("{}: a response frame arrived at the device; closing the connection", peer);
+          break;
+        }
+        int op = frame.header().opcode();
+        if (op == Opcode.AUTH_CHALLENGE.code() || op == Opcode.AUTHENTICATE.code()) {
+          if (!authenticate(frame)) {
+            break;
+          }
+          continue;
+        }
+        if (!authenticated && op != Opcode.API_VERSIONS.code()) {
+          String what = Opcode.fromCode(op).map(Opcode::name).orElse(String.format("opcode 0x%04x", op));
+          LOG.warn("{}: {} before authenticating; refused, closing the connection", peer, what);
+          server.slowDownAfterFailedAuthentication();
+          answerInline(frame.header(), new Response.Error(Status.AUTH_REQUIRED, what + ": device " + server.name()
+              + " requires hosts to authenticate first (AUTH_CHALLENGE, AUTHENTICATE): give the client the device's"
+              + " secret file (fs.objfs.secret-file, --secret-file, SMARTSSD_SECRET_FILE)"));
           break;
         }
         queued.acquire();
@@ -118,6 +142,67 @@ final class Connection implements Runnable {
         close();
       }
     }
+  }
+
+  /**
+   * Answers AUTH_CHALLENGE or AUTHENTICATE on the reading thread, before any later frame is read, so
+   * that the commands after a successful AUTHENTICATE find the connection authenticated.
+   *
+   * @return false when the connection is to be closed (a failed proof)
+   */
+  private boolean authenticate(Frame frame) throws IOException, InterruptedException {
+    FrameHeader h = frame.header();
+    Opcode opcode = Opcode.fromCode(h.opcode()).orElseThrow();
+    Request request;
+    try {
+      request = Messages.decodeRequest(opcode, frame.payload());
+    } catch (ProtocolException e) {
+      answerInline(h, new Response.Error(Status.BAD_REQUEST, opcode + ": " + e.getMessage()));
+      return true;
+    }
+    HostSecret secret = server.secret();
+    if (request instanceof Request.AuthChallenge challenge) {
+      if (secret == null) {
+        answerInline(h, new Response.AuthChallenge(false, ByteBuffer.allocate(0)));
+      } else {
+        deviceNonce = ByteBuffer.wrap(HostSecret.nonce());
+        byte[] copy = new byte[HostSecret.NONCE_BYTES];
+        challenge.hostNonce().duplicate().get(copy); // the frame's buffer may be reused for the next frame
+        hostNonce = ByteBuffer.wrap(copy);
+        answerInline(h, new Response.AuthChallenge(true, deviceNonce));
+      }
+      return true;
+    }
+    Request.Authenticate proof = (Request.Authenticate) request;
+    if (secret == null) {
+      answerInline(h, new Response.Error(Status.BAD_REQUEST, "AUTHENTICATE: device " + server.name()
+          + " has no secret: it serves hosts without authentication"));
+      return true;
+    }
+    ByteBuffer nonce = deviceNonce;
+    deviceNonce = null; // a challenge answers one proof
+    if (nonce != null && HostSecret.matches(secret.hostProof(nonce, hostNonce), proof.proof())) {
+      authenticated = true;
+      LOG.debug("{}: authenticated", peer);
+      answerInline(h, new Response.Authenticated(ByteBuffer.wrap(secret.deviceProof(nonce, hostNonce))));
+      return true;
+    }
+    String why = nonce == null ? "AUTHENTICATE without an AUTH_CHALLENGE before it"
+        : "the proof does not match this device's secret";
+    LOG.warn("{}: authentication failed ({}); closing the connection", peer, why);
+    server.slowDownAfterFailedAuthentication();
+    answerInline(h, new Response.Error(Status.AUTH_REQUIRED, "AUTHENTICATE: device " + server.name()
+        + " refused the proof: " + why));
+    return false;
+  }
+
+  /** Sends an answer from the reading thread, outside the timing model (the handshake's frames are not modelled). */
+  private void answerInline(FrameHeader h, Response response) throws IOException {
+    PayloadWriter payload = new PayloadWriter();
+    Messages.encodeResponse(response, payload);
+    Status status = response instanceof Response.Error e ? e.status() : Status.OK;
+    sendNow(new FrameHeader(answerVersion(h.version()), h.opcode(), ProtocolConstants.FLAG_RESPONSE, status.code(),
+        payload.size(), h.requestId(), 0), payload.segments());
   }
 
   private void process(Frame frame) {

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.smartssd.device.protocol.HostSecret;
 import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.timing.TimingModel;
 
@@ -47,6 +48,15 @@ public final class DeviceServer implements Closeable {
   private final TimingModel timing;
   private final CommandHandler handler;
   private final Runnable onShutdown;
+  /** The secret hosts must prove they hold, or null. */
+  private final HostSecret secret;
+  /**
+   * Held while a failed authentication is answered, for {@link #AUTH_FAILURE_DELAY_MS}: the device
+   * answers at most one failed attempt a second, over all its connections.
+   */
+  private final Object authFailures = new Object();
+  /** How long a failed authentication, or a command before authenticating, waits for its answer. */
+  static final long AUTH_FAILURE_DELAY_MS = 1000;
   private final boolean paced;
   private final int maxFrameBytes;
   private final ExecutorService workers;
@@ -62,11 +72,13 @@ public final class DeviceServer implements Closeable {
   /**
    * Binds the listening sockets and starts accepting; {@code port} 0 picks a free port. With a
    * {@code unixSocket} (an absolute path; null for none) the device also listens there: see
-   * {@link UnixSocketListener#bind} for the file's creation.
+   * {@link UnixSocketListener#bind} for the file's creation. With a {@code secret} (null for none),
+   * a connection is served only once it has proved it holds it (PROTOCOL.md, "Authentication").
    */
-  public DeviceServer(String name, String bindAddress, int port, Path unixSocket, int workerThreads,
+  public DeviceServer(String name, String bindAddress, int port, Path unixSocket, HostSecret secret, int workerThreads,
       int maxFrameBytes, boolean paced, ObjectStore store, TimingModel timing, CommandHandler handler,
       AtomicInteger hostIoWaiting, Runnable onShutdown) throws IOException {
+    this.secret = secret;
     this.hostIoWaiting = hostIoWaiting;
     this.name = name;
     this.store = store;
@@ -112,6 +124,25 @@ public final class DeviceServer implements Closeable {
   /** The Unix domain socket the device also listens on, if any. */
   public Optional<Path> unixSocket() {
     return unixListener == null ? Optional.empty() : Optional.of(unixListener.path());
+  }
+
+  /** The secret hosts must prove they hold, or null. */
+  HostSecret secret() {
+    return secret;
+  }
+
+  /**
+   * Waits {@link #AUTH_FAILURE_DELAY_MS} holding the device-wide failure lock: one refused attempt a
+   * second at most, whatever the number of connections trying.
+   */
+  void slowDownAfterFailedAuthentication() throws InterruptedException {
+    synchronized (authFailures) {
+      Thread.sleep(AUTH_FAILURE_DELAY_MS);
+    }
+  }
+
+  String name() {
+    return name;
   }
 
   int maxFrameBytes() {

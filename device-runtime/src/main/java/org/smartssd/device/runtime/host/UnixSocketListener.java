@@ -12,7 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.client.DeviceAddress;
@@ -66,13 +70,45 @@ final class UnixSocketListener implements Closeable {
     ServerSocketChannel channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     Object fileKey;
     try {
-      channel.bind(UnixDomainSocketAddress.of(path), backlog);
+      bindOwnerOnly(channel, path, backlog);
       fileKey = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
     } catch (IOException e) {
       channel.close();
       throw new IOException("cannot listen on " + where + ": " + e.getMessage(), e);
     }
     return new UnixSocketListener(path, channel, fileKey);
+  }
+
+  /**
+   * Binds {@code channel} to {@code path} with a socket file of mode 0600 (only the device's user may
+   * connect): bound in a new directory of mode 0700 beside it, made 0600 there, then renamed into
+   * place, so that the file is never reachable with a wider mode. Where that directory's path would
+   * be too long for a socket, the file is bound in place and made 0600 at once, before the device
+   * accepts on it.
+   */
+  private static void bindOwnerOnly(ServerSocketChannel channel, Path path, int backlog) throws IOException {
+    Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rw-------");
+    boolean posix = path.getParent().getFileSystem().supportedFileAttributeViews().contains("posix");
+    if (!posix) {
+      channel.bind(UnixDomainSocketAddress.of(path), backlog);
+      return;
+    }
+    Path staging = path.getParent().resolve(".smartssd-" + Long.toHexString(System.nanoTime() & 0xFFFFFFFFL));
+    Path temporary = staging.resolve("s");
+    if (temporary.toString().getBytes(StandardCharsets.UTF_8).length > DeviceServer.UNIX_PATH_MAX_BYTES) {
+      channel.bind(UnixDomainSocketAddress.of(path), backlog);
+      Files.setPosixFilePermissions(path, ownerOnly);
+      return;
+    }
+    Files.createDirectory(staging, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    try {
+      channel.bind(UnixDomainSocketAddress.of(temporary), backlog);
+      Files.setPosixFilePermissions(temporary, ownerOnly);
+      Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(temporary);
+      Files.deleteIfExists(staging);
+    }
   }
 
   /** Removes a socket file nothing listens on; refuses anything else. */

@@ -61,7 +61,8 @@ class DeviceCommandTest {
         List.of("--unix-socket", socket.toString()))) {
       assertEquals("unix:" + socket, device.unixAddress().orElseThrow(), device.output());
       assertTrue(device.output().contains("smartssd device test-device listening on " + device.address() + " and unix:"
-          + socket + " (profile msst13-sata), data in "), device.output());
+          + socket + " (profile msst13-sata; no authentication: whoever can reach the address is served), data in "),
+          device.output());
       assertTrue(Files.exists(socket, LinkOption.NOFOLLOW_LINKS));
 
       Run info = smartssd("device", "info", "--device", "unix:" + socket);
@@ -78,6 +79,38 @@ class DeviceCommandTest {
     }
     // SIGTERM: the shutdown hook stops the device, which removes its socket.
     assertFalse(Files.exists(socket, LinkOption.NOFOLLOW_LINKS), "the device removes its socket when it stops");
+  }
+
+  @Test
+  void aDeviceOnEveryAddressNeedsASecretAndItsClientsGiveIt() throws Exception {
+    Run open = smartssd("device", "start", "--data-dir", dir.resolve("open").toString(), "--port", "0",
+        "--bind", "0.0.0.0");
+    assertEquals(Cli.EXIT_USAGE, open.code());
+    assertTrue(open.err().startsWith("smartssd: smartssd.device.host.secret-file: is required with bind address 0.0.0.0"),
+        open.err());
+
+    Path secret = dir.resolve("secret");
+    Run made = smartssd("secret", secret.toString());
+    assertEquals(0, made.code(), made.err());
+    Run again = smartssd("secret", secret.toString());
+    assertEquals(Cli.EXIT_USAGE, again.code());
+    assertTrue(again.err().contains(secret + " already exists; a secret is never overwritten"), again.err());
+
+    Path data = dir.resolve("data");
+    try (DeviceProcess device = DeviceProcess.start(data, TestDevices.small(data),
+        List.of("--bind", "0.0.0.0", "--secret-file", secret.toString()))) {
+      assertTrue(device.output().contains("listening on 0.0.0.0:" + device.address().split(":")[1]
+          + " (profile msst13-sata; hosts must prove they hold the secret from " + secret + ")"), device.output());
+      Run refused = smartssd("device", "info", "--device", device.address());
+      assertEquals(Cli.EXIT_FAILED, refused.code());
+      assertTrue(refused.err().contains("the device requires hosts to authenticate, and this client has no secret"),
+          refused.err());
+      Run info = smartssd("device", "info", "--device", device.address(), "--secret-file", secret.toString());
+      assertEquals(0, info.code(), info.err());
+      assertTrue(info.out().contains("  smartssd.device.host.secret-file = " + secret), info.out());
+      Run stats = smartssd("device", "stats", "--device", device.address(), "--secret-file", secret.toString());
+      assertEquals(0, stats.code(), stats.err());
+    }
   }
 
   @Test

@@ -224,6 +224,12 @@ class UnixSocketTest {
   void theSocketFileIsRemovedWhenTheDeviceStops() throws Exception {
     try (SimulatedDevice device = start(); SocketDeviceClient c = TestDevices.connectUnix(device)) {
       assertTrue(Files.exists(socket, LinkOption.NOFOLLOW_LINKS));
+      assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+          Files.getPosixFilePermissions(socket, LinkOption.NOFOLLOW_LINKS)), "only the device's user may connect");
+      try (var listing = Files.list(socket.getParent())) {
+        assertEquals(List.of(socket), listing.filter(p -> p.getFileName().toString().startsWith(".smartssd-")
+            || p.equals(socket)).toList(), "the socket, and no directory it was made in");
+      }
       c.mkdirs("/a");
     }
     assertFalse(Files.exists(socket, LinkOption.NOFOLLOW_LINKS), "close removes it");
