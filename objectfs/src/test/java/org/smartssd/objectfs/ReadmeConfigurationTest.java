@@ -22,6 +22,6 @@ class ReadmeConfigurationTest {
         keys++;
       }
     }
-    assertThat(keys).isEqualTo(10);
+    assertThat(keys).isEqualTo(11);
   }
 }
