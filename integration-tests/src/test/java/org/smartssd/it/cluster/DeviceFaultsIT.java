@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
-import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.SocketDeviceClient;
 import org.smartssd.devicemapper.DeviceCounters;
 import org.smartssd.devicemapper.DeviceMapperConfigKeys;
@@ -223,7 +222,7 @@ class DeviceFaultsIT {
    * client's own commands are done): its execution then runs for seconds.
    */
   private static void awaitExecution(DeviceNode device) throws Exception {
-    try (SocketDeviceClient watch = SocketDeviceClient.connect(device.address(), ClientOptions.defaults())) {
+    try (SocketDeviceClient watch = device.connect()) {
       long before = watch.statistics().commands();
       long polls = 1;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);

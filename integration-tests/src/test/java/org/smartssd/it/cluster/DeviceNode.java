@@ -125,14 +125,19 @@ public final class DeviceNode implements AutoCloseable {
 
   /** The device's own counters, read over a fresh connection. */
   public DeviceStatistics statistics() throws IOException {
+    try (SocketDeviceClient client = connect()) {
+      return client.statistics();
+    }
+  }
+
+  /** A connection to the device, with its secret when it has one. */
+  public SocketDeviceClient connect() throws IOException {
     ClientOptions options = ClientOptions.defaults();
     String secret = properties.get("smartssd.device.host.secret-file");
     if (secret != null) {
       options = options.withSecret(org.smartssd.device.protocol.HostSecret.read(Path.of(secret)));
     }
-    try (SocketDeviceClient client = SocketDeviceClient.connect(address(), options)) {
-      return client.statistics();
-    }
+    return SocketDeviceClient.connect(address(), options);
   }
 
   /** SIGKILL: the process dies at once, in the middle of whatever it was doing. */
