@@ -34,9 +34,9 @@ import org.apache.hadoop.util.ToolRunner;
  * arguments; the command configures it for the devices, runs it and exits 0 when it succeeds.
  *
  * <p>A device that runs these tasklets needs Hadoop's classes (hadoop-common and
- * hadoop-mapreduce-client-core with their dependencies) on its class path and
- * {@code smartssd.device.isp.shared-packages=org.smartssd.device.tasklet.,org.apache.hadoop.}; see
- * CONFIG.md.
+ * hadoop-mapreduce-client-core with their dependencies) and this module's on its class path, and
+ * shares their packages with tasklets ({@code smartssd.device.isp.shared-packages}, which does by
+ * default); see CONFIG.md.
  */
 public final class DeviceJobClient extends Configured implements Tool {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DeviceJobClient.class);

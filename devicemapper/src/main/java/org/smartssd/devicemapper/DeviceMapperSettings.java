@@ -66,7 +66,7 @@ record DeviceMapperSettings(
         between(HOLD_RESULT_BYTES, conf.getLongBytes(HOLD_RESULT_BYTES, HOLD_RESULT_BYTES_DEFAULT), 0,
             Long.MAX_VALUE),
         duration(conf, BUSY_TIMEOUT, BUSY_TIMEOUT_DEFAULT),
-        prefixes(conf.getTrimmedStrings(SHARED_PACKAGES, SHARED_PACKAGES_DEFAULT)));
+        prefixes(conf.getTrimmedStrings(SHARED_PACKAGES, SHARED_PACKAGES_DEFAULT.split(","))));
   }
 
   /** The job's own mapper, remembered by {@link DeviceJobClient#configure}. */

@@ -1,5 +1,6 @@
 package org.smartssd.devicemapper;
 
+import org.smartssd.devicemapper.runtime.ResultCodec;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -419,7 +420,14 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
   }
 
   private DeviceUnavailable unavailable(String reason, Throwable cause) {
-    return new DeviceUnavailable("device " + device + " cannot run the map of " + describe() + ": " + reason, cause);
+    return new DeviceUnavailable("device " + device + " cannot run the map of " + describe() + mapperNamed() + ": "
+        + reason, cause);
+  }
+
+  /** The job's mapper, which the device's failure messages name only as the MapReduce tasklet it runs in. */
+  private String mapperNamed() {
+    String mapper = conf == null ? null : conf.get(DeviceMapperConfigKeys.REAL_MAPPER_CLASS);
+    return mapper == null ? "" : " (the job's mapper " + mapper + ")";
   }
 
   private String describe() {

@@ -37,6 +37,6 @@ class ConfigDocTest {
     assertThat(s.merge()).isEmpty();
     assertThat(s.polling().min().toMillis()).isEqualTo(1);
     assertThat(s.polling().max().toMillis()).isEqualTo(500);
-    assertThat(s.sharedPackages()).containsExactly("org.apache.hadoop.");
+    assertThat(s.sharedPackages()).containsExactly("org.apache.hadoop.", "org.smartssd.devicemapper.runtime.");
   }
 }

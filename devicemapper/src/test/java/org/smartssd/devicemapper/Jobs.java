@@ -25,7 +25,7 @@ import org.smartssd.objectfs.ObjfsConfigKeys;
 /** A device in this JVM, files on it through objfs, and jobs on Hadoop's local runner. */
 final class Jobs implements AutoCloseable {
   /** What a device needs to run MapReduce tasklets. */
-  static final String SHARED_PACKAGES = "org.smartssd.device.tasklet.,org.apache.hadoop.";
+  static final String SHARED_PACKAGES = org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_SHARED_PACKAGES_DEFAULT;
 
   final SimulatedDevice device;
   final URI root;
@@ -40,7 +40,10 @@ final class Jobs implements AutoCloseable {
     this.fs = FileSystem.newInstance(root, conf());
   }
 
-  /** A device sharing Hadoop's packages with tasklets (or, with {@code shareHadoop} false, the default). */
+  /**
+   * A device sharing Hadoop's packages and the MapReduce runtime with tasklets, as by default (or, with
+   * {@code shareHadoop} false, only the tasklet API: a device that cannot run MapReduce tasklets).
+   */
   static Jobs start(java.nio.file.Path work, boolean shareHadoop) throws IOException {
     return start(work, shareHadoop, Map.of());
   }
@@ -49,9 +52,7 @@ final class Jobs implements AutoCloseable {
   static Jobs start(java.nio.file.Path work, boolean shareHadoop, Map<String, String> settings) throws IOException {
     Map<String, String> o = TestDevices.small(work.resolve("device"));
     o.putAll(settings);
-    if (shareHadoop) {
-      o.put("smartssd.device.isp.shared-packages", SHARED_PACKAGES);
-    }
+    o.put("smartssd.device.isp.shared-packages", shareHadoop ? SHARED_PACKAGES : "org.smartssd.device.tasklet.");
     return new Jobs(TestDevices.start(o), work);
   }
 

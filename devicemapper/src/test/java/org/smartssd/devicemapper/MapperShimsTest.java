@@ -1,5 +1,6 @@
 package org.smartssd.devicemapper;
 
+import org.smartssd.devicemapper.runtime.MapperDriver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package org.smartssd.devicemapper;
 
+import org.smartssd.devicemapper.runtime.CountersReporter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.smartssd.devicemapper.Jobs.counter;
@@ -101,7 +102,7 @@ class RefusingDeviceTest {
         .isInstanceOf(IOException.class)
         .hasMessageContaining("device " + refusing.device.address())
         .hasMessageContaining("refused the tasklet")
-        .hasMessageContaining("org.apache.hadoop")
+        .hasMessageContaining("nor in a package this device shares with tasklets (org.smartssd.device.tasklet.)")
         .hasMessageContaining("smartssd.mapper.fallback is never");
     assertThatThrownBy(() -> initialize(failing))
         .isInstanceOf(IOException.class)

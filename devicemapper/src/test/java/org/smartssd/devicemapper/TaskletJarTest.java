@@ -1,5 +1,8 @@
 package org.smartssd.devicemapper;
 
+import org.smartssd.devicemapper.runtime.MapReduceTasklet;
+import org.smartssd.devicemapper.runtime.JobConfigurations;
+import org.smartssd.devicemapper.runtime.MapperDriver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,6 +30,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.junit.jupiter.api.Test;
+import org.smartssd.device.runtime.isp.LoadedTasklet;
 import org.smartssd.device.runtime.isp.TaskletLoader;
 import org.smartssd.device.runtime.isp.TaskletRefusedException;
 
@@ -67,20 +71,21 @@ class TaskletJarTest {
   }
 
   @Test
-  void theJarHoldsTheAdapterTheJobsClassesAndItsConfiguration() throws Exception {
+  void theJarHoldsTheJobsClassesAndItsConfigurationNotTheDevicesRuntime() throws Exception {
     Configuration conf = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out")));
     TaskletJarBuilder.Tasklet tasklet = build(conf);
     Map<String, byte[]> entries = entries(tasklet.jar());
     String p = "org/smartssd/devicemapper/";
 
     assertThat(tasklet.className()).isEqualTo(MapReduceTasklet.class.getName());
-    assertThat(entries).containsKeys(p + "MapReduceTasklet.class", p + "MapperDriver.class",
-        p + "InputRecords.class", p + "MapOutputCollector.class", p + "ResultCodec.class",
+    assertThat(entries).containsKeys(
         p + "TestJobs$TokenizerMapper.class", p + "TestJobs$IntSumReducer.class", p + "TestJobs$MapperCounters.class",
         p + "TestJobs$TokenizerMapper" + MapperShims.SUFFIX + ".class", JobConfigurations.DEFAULTS_ENTRY);
     for (String name : entries.keySet()) {
+      // The device's runtime (org.smartssd.devicemapper.runtime) is the device's, trusted: not in the jar.
       assertThat(name).doesNotStartWith("org/apache/hadoop/").doesNotStartWith("org/slf4j/")
           .doesNotStartWith("org/smartssd/device/").doesNotStartWith("java/")
+          .doesNotStartWith("org/smartssd/devicemapper/runtime/")
           .isNotIn(p + "DeviceRecordReader.class", p + "TaskletJarBuilder.class", p + "DeviceJobClient.class",
               p + "DeviceMapperSettings.class", p + "DeviceInputFormat.class");
     }
@@ -124,7 +129,7 @@ class TaskletJarTest {
   }
 
   @Test
-  void theDeviceAcceptsTheJarOnlyWhenItSharesHadoop() throws Exception {
+  void theDeviceAcceptsTheJarOnlyWhenItSharesHadoopAndTheRuntime() throws Exception {
     Job job = TestJobs.lineEcho(new Configuration(), new Path("/in"), new Path("/out"));
     job.setMapperClass(NestedMapper.class);
     job.setMapOutputKeyClass(Text.class);
@@ -132,10 +137,19 @@ class TaskletJarTest {
     TaskletJarBuilder.Tasklet tasklet = build(configured(job));
     ByteBuffer jar = ByteBuffer.wrap(tasklet.jar());
 
-    TaskletLoader sharing = new TaskletLoader(Map.of(), List.of("org.apache.hadoop."), getClass().getClassLoader());
-    assertThat(sharing.load(jar, tasklet.className()).className()).isEqualTo(MapReduceTasklet.class.getName());
+    TaskletLoader sharing = new TaskletLoader(Map.of(), List.of("org.apache.hadoop.",
+        "org.smartssd.devicemapper.runtime."), getClass().getClassLoader());
+    LoadedTasklet loaded = sharing.load(jar, tasklet.className());
+    assertThat(loaded.className()).isEqualTo(MapReduceTasklet.class.getName());
+    assertThat(loaded.type()).as("the device's own runtime").isSameAs(MapReduceTasklet.class);
+    assertThat(loaded.code()).as("the job's classes' loader").isNotSameAs(MapReduceTasklet.class.getClassLoader());
 
-    TaskletLoader notSharing = new TaskletLoader(Map.of(), List.of(), getClass().getClassLoader());
+    TaskletLoader noRuntime = new TaskletLoader(Map.of(), List.of("org.apache.hadoop."), getClass().getClassLoader());
+    assertThatThrownBy(() -> noRuntime.load(jar, tasklet.className())).isInstanceOf(TaskletRefusedException.class)
+        .hasMessageContaining("class " + MapReduceTasklet.class.getName() + " is not in the jar");
+
+    TaskletLoader notSharing = new TaskletLoader(Map.of(), List.of("org.smartssd.devicemapper.runtime."),
+        getClass().getClassLoader());
     assertThatThrownBy(() -> notSharing.load(jar, tasklet.className())).isInstanceOf(TaskletRefusedException.class)
         .hasMessageContaining("org.apache.hadoop.");
   }

@@ -18,7 +18,7 @@ public final class DeviceMode {
    * it (its {@code smartssd.device.isp.shared-packages}): the tasklet API and Hadoop, as
    * {@link DeviceJobClient} asks.
    */
-  public static final String SHARED_PACKAGES = "org.smartssd.device.tasklet.,org.apache.hadoop.";
+  public static final String SHARED_PACKAGES = org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_SHARED_PACKAGES_DEFAULT;
 
   /**
    * Hadoop's key for the map tasks the local runner runs at once (its default: 1). Device mode sets it,

@@ -34,7 +34,7 @@ class LogAnalysisCommandTest {
   @BeforeAll
   void start() throws IOException {
     Map<String, String> o = TestDevices.small(dir.resolve("device"));
-    o.put("smartssd.device.isp.shared-packages", "org.smartssd.device.tasklet.,org.apache.hadoop.");
+    o.put("smartssd.device.isp.shared-packages", org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_SHARED_PACKAGES_DEFAULT);
     device = TestDevices.start(o);
     root = "objfs://" + device.address();
   }

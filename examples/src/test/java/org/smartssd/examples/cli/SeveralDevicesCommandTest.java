@@ -42,7 +42,7 @@ class SeveralDevicesCommandTest {
 
   private static Map<String, String> device(String name) {
     Map<String, String> o = TestDevices.small(dir.resolve(name));
-    o.put("smartssd.device.isp.shared-packages", "org.smartssd.device.tasklet.,org.apache.hadoop.");
+    o.put("smartssd.device.isp.shared-packages", org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_SHARED_PACKAGES_DEFAULT);
     return o;
   }
 

@@ -40,7 +40,7 @@ public final class YarnVersusLocalBenchmark {
     List<DeviceNode> devices = new ArrayList<>();
     try (YarnCluster yarn = YarnCluster.start(nodes, work.resolve("yarn"))) {
       Map<String, String> device = new LinkedHashMap<>();
-      device.put("smartssd.device.isp.shared-packages", "org.smartssd.device.tasklet.,org.apache.hadoop.");
+      device.put("smartssd.device.isp.shared-packages", org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_SHARED_PACKAGES_DEFAULT);
       for (int i = 0; i < nodes; i++) {
         devices.add(DeviceNode.start(yarn.nodeHost(i), work.resolve("device-" + i), device));
       }

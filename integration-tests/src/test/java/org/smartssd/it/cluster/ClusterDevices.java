@@ -57,7 +57,7 @@ final class ClusterDevices {
   }
 
   /** What a device shares with MapReduce tasklets: the tasklet API and Hadoop. */
-  static final String SHARED_PACKAGES = "org.smartssd.device.tasklet.,org.apache.hadoop.";
+  static final String SHARED_PACKAGES = org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_SHARED_PACKAGES_DEFAULT;
 
   /** What a device without Hadoop's classes for tasklets shares: it refuses MapReduce tasklets. */
   static final String TASKLET_API_ONLY = "org.smartssd.device.tasklet.";

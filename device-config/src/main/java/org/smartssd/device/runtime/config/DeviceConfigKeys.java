@@ -147,7 +147,13 @@ public final class DeviceConfigKeys {
   public static final String ISP_CODE_CACHE_BYTES_DEFAULT = "67108864";
 
   public static final String ISP_SHARED_PACKAGES = "smartssd.device.isp.shared-packages";
-  public static final String ISP_SHARED_PACKAGES_DEFAULT = "org.smartssd.device.tasklet.";
+  /**
+   * The tasklet API, Hadoop's packages and the device mapper's MapReduce runtime: tasklet code reaches
+   * only what the allow list lets it of them (TaskletSandbox), so a device runs MapReduce tasklets
+   * wherever Hadoop and the runtime are on its class path (and refuses them, saying why, where not).
+   */
+  public static final String ISP_SHARED_PACKAGES_DEFAULT =
+      "org.smartssd.device.tasklet.,org.apache.hadoop.,org.smartssd.devicemapper.runtime.";
 
   // Energy (Kang et al. measured 35-40 W for the host, 0.9-1.2 W for the Smart SSD).
   public static final String ENERGY_DEVICE_ACTIVE_W = "smartssd.device.energy.device-active-w";
@@ -261,7 +267,7 @@ public final class DeviceConfigKeys {
       key(ISP_CODE_CACHE_BYTES, ISP_CODE_CACHE_BYTES_DEFAULT, "bytes",
           "tasklet jars kept by SHA-256 so that a host installs the same code again without sending it (least recently used go first; 0: none)"),
       key(ISP_SHARED_PACKAGES, ISP_SHARED_PACKAGES_DEFAULT, "package prefixes",
-          "comma-separated package prefixes of the device's own classes that tasklet code may use"),
+          "comma-separated package prefixes of the device's own classes that tasklet code may see (and use only as the device's allow list lets it); the device mapper's runtime among them runs MapReduce tasklets"),
       new ConfigKey(ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_ACTIVE_W_DEFAULT, "W",
           "modelled power of the device with all its cores busy; each busy core adds (active - idle) / cores to the idle power",
           "source: Kang et al., MSST 2013 (0.9 to 1.2 W)"),

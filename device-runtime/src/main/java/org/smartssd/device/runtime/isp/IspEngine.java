@@ -83,7 +83,18 @@ public final class IspEngine implements Closeable {
       return t;
     });
     watchdog.scheduleWithFixedDelay(this::watch, 100, 100, TimeUnit.MILLISECONDS);
+    watchdog.scheduleWithFixedDelay(this::watchMemory, MEMORY_WATCH_MILLIS, MEMORY_WATCH_MILLIS, TimeUnit.MILLISECONDS);
   }
+
+  /**
+   * How often the lanes' allocation is looked at while they run tasklet code: a tasklet allocating
+   * without end (10 GB, a megabyte at a time) is stopped within a few milliseconds of passing its
+   * memory budget, at most some tens of megabytes later, not when its event returns.
+   */
+  static final long MEMORY_WATCH_MILLIS = 5;
+
+  private final com.sun.management.ThreadMXBean threadBean =
+      (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
 
   // ---- create_object / remove_object ----
 
@@ -183,7 +194,7 @@ public final class IspEngine implements Closeable {
       Thread thread = new Thread(w, name + "-exec" + id + "-lanes" + t);
       thread.setDaemon(true);
       // Libraries that load classes by name (Hadoop's Configuration) find the tasklet's own classes.
-      thread.setContextClassLoader(tasklet.code().type().getClassLoader());
+      thread.setContextClassLoader(tasklet.code().code());
       crewThreads.add(thread);
     }
     executions.put(id, exec);
@@ -380,10 +391,47 @@ public final class IspEngine implements Closeable {
           stopLanes(exec);
         } else if (exec.isStopped() && runningMillis > ABANDONED_MILLIS + exec.timeLimitMillis) {
           executions.remove(exec.id); // nobody came for its results
+        } else if (exec.isStopped()) {
+          // Told again, for as long as any of its lanes is in tasklet code (stopping the execution told
+          // only those in it then): a stopped execution's tasklet never keeps a core.
+          for (Thread t : threadsInTasklet(exec)) {
+            OpMeter.requestStop(t);
+          }
         }
       }
     } catch (RuntimeException e) {
       LOG.error("{}: ISP watchdog failed", name, e);
+    }
+  }
+
+  /** Stops the lanes that allocated more than their memory budget in the event they are still in. */
+  private void watchMemory() {
+    try {
+      for (Execution exec : executions.values()) {
+        List<LaneWorker> crew = workers.get(exec.id);
+        if (exec.isStopped() || crew == null) {
+          continue;
+        }
+        List<Thread> threads = exec.threads();
+        for (int i = 0; i < threads.size() && i < crew.size(); i++) {
+          LaneWorker w = crew.get(i);
+          Thread t = threads.get(i);
+          if (!w.inTasklet || !t.isAlive()) {
+            continue;
+          }
+          long allocated = threadBean.getThreadAllocatedBytes(t.getId()) - w.allocatedBeforeEvent;
+          if (w.inTasklet && allocated > exec.isp.memoryBudgetBytes()) {
+            exec.fail("tasklet " + exec.tasklet.className() + " allocated " + allocated + " bytes in one " + w.event
+                + " on lane " + w.eventLane + ", more than its memory budget of " + exec.isp.memoryBudgetBytes()
+                + " bytes (smartssd.device.isp.memory-budget-bytes); stopped");
+            OpMeter.requestStop(t);
+            stopLanes(exec);
+            break;
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.error("{}: ISP memory watch failed", name, e);
     }
   }
 

@@ -84,6 +84,12 @@ final class LaneWorker implements Runnable {
   private OpMeter meter;
   /** True while this worker's thread runs tasklet code: only then may the engine stop it by force. */
   volatile boolean inTasklet;
+  /** What this worker's thread had allocated when its current event began (the engine watches it grow). */
+  volatile long allocatedBeforeEvent;
+  /** The event running, for the engine's message. */
+  volatile String event = "";
+  /** The lane of the event running. */
+  volatile int eventLane;
 
   LaneWorker(Crew crew, int[] lanes, ObjectStore store, TimingModel timing, IntSupplier hostWaiting) {
     this.crew = crew;
@@ -449,7 +455,16 @@ final class LaneWorker implements Runnable {
   private void call(int lane, String event, TaskletCall call) throws Stop {
     long allocatedBefore = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
     Throwable failure = null;
+    allocatedBeforeEvent = allocatedBefore;
+    this.event = event;
+    eventLane = lane;
     inTasklet = true;
+    // Marked in tasklet code before looking: the engine, stopping the execution, either finds this
+    // thread marked (and tells it to stop) or this thread finds the execution stopped and never enters.
+    if (exec.isStopped()) {
+      inTasklet = false;
+      throw new Stop();
+    }
     try {
       call.run();
     } catch (Throwable t) {

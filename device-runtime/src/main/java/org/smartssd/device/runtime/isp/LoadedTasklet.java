@@ -10,12 +10,16 @@ import org.smartssd.device.tasklet.Tasklet;
  * @param className the name it was installed under
  * @param type its class, in its own class loader (or the device's, for a built-in)
  * @param merging whether it implements {@link org.smartssd.device.tasklet.MergingTasklet}
+ * @param code the class loader of the tasklet's code: its jar's loader, also when the class itself is a
+ *     runtime the device shares (which finds the jar's classes through it, as the lanes' context
+ *     class loader); the device's for a built-in
  */
-public record LoadedTasklet(String className, Class<? extends Tasklet> type, boolean merging) {
+public record LoadedTasklet(String className, Class<? extends Tasklet> type, boolean merging, ClassLoader code) {
 
   public LoadedTasklet {
     Objects.requireNonNull(className, "className");
     Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(code, "code");
   }
 
   /**

@@ -21,11 +21,13 @@ import org.smartssd.opcount.Scopes;
  * Installs tasklet code: a class from a jar's bytes, or a tasklet built into the device; refuses,
  * with a clear message, what is not a tasklet or reaches for what a device does not have.
  *
- * <p>Before any class of a jar is defined, every class it would define is read and checked against
+ * <p>Before any class of a jar is defined, every class it would define is read and checked: against
  * {@link TaskletPolicy}'s deny list (files, network, processes, threads, reflection, class loading,
- * JDK internals) and for references to device classes outside the shared packages. <b>This is a
- * static check of the tasklet's own classes, not a sandbox</b>: code it reaches through allowed
- * library classes is not inspected, and the engine's limits must contain what slips through.
+ * JDK internals, named anywhere), for references to device classes outside the shared packages, and
+ * by the sandbox ({@link TaskletSandbox}): every member it uses of code not its own must be on the
+ * device's allow list where it is declared, whatever library it goes through. The entry class may
+ * also be a runtime the device shares (the device mapper's {@code MapReduceTasklet}), which is the
+ * device's code and runs the jar's classes.
  *
  * <p>Each load gets its own class loader, so tasklets never see each other's classes. It sees the
  * jar's classes and files, the Java platform's classes, and the device's classes only in the shared
@@ -60,6 +62,8 @@ public final class TaskletLoader {
   /** The counted library classes (shared packages, built-ins), or null when not counting. */
   private final Instrumenter.Scope libraryScope;
   private final ClassLoader platformLoader = ClassLoader.getPlatformClassLoader();
+  /** What tasklet code may use of the classes that are not its own. */
+  private final TaskletSandbox sandbox;
 
   /**
    * @param builtIns class name to class of the tasklets built into the device, installable without
@@ -96,6 +100,8 @@ public final class TaskletLoader {
     if (api != Tasklet.class) {
       throw new IllegalArgumentException("the device class loader has another copy of " + Tasklet.class.getName());
     }
+    this.sandbox = new TaskletSandbox(AllowList.load(), TaskletSandbox.classFilesOf(
+        name -> shared(name.replace('/', '.')) ? deviceLoader : platformLoader));
     if (counting) {
       List<String> libraries = new ArrayList<>();
       for (String prefix : this.sharedPackages) {
@@ -133,18 +139,32 @@ public final class TaskletLoader {
     }
     TaskletJar contents = TaskletJar.read(jar);
     SortedMap<String, byte[]> classes = contents.classes();
-    if (!classes.containsKey(className)) {
-      throw new TaskletRefusedException("class " + className + " is not in the jar; it has: " + listed(classes));
+    if (!classes.containsKey(className) && !shared(className)) {
+      throw new TaskletRefusedException("class " + className + " is not in the jar (it has: " + listed(classes)
+          + "), nor in a package this device shares with tasklets (" + String.join(", ", sharedPackages) + ")");
     }
     Set<String> own = ownClasses(classes);
-    if (!own.contains(internal(className))) {
-      throw new TaskletRefusedException("class " + className + " is the device's or the Java platform's, not the "
-          + "tasklet's: the jar's copy would not be used");
+    boolean runtime = !own.contains(internal(className)) && shared(className);
+    if (!own.contains(internal(className)) && !runtime) {
+      throw new TaskletRefusedException("class " + className + " is the Java platform's, not the tasklet's: the jar's"
+          + " copy would not be used");
+    }
+    Map<String, ClassInfo> ownInfo = new java.util.HashMap<>();
+    for (String name : classes.keySet()) {
+      if (own.contains(internal(name))) {
+        checkVersion(name, classes.get(name));
+        try {
+          ownInfo.put(internal(name), ClassInfo.read(classes.get(name)));
+        } catch (IllegalArgumentException e) {
+          throw new TaskletRefusedException("the jar's entry " + internal(name) + ".class is not a class file: "
+              + e.getMessage(), e);
+        }
+      }
     }
     List<String> problems = new ArrayList<>();
     for (String name : classes.keySet()) {
       if (own.contains(internal(name))) {
-        problems.addAll(check(name, classes.get(name), own));
+        problems.addAll(check(name, classes.get(name), own, ownInfo));
       }
     }
     if (!problems.isEmpty()) {
@@ -171,7 +191,7 @@ public final class TaskletLoader {
     } catch (ClassNotFoundException | LinkageError e) {
       throw new TaskletRefusedException("class " + className + " cannot be loaded: " + e, e);
     }
-    return checked(className, type);
+    return checked(className, type, loader);
   }
 
   /** The package prefixes of the device's classes that tasklets see. */
@@ -187,12 +207,13 @@ public final class TaskletLoader {
     }
     if (counting() && libraryScope.counted(internal(className))) {
       try {
-        return checked(className, Class.forName(className, false, sharedLoader));
+        Class<?> counted = Class.forName(className, false, sharedLoader);
+        return checked(className, counted, counted.getClassLoader());
       } catch (ClassNotFoundException | LinkageError e) {
         throw new TaskletRefusedException("built-in tasklet " + className + " cannot be loaded counted: " + e, e);
       }
     }
-    return checked(className, type);
+    return checked(className, type, type.getClassLoader());
   }
 
   /** The classes the tasklet's loader would define: not the platform's, not the device's shared ones. */
@@ -210,8 +231,20 @@ public final class TaskletLoader {
     return own;
   }
 
+  /** Refuses a class file newer than this JVM reads (before anything parses the rest of it). */
+  private static void checkVersion(String name, byte[] classFile) throws TaskletRefusedException {
+    if (classFile.length >= 8 && (classFile[0] & 0xFF) == 0xCA && (classFile[1] & 0xFF) == 0xFE) {
+      int major = ((classFile[6] & 0xFF) << 8) | (classFile[7] & 0xFF);
+      if (major > SUPPORTED_CLASS_VERSION) {
+        throw new TaskletRefusedException("class " + name + " was compiled for Java " + (major - 44)
+            + "; the device runs Java " + Runtime.version().feature());
+      }
+    }
+  }
+
   /** The problems of one of the tasklet's own classes, read from its bytes. */
-  private List<String> check(String name, byte[] classFile, Set<String> own) throws TaskletRefusedException {
+  private List<String> check(String name, byte[] classFile, Set<String> own, Map<String, ClassInfo> ownInfo)
+      throws TaskletRefusedException {
     ClassReferences refs;
     try {
       refs = ClassReferences.read(classFile);
@@ -228,6 +261,7 @@ public final class TaskletLoader {
           + "; the device runs Java " + Runtime.version().feature());
     }
     List<String> problems = new ArrayList<>(TaskletPolicy.violations(refs, own));
+    problems.addAll(sandbox.violations(refs, ownInfo));
     for (String used : refs.classes()) {
       if (!own.contains(used) && !shared(used.replace('/', '.')) && !platform(used)
           && deviceLoader.getResource(used + ".class") != null) {
@@ -238,7 +272,8 @@ public final class TaskletLoader {
     return problems;
   }
 
-  private static LoadedTasklet checked(String className, Class<?> type) throws TaskletRefusedException {
+  private static LoadedTasklet checked(String className, Class<?> type, ClassLoader code)
+      throws TaskletRefusedException {
     String what = "class " + className;
     if (type.isInterface()) {
       throw new TaskletRefusedException(what + " is an interface, not a class implementing " + Tasklet.class.getName());
@@ -259,7 +294,8 @@ public final class TaskletLoader {
     } catch (LinkageError e) {
       throw new TaskletRefusedException(what + " cannot be linked: " + e, e);
     }
-    return new LoadedTasklet(className, type.asSubclass(Tasklet.class), MergingTasklet.class.isAssignableFrom(type));
+    return new LoadedTasklet(className, type.asSubclass(Tasklet.class), MergingTasklet.class.isAssignableFrom(type),
+        code);
   }
 
   private boolean shared(String binaryName) {

@@ -9,11 +9,9 @@ import java.util.Set;
  * What tasklet code may not reach for, because a device does not offer it: files, the network,
  * processes, threads, reflection, class loading, the JVM's own controls and the JDK's internals.
  *
- * <p>This is a static check of the tasklet's own classes, not a sandbox. It reads the names each
- * class file refers to; code the tasklet reaches through allowed library classes is not inspected
- * (a parallel stream or {@code CompletableFuture.supplyAsync} runs on the JDK's common pool; a
- * shared library may open files on the tasklet's behalf). The engine's time, memory and output
- * limits, and its failing of an execution whose tasklet throws, are what contain such code.
+ * <p>It reads the names each class file refers to, and refuses these wherever they appear. It is
+ * the first line, and the source of the reasons refusals give; the sandbox proper is {@link
+ * TaskletSandbox}'s allow list, which also holds what a tasklet reaches through allowed libraries.
  */
 final class TaskletPolicy {
 
@@ -79,7 +77,56 @@ final class TaskletPolicy {
       rule(Target.CLASSES_STARTING, "com/sun/", INTERNALS),
       rule(Target.CLASSES_STARTING, "org/smartssd/opcount/", "tasklets cannot touch the counting of their own work"));
 
+  /**
+   * More families, for the reason a member the allow list leaves out is given with (naming these
+   * classes is not refused: a mapper names Hadoop's {@code Path}, say, and uses only its allowed
+   * members).
+   */
+  private static final List<Rule> HINTS = List.of(
+      rule(Target.CLASSES_STARTING, "org/apache/hadoop/fs/", FILES),
+      rule(Target.CLASSES_STARTING, "org/apache/hadoop/net/", NETWORK),
+      rule(Target.CLASSES_STARTING, "org/apache/hadoop/ipc/", NETWORK),
+      rule(Target.CLASSES_STARTING, "org/apache/hadoop/util/Shell", PROCESSES),
+      rule(Target.CLASS, "org/apache/hadoop/util/ExitUtil", "tasklets cannot stop the device"),
+      rule(Target.CLASS, "org/apache/hadoop/util/ReflectionUtils", REFLECTION),
+      rule(Target.CLASSES_STARTING, "org/apache/hadoop/util/concurrent/", THREADS),
+      rule(Target.CLASSES_STARTING, "java/beans/", REFLECTION),
+      rule(Target.CLASSES_STARTING, "javax/script/", "tasklets cannot run scripts"),
+      rule(Target.CLASSES_STARTING, "java/util/ServiceLoader", CLASS_LOADING),
+      rule(Target.CLASSES_STARTING, "java/lang/invoke/", REFLECTION),
+      rule(Target.CLASSES_STARTING, "java/io/ObjectInput", "tasklets cannot deserialize objects"),
+      methods("java/lang/System", "tasklets cannot write to the device's standard streams", "out", "err"),
+      methods("java/lang/System", "tasklets cannot read the device's system properties", "getProperty", "getProperties"),
+      methods("java/lang/Throwable", "tasklets cannot write to the device's standard streams", "printStackTrace"),
+      methods("java/lang/Class", CLASS_LOADING, "getClassLoader", "getResource", "getResourceAsStream", "getModule"),
+      methods("org/apache/hadoop/conf/Configuration", "tasklets cannot load classes or files through the job's "
+          + "configuration, or change it", "getClass", "getClassByName", "getClassByNameOrNull", "getInstances",
+          "addResource", "set", "setClass", "getLocalPath", "getFile", "getResource", "getConfResourceAsReader",
+          "getConfResourceAsInputStream", "writeXml", "iterator", "getPassword", "getClassLoader", "setClassLoader"),
+      methods("java/util/Arrays", THREADS, "parallelSort", "parallelPrefix", "parallelSetAll"),
+      methods("java/util/Collection", THREADS, "parallelStream"),
+      methods("java/util/stream/BaseStream", THREADS, "parallel"),
+      methods("java/nio/ByteBuffer", "tasklets cannot allocate memory outside the heap", "allocateDirect"));
+
   private TaskletPolicy() {}
+
+  /** Why tasklets may not use the member {@code name} of {@code owner}, if a family of the lists says. */
+  static java.util.Optional<String> reason(String owner, String name) {
+    for (List<Rule> rules : List.of(RULES, HINTS)) {
+      for (Rule rule : rules) {
+        boolean hit = switch (rule.target()) {
+          case CLASS -> owner.equals(rule.name());
+          case CLASSES_STARTING -> owner.startsWith(rule.name());
+          case MEMBERS_OF -> owner.equals(rule.name());
+          case METHODS -> owner.equals(rule.name()) && rule.methods().contains(name);
+        };
+        if (hit) {
+          return java.util.Optional.of(rule.reason());
+        }
+      }
+    }
+    return java.util.Optional.empty();
+  }
 
   /**
    * What the class reaches for that tasklets may not, one message each (empty: nothing).

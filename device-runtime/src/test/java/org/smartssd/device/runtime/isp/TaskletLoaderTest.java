@@ -65,7 +65,8 @@ class TaskletLoaderTest {
           public void onCreate(TaskletContext context) throws Exception {
             greeting = Helper.shout(context.parameters().get("greeting")) + "/" + context.lane();
             count += context.lanes() * BIG;
-            try (InputStream in = GoodTasklet.class.getResourceAsStream("message.txt")) {
+            try (InputStream in = new java.io.ByteArrayInputStream(context.parameters().getOrDefault("message", "")
+                .getBytes(StandardCharsets.UTF_8))) {
               message = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
           }
@@ -166,6 +167,31 @@ class TaskletLoaderTest {
         """ + QUIET + "}\n");
     sources.put("com.sun.mine.Util", "package com.sun.mine;\nclass Util { static void nothing() {} }\n");
     sources.put("t.dup.SameTasklet", sameTasklet("one"));
+    // The sandbox resolves each member to the class that declares it: reached through a subclass or an
+    // interface, an allowed member is allowed and a left-out one refused.
+    sources.put("t.through.ThroughTasklet", "package t.through;\n" + HEADER + """
+        public class ThroughTasklet implements Tasklet {
+          static final class Words extends java.util.ArrayList<String> {
+            int twice() { add("a"); return size() * 2; }
+          }
+          public void onCreate(TaskletContext c) {
+            CharSequence text = new StringBuilder("ab").append('c');
+            java.util.Map<String, Integer> m = new java.util.TreeMap<>();
+            m.put(text.toString(), new Words().twice() + text.length());
+          }
+        """ + QUIET + "}\n");
+    sources.put("t.reach.ReachTasklet", "package t.reach;\n" + HEADER + """
+        public class ReachTasklet implements Tasklet {
+          public void onCreate(TaskletContext c) {
+            Integer.getInteger("user.home");
+            new java.util.Scanner("words").next();
+          }
+        """ + QUIET + "}\n");
+    sources.put("t.extend.ExtendTasklet", "package t.extend;\n" + HEADER + """
+        public class ExtendTasklet implements Tasklet {
+          static final class Worker extends java.util.TimerTask { public void run() {} }
+          public void onCreate(TaskletContext c) {}
+        """ + QUIET + "}\n");
     compiled = TaskletJars.compile(dir.resolve("main"), sources);
     secondVersion = TaskletJars.compile(dir.resolve("second"), Map.of("t.dup.SameTasklet", sameTasklet("two")));
   }
@@ -196,9 +222,9 @@ class TaskletLoaderTest {
     assertTrue(loaded.type().getClassLoader() instanceof TaskletClassLoader, "its own class loader");
 
     Tasklet tasklet = loaded.newInstance();
-    tasklet.onCreate(context(Map.of("greeting", "hello"), 2, 4));
+    tasklet.onCreate(context(Map.of("greeting", "hello", "message", "from the parameters"), 2, 4));
     assertEquals(org.smartssd.device.tasklet.RecordFormat.fixedLength(20), tasklet.recordFormat());
-    assertEquals(List.of("HELLO/2 from the jar true"), results(tasklet));
+    assertEquals(List.of("HELLO/2 from the parameters true"), results(tasklet));
   }
 
   @Test
@@ -282,7 +308,8 @@ class TaskletLoaderTest {
   void aClassNotInTheJarIsRefusedWithWhatTheJarHas() {
     TaskletRefusedException e = assertThrows(TaskletRefusedException.class,
         () -> loader.load(TaskletJars.jar(TaskletJars.under(compiled, "t/good/")), "t.good.Missing"));
-    assertEquals("class t.good.Missing is not in the jar; it has: t.good.GoodTasklet, t.good.Helper", e.getMessage());
+    assertEquals("class t.good.Missing is not in the jar (it has: t.good.GoodTasklet, t.good.Helper), nor in a package"
+        + " this device shares with tasklets (org.smartssd.device.tasklet.)", e.getMessage());
   }
 
   @Test
@@ -416,6 +443,30 @@ class TaskletLoaderTest {
   void theDeviceLoaderMustShareTheEnginesTaskletApi() {
     ClassLoader blind = new ClassLoader(null) {};
     assertThrows(IllegalArgumentException.class, () -> new TaskletLoader(Map.of(), List.of(), blind));
+  }
+
+  @Test
+  void theSandboxChecksEachMemberWhereItIsDeclared() throws Exception {
+    assertEquals("t.through.ThroughTasklet", load("through", "t.through.ThroughTasklet").className(),
+        "ArrayList's, StringBuilder's and Map's members, reached through a subclass and interfaces");
+    TaskletRefusedException e = refused("t/reach/", "t.reach.ReachTasklet");
+    assertTrue(e.getMessage().contains("class t.reach.ReachTasklet calls java.lang.Integer.getInteger: not among what"
+        + " tasklets may use (the device's allow list)"), e.getMessage());
+    assertTrue(e.getMessage().contains("calls java.util.Scanner.<init> (a constructor)"), e.getMessage());
+    e = refused("t/extend/", "t.extend.ExtendTasklet");
+    assertEquals("tasklet t.extend.ExtendTasklet refused: class t.extend.ExtendTasklet$Worker extends"
+        + " java.util.TimerTask: tasklet classes may not extend it; class t.extend.ExtendTasklet$Worker calls"
+        + " java.util.TimerTask.<init> (a constructor): not among what tasklets may use (the device's allow list)",
+        e.getMessage());
+  }
+
+  @Test
+  void theAllowListRefusesALineThatBothAllowsAndLeavesOut() {
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> AllowList.parse(
+        new java.io.BufferedReader(new java.io.StringReader("java.lang.String length -intern\n"))));
+    assertTrue(e.getMessage().contains("line 1"), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> AllowList.parse(
+        new java.io.BufferedReader(new java.io.StringReader("java.lang.String\njava.lang.String\n"))));
   }
 
   private LoadedTasklet load(String name, String className) throws TaskletRefusedException {

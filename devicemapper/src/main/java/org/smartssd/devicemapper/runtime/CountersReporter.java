@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper;
+package org.smartssd.devicemapper.runtime;
 
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
@@ -8,10 +8,10 @@ import org.apache.hadoop.mapreduce.StatusReporter;
  * A reporter whose counters are kept in hand: a lane's inside the device (what the job's code
  * counts goes to the host with the last results), or a task's in tests.
  */
-final class CountersReporter extends StatusReporter {
+public final class CountersReporter extends StatusReporter {
   private final Counters counters;
 
-  CountersReporter(Counters counters) {
+  public CountersReporter(Counters counters) {
     this.counters = counters;
   }
 

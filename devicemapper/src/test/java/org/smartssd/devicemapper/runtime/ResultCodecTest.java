@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper;
+package org.smartssd.devicemapper.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -60,16 +60,19 @@ class ResultCodecTest {
     assertThatThrownBy(() -> new ResultCodec.PairCursor(bytes("C"), 0, 1)).isInstanceOf(IOException.class);
   }
 
+  /** A job's counter enum. */
+  enum Lines { LINES }
+
   @Test
   void countersTravelByGroupAndName() throws Exception {
     Counters counters = new Counters();
     assertThat(ResultCodec.counters(counters)).isNull();
-    counters.findCounter(TestJobs.MapperCounters.LINES).increment(42);
+    counters.findCounter(Lines.LINES).increment(42);
     counters.findCounter("my group", "my counter").increment(-3);
     counters.findCounter("my group", "zero");
     byte[] record = ResultCodec.counters(counters);
     assertThat(ResultCodec.readCounters(record, 0, record.length)).containsExactlyInAnyOrder(
-        new ResultCodec.CounterValue(TestJobs.MapperCounters.class.getName(), "LINES", 42),
+        new ResultCodec.CounterValue(Lines.class.getName(), "LINES", 42),
         new ResultCodec.CounterValue("my group", "my counter", -3));
   }
 

@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper;
+package org.smartssd.devicemapper.runtime;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,11 +30,15 @@ import org.smartssd.device.tasklet.TaskletResult;
 
 /**
  * The adapter that runs an unchanged Hadoop {@code Mapper}, with the job's combiner as a partial
- * reduce, as a tasklet inside the device. It runs there, not on the host: it and everything it
- * uses (in this package: {@link MapperDriver}, {@link InputRecords}, {@link MapOutputCollector},
- * {@link ResultCodec}) see only the JDK, the tasklet API and the packages the device shares
- * (Hadoop's). It reaches the job's classes by name through Hadoop's {@code Configuration}, whose
- * class loader is the lane thread's context loader: the tasklet's own.
+ * reduce, as a tasklet inside the device. It is the device's own code, not the job's: a device that
+ * shares this package ({@code smartssd.device.isp.shared-packages}, as it does by default) runs it
+ * from its own class path, trusted, and the tasklet's jar holds only the job's classes, which the
+ * device's sandbox checks. It reaches them by name through Hadoop's {@code Configuration}, whose
+ * class loader is the lane thread's context loader: the tasklet's own. The job names classes in its
+ * configuration, and the host is not trusted: a class this adapter makes must be the job's own (from
+ * the tasklet's jar) or one of Hadoop's few it knows ({@link JobClasses}), its configuration cannot
+ * read the device's environment or system properties, and its serializations are Hadoop's
+ * Writables.
  *
  * <p>In each lane: {@code onCreate} reads the job's configuration (the host's defaults, an entry of
  * the tasklet's jar, and the job's differences from them, a parameter: {@link JobConfigurations}),
@@ -50,27 +54,27 @@ import org.smartssd.device.tasklet.TaskletResult;
 public final class MapReduceTasklet implements MergingTasklet {
   // ---- parameters (CREATE_OBJECT) ----
   /** The job's configuration as its differences from the defaults in the jar ({@link JobConfigurations}). */
-  static final String CONFIGURATION = "configuration";
+  public static final String CONFIGURATION = "configuration";
   /** How records are presented: {@link #INPUT_FIXED_LENGTH} or {@link #INPUT_TEXT}. */
-  static final String INPUT = "input";
-  static final String INPUT_FIXED_LENGTH = "fixed-length";
-  static final String INPUT_TEXT = "text";
+  public static final String INPUT = "input";
+  public static final String INPUT_FIXED_LENGTH = "fixed-length";
+  public static final String INPUT_TEXT = "text";
   /** The binary name of the generated {@link MapperDriver} subclass of the job's mapper. */
-  static final String MAPPER_DRIVER = "mapper-driver";
+  public static final String MAPPER_DRIVER = "mapper-driver";
   /** The combiner's binary name, or empty for none. */
-  static final String COMBINER = "combiner";
+  public static final String COMBINER = "combiner";
   /** The split, as the mapper's {@code context.getInputSplit()} shows it: a {@code FileSplit}. */
-  static final String SPLIT_PATH = "split-path";
-  static final String SPLIT_START = "split-start";
-  static final String SPLIT_LENGTH = "split-length";
+  public static final String SPLIT_PATH = "split-path";
+  public static final String SPLIT_START = "split-start";
+  public static final String SPLIT_LENGTH = "split-length";
   /** The map task attempt the device works for. */
-  static final String TASK_ATTEMPT = "task-attempt";
-  static final String BUFFER_RECORDS = "buffer-records";
-  static final String BUFFER_BYTES = "buffer-bytes";
-  static final String RESULT_BATCH_BYTES = "result-batch-bytes";
+  public static final String TASK_ATTEMPT = "task-attempt";
+  public static final String BUFFER_RECORDS = "buffer-records";
+  public static final String BUFFER_BYTES = "buffer-bytes";
+  public static final String RESULT_BATCH_BYTES = "result-batch-bytes";
 
   /** LineRecordReader's limit on line length; the device supports only its default (none). */
-  static final String MAX_LINE_LENGTH = "mapreduce.input.linerecordreader.line.maxlength";
+  public static final String MAX_LINE_LENGTH = "mapreduce.input.linerecordreader.line.maxlength";
 
   private JobConf conf;
   private InputRecords records;
@@ -89,12 +93,13 @@ public final class MapReduceTasklet implements MergingTasklet {
   @SuppressWarnings({"rawtypes", "unchecked"})
   public void onCreate(TaskletContext context) throws Exception {
     Map<String, String> p = context.parameters();
-    conf = context.lane() < 0 ? readConfiguration(p) : configuration(p, context.lanes());
+    ClassLoader code = Thread.currentThread().getContextClassLoader();
+    conf = context.lane() < 0 ? readConfiguration(p, code) : configuration(p, context.lanes(), code);
     TaskAttemptID attempt = TaskAttemptID.forName(required(p, TASK_ATTEMPT));
     batcher = new ResultCodec.PairBatcher(intParameter(p, RESULT_BATCH_BYTES));
     String combinerName = p.getOrDefault(COMBINER, "");
     Class<? extends Reducer> combiner = combinerName.isEmpty() ? null
-        : conf.getClassByName(combinerName).asSubclass(Reducer.class);
+        : JobClasses.combiner(combinerName, code);
     CountersReporter reporter = new CountersReporter(counters);
     collector = new MapOutputCollector(conf, attempt, combiner, reporter, batcher, intParameter(p, BUFFER_RECORDS),
         intParameter(p, BUFFER_BYTES));
@@ -102,7 +107,7 @@ public final class MapReduceTasklet implements MergingTasklet {
       return; // the controller core's instance only merges
     }
     records = records(required(p, INPUT), conf);
-    Object instance = ReflectionUtils.newInstance(conf.getClassByName(required(p, MAPPER_DRIVER)), conf);
+    Object instance = ReflectionUtils.newInstance(JobClasses.driver(required(p, MAPPER_DRIVER), code), conf);
     driver = (MapperDriver) instance;
     InputSplit split = new FileSplit(new Path(required(p, SPLIT_PATH)), Long.parseLong(required(p, SPLIT_START)),
         Long.parseLong(required(p, SPLIT_LENGTH)), new String[0]);
@@ -180,35 +185,50 @@ public final class MapReduceTasklet implements MergingTasklet {
     }
   }
 
-  /**
-   * The job's configuration, read once for the lanes of an execution (this class is defined by the
-   * tasklet's own class loader, so the cache is the tasklet's) and dropped once each lane has its
-   * own copy, as each Hadoop task has its own. Copying costs a fifth of reading.
-   */
-  private static JobConf configuration;
-  private static int copies;
+  /** A job's configuration read once for the lanes of an execution, until each lane has its copy. */
+  private static final class SharedConfiguration {
+    final JobConf conf;
+    int copies;
 
-  private static synchronized JobConf configuration(Map<String, String> parameters, int lanes) throws IOException {
-    if (configuration == null) {
-      configuration = readConfiguration(parameters);
-      copies = 0;
+    SharedConfiguration(JobConf conf) {
+      this.conf = conf;
     }
-    JobConf copy = new JobConf(configuration);
-    if (++copies >= lanes) {
-      configuration = null; // Hadoop's constructor cache may keep this class alive: keep no more than it
-    }
-    return copy;
   }
 
-  private static JobConf readConfiguration(Map<String, String> parameters) throws IOException {
+  /**
+   * The configurations being copied, by the tasklet's class loader: this class is the device's, one
+   * for every tasklet, so a tasklet's configuration is only ever its own. Dropped once each lane has
+   * its own copy, as each Hadoop task has its own (copying costs a fifth of reading).
+   */
+  private static final Map<ClassLoader, SharedConfiguration> CONFIGURATIONS = new java.util.WeakHashMap<>();
+
+  private static JobConf configuration(Map<String, String> parameters, int lanes, ClassLoader code)
+      throws IOException {
+    synchronized (CONFIGURATIONS) {
+      SharedConfiguration shared = CONFIGURATIONS.get(code);
+      if (shared == null) {
+        shared = new SharedConfiguration(readConfiguration(parameters, code));
+        CONFIGURATIONS.put(code, shared);
+      }
+      JobConf copy = new JobConf(shared.conf);
+      if (++shared.copies >= lanes) {
+        CONFIGURATIONS.remove(code);
+      }
+      return copy;
+    }
+  }
+
+  private static JobConf readConfiguration(Map<String, String> parameters, ClassLoader code) throws IOException {
     byte[] defaults;
-    try (InputStream in = MapReduceTasklet.class.getResourceAsStream("/" + JobConfigurations.DEFAULTS_ENTRY)) {
+    try (InputStream in = code.getResourceAsStream(JobConfigurations.DEFAULTS_ENTRY)) {
       if (in == null) {
         throw new IOException("the tasklet's jar has no " + JobConfigurations.DEFAULTS_ENTRY + ": the host's defaults");
       }
       defaults = in.readAllBytes();
     }
-    return JobConfigurations.decode(defaults, required(parameters, CONFIGURATION));
+    JobConf conf = JobConfigurations.decode(defaults, required(parameters, CONFIGURATION));
+    JobClasses.confine(conf, code);
+    return conf;
   }
 
   /** The records as the job's input format presents them, read from the job's configuration as Hadoop reads it. */

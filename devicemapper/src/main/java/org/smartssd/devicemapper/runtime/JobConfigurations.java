@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper;
+package org.smartssd.devicemapper.runtime;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -27,14 +27,14 @@ import org.apache.hadoop.mapred.JobConf;
  *
  * <p>Runs on both sides: on the device it uses only the JDK and Hadoop's shared classes.
  */
-final class JobConfigurations {
+public final class JobConfigurations {
   /** The jar entry holding the host's defaults. */
-  static final String DEFAULTS_ENTRY = "META-INF/smartssd/default-configuration";
+  public static final String DEFAULTS_ENTRY = "META-INF/smartssd/default-configuration";
 
   private JobConfigurations() {}
 
   /** Every raw entry of the configuration, sorted by key. */
-  static TreeMap<String, String> entries(Configuration conf) {
+  public static TreeMap<String, String> entries(Configuration conf) {
     TreeMap<String, String> entries = new TreeMap<>();
     for (Map.Entry<String, String> e : conf) {
       entries.put(e.getKey(), e.getValue());
@@ -43,7 +43,7 @@ final class JobConfigurations {
   }
 
   /** The defaults' bytes: the same bytes for the same entries. */
-  static byte[] encodeDefaults(Map<String, String> defaults) throws IOException {
+  public static byte[] encodeDefaults(Map<String, String> defaults) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(new DeflaterOutputStream(bytes))) {
       writeEntries(out, defaults);
@@ -52,7 +52,7 @@ final class JobConfigurations {
   }
 
   /** The job's differences from the defaults, as text for a tasklet parameter. */
-  static String encodeDifferences(Map<String, String> job, Map<String, String> defaults) throws IOException {
+  public static String encodeDifferences(Map<String, String> job, Map<String, String> defaults) throws IOException {
     TreeMap<String, String> changed = new TreeMap<>();
     for (Map.Entry<String, String> e : job.entrySet()) {
       if (!Objects.equals(defaults.get(e.getKey()), e.getValue())) {
@@ -77,7 +77,7 @@ final class JobConfigurations {
   }
 
   /** The job's configuration again: the defaults, then the differences. */
-  static JobConf decode(byte[] defaults, String differences) throws IOException {
+  public static JobConf decode(byte[] defaults, String differences) throws IOException {
     JobConf conf = new JobConf(false);
     try (DataInputStream in = new DataInputStream(new InflaterInputStream(new ByteArrayInputStream(defaults)))) {
       readEntries(in, conf);

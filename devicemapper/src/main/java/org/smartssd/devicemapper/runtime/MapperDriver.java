@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper;
+package org.smartssd.devicemapper.runtime;
 
 import java.io.IOException;
 import org.apache.hadoop.mapreduce.Mapper;

@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper;
+package org.smartssd.devicemapper.runtime;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,9 +30,9 @@ import org.smartssd.device.tasklet.ResultSink;
  *       once, with the lane's last results.
  * </ul>
  */
-final class ResultCodec {
-  static final byte PAIRS = 'P';
-  static final byte COUNTERS = 'C';
+public final class ResultCodec {
+  public static final byte PAIRS = 'P';
+  public static final byte COUNTERS = 'C';
 
   private ResultCodec() {}
 
@@ -112,10 +112,10 @@ final class ResultCodec {
   }
 
   /** One counter of a counters record. */
-  record CounterValue(String group, String name, long value) {}
+  public record CounterValue(String group, String name, long value) {}
 
   /** The counters of a {@link #COUNTERS} record (tag included). */
-  static List<CounterValue> readCounters(byte[] record, int offset, int length) throws IOException {
+  public static List<CounterValue> readCounters(byte[] record, int offset, int length) throws IOException {
     DataInputBuffer in = new DataInputBuffer();
     in.reset(record, offset, length);
     if (in.readByte() != COUNTERS) {
@@ -130,17 +130,17 @@ final class ResultCodec {
   }
 
   /** Walks the pairs of a {@link #PAIRS} record, without copying. */
-  static final class PairCursor {
+  public static final class PairCursor {
     private final byte[] data;
     private final int end;
     private int position;
-    int keyOffset;
-    int keyLength;
-    int valueOffset;
-    int valueLength;
+    public int keyOffset;
+    public int keyLength;
+    public int valueOffset;
+    public int valueLength;
 
     /** {@code data[offset, offset + length)} is the whole record, tag included. */
-    PairCursor(byte[] data, int offset, int length) throws IOException {
+    public PairCursor(byte[] data, int offset, int length) throws IOException {
       if (length < 1 || data[offset] != PAIRS) {
         throw new IOException("not a pairs record");
       }
@@ -150,7 +150,7 @@ final class ResultCodec {
     }
 
     /** Moves to the next pair; false at the end of the record. */
-    boolean next() throws IOException {
+    public boolean next() throws IOException {
       if (position >= end) {
         return false;
       }
@@ -166,7 +166,7 @@ final class ResultCodec {
       return true;
     }
 
-    byte[] data() {
+    public byte[] data() {
       return data;
     }
 

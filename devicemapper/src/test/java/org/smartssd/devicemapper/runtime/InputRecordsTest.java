@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper;
+package org.smartssd.devicemapper.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
