@@ -89,6 +89,8 @@ class HostileTaskletsTest {
     EXPECTED.put("EndlessLoop", "ran past its time limit of 2000 ms");
     EXPECTED.put("UnboundedRecursion", "java.lang.StackOverflowError");
     EXPECTED.put("OutputFlood", "more than its output budget of");
+    EXPECTED.put("ConfigurationRewrite", "calls org.apache.hadoop.io.Writable.readFields: not among what tasklets may"
+        + " use");
   }
 
   @BeforeAll

@@ -209,7 +209,15 @@ public final class Instrumenter {
       i++;
     }
     for (TryCatchBlockNode t : m.tryCatchBlocks) {
-      checks.add(t.handler);
+      // Not at a catch-any handler (a finally block, a synchronized block's release): it rethrows what
+      // it caught, so a stopped thread runs its cleanup (and releases its monitor) and goes on out. And
+      // never at a handler inside a range it protects itself (javac's monitor release does that): a
+      // check there would throw into itself for ever.
+      int handler = at.get(t.handler);
+      boolean coversItself = at.get(t.start) <= handler && handler < at.get(t.end);
+      if (t.type != null && !coversItself) {
+        checks.add(t.handler);
+      }
     }
     return checks;
   }

@@ -217,7 +217,7 @@ class InstrumenterTest {
   void aThreadToldToStopStopsAtItsNextLoopHeadWhateverItCatches() throws Exception {
     for (boolean counting : new boolean[] {true, false}) {
       Class<?> c = instrumented(org.smartssd.opcount.fixtures.Runaway.class, counting);
-      for (String method : List.of("spin", "stubborn")) {
+      for (String method : List.of("spin", "stubborn", "locked")) {
         Method m = c.getMethod(method);
         java.util.concurrent.atomic.AtomicReference<Throwable> ended = new java.util.concurrent.atomic.AtomicReference<>();
         Thread t = new Thread(() -> {
@@ -237,6 +237,11 @@ class InstrumenterTest {
         t.join(2_000);
         assertThat(t.isAlive()).as("%s (counting %s) stopped within 2 s", method, counting).isFalse();
         assertThat(ended.get()).isInstanceOf(OpMeter.Stopped.class);
+        Object lock = c.getField("LOCK").get(null);
+        assertThat(Thread.holdsLock(lock)).isFalse();
+        synchronized (lock) {
+          assertThat(Thread.holdsLock(lock)).as("the stopped thread released the monitor").isTrue();
+        }
       }
     }
     assertThat(OpMeter.requestStop(new Thread(() -> { }))).as("a thread that never ran counted code").isFalse();

@@ -221,8 +221,11 @@ final class MapOutputCollector {
     } else {
       sort(data);
     }
-    Reducer reducer = ReflectionUtils.newInstance(combiner, conf);
-    ReduceContextImpl context = new ReduceContextImpl(conf, attempt, new SortedRun(data), combineInputKeys,
+    // The combiner (the job's code) gets a copy of the configuration, fresh for each combine: what it
+    // does to it never reaches the one this collector makes classes from.
+    JobConf jobsView = new JobConf(conf);
+    Reducer reducer = ReflectionUtils.newInstance(combiner, jobsView);
+    ReduceContextImpl context = new ReduceContextImpl(jobsView, attempt, new SortedRun(data), combineInputKeys,
         combineInputValues, new CombineOutput(), null, reporter, conf.getCombinerKeyGroupingComparator(), keyClass,
         valueClass);
     reducer.run(new WrappedReducer().getReducerContext(context));

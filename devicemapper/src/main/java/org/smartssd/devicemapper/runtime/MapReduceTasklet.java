@@ -107,12 +107,15 @@ public final class MapReduceTasklet implements MergingTasklet {
       return; // the controller core's instance only merges
     }
     records = records(required(p, INPUT), conf);
-    Object instance = ReflectionUtils.newInstance(JobClasses.driver(required(p, MAPPER_DRIVER), code), conf);
+    // The job's code gets a copy of the configuration: what it does to it (a Configuration is a Writable,
+    // and readFields rewrites it) never reaches the one this runtime confined and makes classes from.
+    JobConf jobsView = new JobConf(conf);
+    Object instance = ReflectionUtils.newInstance(JobClasses.driver(required(p, MAPPER_DRIVER), code), jobsView);
     driver = (MapperDriver) instance;
     InputSplit split = new FileSplit(new Path(required(p, SPLIT_PATH)), Long.parseLong(required(p, SPLIT_START)),
         Long.parseLong(required(p, SPLIT_LENGTH)), new String[0]);
-    MapContextImpl mapContext = new MapContextImpl(conf, attempt, current, new LaneWriter(collector), null, reporter,
-        split);
+    MapContextImpl mapContext = new MapContextImpl(jobsView, attempt, current, new LaneWriter(collector), null,
+        reporter, split);
     mapperContext = new WrappedMapper().getMapContext(mapContext);
   }
 

@@ -24,7 +24,7 @@ public final class Hostile {
   private Hostile() {}
 
   /** The attacks, in the order of the issue that asked for them. */
-  public static final String[] ATTACKS = {"Shell", "ReflectionUtilsProcess", "LocalFileSystem", "AddResource", "WriteFile", "NetUtilsSocket", "ExitUtilTerminate", "RuntimeHalt", "HadoopExecutors", "BeansExpression", "BeansStatement", "Script", "ServiceLoaderProviders", "DefineClass", "NativeCode", "OthersStatistics", "DeviceCredentials", "TenGigabytes", "EndlessLoop", "UnboundedRecursion", "OutputFlood"};
+  public static final String[] ATTACKS = {"Shell", "ReflectionUtilsProcess", "LocalFileSystem", "AddResource", "WriteFile", "NetUtilsSocket", "ExitUtilTerminate", "RuntimeHalt", "HadoopExecutors", "BeansExpression", "BeansStatement", "Script", "ServiceLoaderProviders", "DefineClass", "NativeCode", "OthersStatistics", "DeviceCredentials", "TenGigabytes", "EndlessLoop", "UnboundedRecursion", "OutputFlood", "ConfigurationRewrite"};
 
   /** A tasklet that does nothing but what an attack overrides. */
   public abstract static class Base implements Tasklet {
@@ -416,6 +416,39 @@ public final class Hostile {
     @Override
     protected void map(LongWritable key, Text value, Context context) throws IOException, InterruptedException {
       IntWritable one = new IntWritable(1); StringBuilder b = new StringBuilder(); for (int i = 0; i < 60_000; i++) { b.append('x'); } Text junk = new Text(); for (long n = 0; n >= 0; n = (n + 1) & 0xFFFFFF) { b.setCharAt(0, (char) ('a' + n % 26)); b.setCharAt(1, (char) ('a' + n / 26 % 26)); b.setCharAt(2, (char) ('a' + n / 676 % 26)); junk.set(b.toString()); context.write(junk, one); }
+    }
+  }
+
+  /** The job's configuration rewritten after the runtime confined it: a Configuration is a Writable. */
+  public static final class ConfigurationRewriteTasklet extends Base {
+    @Override
+    public void onCreate(TaskletContext context) throws Exception {
+      org.apache.hadoop.io.Writable w = new org.apache.hadoop.io.Text();
+      w.readFields(new java.io.DataInputStream(new java.io.ByteArrayInputStream(new byte[] {0})));
+    }
+  }
+
+  public static class ConfigurationRewriteMapper extends BaseMapper {
+    @Override
+    protected void setup(Context context) throws IOException, InterruptedException {
+      org.apache.hadoop.conf.Configuration conf = context.getConfiguration();
+      java.util.Map<String, String> all = new java.util.TreeMap<>();
+      Iterable<java.util.Map.Entry<String, String>> entries = conf;
+      for (java.util.Map.Entry<String, String> e : entries) {
+        all.put(e.getKey(), e.getValue());
+      }
+      all.put("io.serializations", "java.util.Timer,org.apache.hadoop.io.serializer.WritableSerialization");
+      org.apache.hadoop.io.DataOutputBuffer out = new org.apache.hadoop.io.DataOutputBuffer();
+      org.apache.hadoop.io.WritableUtils.writeVInt(out, all.size());
+      for (java.util.Map.Entry<String, String> e : all.entrySet()) {
+        Text.writeString(out, e.getKey());
+        Text.writeString(out, e.getValue());
+        out.writeInt(-1);
+      }
+      org.apache.hadoop.io.DataInputBuffer in = new org.apache.hadoop.io.DataInputBuffer();
+      in.reset(out.getData(), out.getLength());
+      org.apache.hadoop.io.Writable w = conf;
+      w.readFields(in);
     }
   }
 }

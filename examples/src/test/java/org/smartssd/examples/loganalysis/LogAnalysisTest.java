@@ -42,9 +42,8 @@ class LogAnalysisTest {
 
   @BeforeAll
   void start() throws IOException {
-    Map<String, String> o = TestDevices.small(dir.resolve("device"));
-    o.put("smartssd.device.isp.shared-packages", DeviceMode.SHARED_PACKAGES);
-    device = TestDevices.start(o);
+    // The device's defaults: it runs MapReduce tasklets out of the box (device mode below never falls back).
+    device = TestDevices.start(TestDevices.small(dir.resolve("device")));
     conf = LogAnalysis.configuration(Map.of());
     fs = Traces.objfs(device.address(), conf);
     generated = Traces.generated(50_000);

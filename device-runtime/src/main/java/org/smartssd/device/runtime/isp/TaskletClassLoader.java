@@ -24,6 +24,12 @@ final class TaskletClassLoader extends ClassLoader {
   }
 
   private final Map<String, byte[]> entries;
+  /**
+   * The internal names of the jar's classes the device checked: the only ones this loader defines. A
+   * class file the check did not read (under {@code META-INF/}, named like {@code module-info}) is
+   * never defined, whatever asks for it by name.
+   */
+  private final java.util.Set<String> checked;
   private final List<String> sharedPackages;
   private final ClassLoader deviceLoader;
   /** Counts the work of the jar's classes as they are defined; null when not counting. */
@@ -31,14 +37,16 @@ final class TaskletClassLoader extends ClassLoader {
 
   /**
    * @param entries the jar's files by path
+   * @param checked the internal names of the classes the device checked, the only ones defined
    * @param sharedPackages package prefixes, dotted and ending with a dot
    * @param deviceLoader where the shared packages' classes come from
    * @param instrumenter rewrites the jar's classes to count their work, or null
    */
-  TaskletClassLoader(String taskletName, Map<String, byte[]> entries, List<String> sharedPackages,
-      ClassLoader deviceLoader, Instrumenter instrumenter) {
+  TaskletClassLoader(String taskletName, Map<String, byte[]> entries, java.util.Set<String> checked,
+      List<String> sharedPackages, ClassLoader deviceLoader, Instrumenter instrumenter) {
     super("tasklet:" + taskletName, getPlatformClassLoader());
     this.entries = entries;
+    this.checked = java.util.Set.copyOf(checked);
     this.sharedPackages = sharedPackages;
     this.deviceLoader = deviceLoader;
     this.instrumenter = instrumenter;
@@ -68,7 +76,7 @@ final class TaskletClassLoader extends ClassLoader {
 
   @Override
   protected Class<?> findClass(String name) throws ClassNotFoundException {
-    byte[] bytes = entries.get(name.replace('.', '/') + ".class");
+    byte[] bytes = checked.contains(name.replace('.', '/')) ? entries.get(name.replace('.', '/') + ".class") : null;
     if (bytes == null) {
       throw new ClassNotFoundException(name + " is not in the tasklet's jar, the Java platform or the device's "
           + "packages shared with tasklets " + sharedPackages);

@@ -177,12 +177,12 @@ public final class TaskletLoader {
       List<String> visible = new ArrayList<>(sharedPackages);
       visible.add(METER_PACKAGE);
       Instrumenter.Scope scope = name -> own.contains(name) || libraryScope.counted(name);
-      loader = new TaskletClassLoader(className, contents.entries(), visible, sharedLoader, new Instrumenter(scope));
+      loader = new TaskletClassLoader(className, contents.entries(), own, visible, sharedLoader, new Instrumenter(scope));
     } else {
       // Not counted, but stoppable: its loops' heads and handlers ask whether the engine stopped it.
       List<String> visible = new ArrayList<>(sharedPackages);
       visible.add(METER_PACKAGE);
-      loader = new TaskletClassLoader(className, contents.entries(), visible, deviceLoader,
+      loader = new TaskletClassLoader(className, contents.entries(), own, visible, deviceLoader,
           new Instrumenter(own::contains, false));
     }
     Class<?> type;
