@@ -42,14 +42,26 @@ public final class FrameReader {
     if (length < 0 || length > maxPayloadBytes) {
       throw new FrameTooLargeException(header, maxPayloadBytes);
     }
-    byte[] payload = new byte[length];
-    int read = in.readNBytes(payload, 0, length);
-    if (read < length) {
-      throw truncated(ProtocolConstants.HEADER_BYTES + read,
-          Integer.toString(ProtocolConstants.HEADER_BYTES + length));
+    // The payload's buffer grows with the bytes that arrive, not with what the header announces: a
+    // header alone, announcing the largest payload, costs a first step of memory, not the payload.
+    byte[] payload = new byte[Math.min(length, FIRST_STEP_BYTES)];
+    int read = 0;
+    while (true) {
+      int n = in.readNBytes(payload, read, payload.length - read);
+      read += n;
+      if (read < payload.length) {
+        throw truncated(ProtocolConstants.HEADER_BYTES + read,
+            Integer.toString(ProtocolConstants.HEADER_BYTES + length));
+      }
+      if (read == length) {
+        return new Frame(header, ByteBuffer.wrap(payload));
+      }
+      payload = java.util.Arrays.copyOf(payload, (int) Math.min(length, 2L * payload.length));
     }
-    return new Frame(header, ByteBuffer.wrap(payload));
   }
+
+  /** The payload buffer's first size; it doubles as bytes arrive, up to the payload's length. */
+  static final int FIRST_STEP_BYTES = 64 << 10;
 
   private static FramingException truncated(int got, String of) {
     return new FramingException("truncated frame after " + got + " of " + of + " bytes: the stream ended");

@@ -33,6 +33,50 @@ class FrameReaderTest {
   }
 
   @Test
+  void aPayloadLargerThanTheFirstStepArrivesWhole() throws IOException {
+    for (int size : new int[] {FrameReader.FIRST_STEP_BYTES - 1, FrameReader.FIRST_STEP_BYTES,
+        FrameReader.FIRST_STEP_BYTES + 1, 5 * FrameReader.FIRST_STEP_BYTES + 17}) {
+      Request write = new Request.Write(3, FrameVectors.sequence(size));
+      Frame f = new FrameReader(stream(bytes(Messages.requestFrame(1, 9, write)))).read(MAX);
+      assertEquals(write, Messages.decodeRequest(Opcode.WRITE, f.payload()), "payload of " + size);
+    }
+  }
+
+  /**
+   * A header announcing the largest payload, and then nothing: the reader asks for the first step of
+   * memory, not for the announced payload (fifteen such headers took a device from 126 MB to 1 GB).
+   */
+  @Test
+  void aHeaderAloneCostsTheFirstStepNotThePayloadItAnnounces() {
+    byte[] header = new byte[ProtocolConstants.HEADER_BYTES];
+    new FrameHeader(1, Opcode.WRITE.code(), 0, 0, 64 << 20, 1, 0).writeTo(ByteBuffer.wrap(header));
+    int[] largestBuffer = {0};
+    java.io.InputStream sender = new java.io.InputStream() {
+      int sent;
+
+      @Override
+      public int read() {
+        return sent < header.length ? header[sent++] & 0xFF : -1;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        if (sent >= header.length) {
+          largestBuffer[0] = Math.max(largestBuffer[0], b.length);
+          return -1; // the sender sends no payload
+        }
+        int n = Math.min(len, header.length - sent);
+        System.arraycopy(header, sent, b, off, n);
+        sent += n;
+        return n;
+      }
+    };
+    FramingException e = assertThrows(FramingException.class, () -> new FrameReader(sender).read(128 << 20));
+    assertTrue(e.getMessage().startsWith("truncated frame after 32 of"), e.getMessage());
+    assertEquals(FrameReader.FIRST_STEP_BYTES, largestBuffer[0]);
+  }
+
+  @Test
   void emptyStreamIsACleanEnd() throws IOException {
     assertNull(new FrameReader(stream(new byte[0])).read(MAX));
   }

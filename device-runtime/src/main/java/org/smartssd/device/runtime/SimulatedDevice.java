@@ -87,7 +87,7 @@ public final class SimulatedDevice implements Closeable {
       this.isp = e;
       CommandHandler handler = new CommandHandler(s, e, this::info, this::statistics);
       this.server = new DeviceServer(config.deviceName(), config.bindAddress(), config.port(),
-          config.unixSocket().orElse(null), config.secret().orElse(null), config.workerThreads(), config.maxFrameBytes(), config.paced(), s, t,
+          config.unixSocket().orElse(null), config.secret().orElse(null), config.maxConnections(), config.workerThreads(), config.maxFrameBytes(), config.paced(), s, t,
           handler, hostIoWaiting, this::stopInBackground);
     } catch (IOException | RuntimeException failure) {
       if (e != null) {

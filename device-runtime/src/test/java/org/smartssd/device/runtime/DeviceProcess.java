@@ -42,6 +42,15 @@ public final class DeviceProcess implements AutoCloseable {
   /** As {@link #start(Path, Map)}, with more options of {@code device start} (such as {@code --unix-socket}). */
   public static DeviceProcess start(Path dataDir, Map<String, String> overrides, List<String> options)
       throws IOException {
+    return start(dataDir, overrides, options, 0);
+  }
+
+  /**
+   * As {@link #start(Path, Map, List)}, with the process's file descriptors limited to {@code openFiles}
+   * ({@code ulimit -n}; 0 for the inherited limit).
+   */
+  public static DeviceProcess start(Path dataDir, Map<String, String> overrides, List<String> options, int openFiles)
+      throws IOException {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -55,7 +64,13 @@ public final class DeviceProcess implements AutoCloseable {
       }
     });
     command.addAll(options);
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    List<String> run = command;
+    if (openFiles > 0) {
+      // The JVM raises its soft limit to the hard one at start: limit both.
+      run = new ArrayList<>(List.of("sh", "-c", "ulimit -n " + openFiles + " && exec \"$0\" \"$@\""));
+      run.addAll(command);
+    }
+    Process p = new ProcessBuilder(run).redirectErrorStream(true).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     StringBuilder seen = new StringBuilder();
     String line;

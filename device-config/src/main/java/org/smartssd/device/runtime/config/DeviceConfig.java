@@ -37,6 +37,7 @@ public final class DeviceConfig {
   private final HostSecret secret;
   private final int maxFrameBytes;
   private final int workerThreads;
+  private final int maxConnections;
   private final boolean paced;
   private final DeviceGeometry geometry;
   private final int overprovisioningPercent;
@@ -98,6 +99,7 @@ public final class DeviceConfig {
     secret = secret(values.text(HOST_SECRET_FILE), bindAddress);
     maxFrameBytes = values.wholeNumber(HOST_MAX_FRAME_BYTES, 1, Integer.MAX_VALUE);
     workerThreads = values.wholeNumber(HOST_WORKER_THREADS, 1, Integer.MAX_VALUE);
+    maxConnections = values.wholeNumber(HOST_MAX_CONNECTIONS, 1, Integer.MAX_VALUE);
     paced = values.bool(PACE);
     geometry = geometry(values);
     overprovisioningPercent = values.wholeNumber(FLASH_OVERPROVISIONING_PERCENT, 0, 50);
@@ -335,6 +337,11 @@ public final class DeviceConfig {
 
   public int maxFrameBytes() {
     return maxFrameBytes;
+  }
+
+  /** Connections served at once; one more is closed as soon as it is accepted. */
+  public int maxConnections() {
+    return maxConnections;
   }
 
   public int workerThreads() {

@@ -39,6 +39,10 @@ public final class DeviceConfigKeys {
   public static final String HOST_MAX_FRAME_BYTES = "smartssd.device.host.max-frame-bytes";
   public static final String HOST_MAX_FRAME_BYTES_DEFAULT = "67108864";
 
+  /** Each connection has a reading thread: the limit bounds the device's threads and descriptors. */
+  public static final String HOST_MAX_CONNECTIONS = "smartssd.device.host.max-connections";
+  public static final String HOST_MAX_CONNECTIONS_DEFAULT = "1024";
+
   public static final String HOST_WORKER_THREADS = "smartssd.device.host.worker-threads";
   public static final String HOST_WORKER_THREADS_DEFAULT = "8";
 
@@ -187,6 +191,8 @@ public final class DeviceConfigKeys {
           "file holding the secret every connection must prove it holds before it is served (readable by its owner only; make one with `smartssd secret FILE`); empty means none, allowed only with a loopback bind address"),
       key(HOST_MAX_FRAME_BYTES, HOST_MAX_FRAME_BYTES_DEFAULT, "bytes", "largest frame payload accepted"),
       key(HOST_WORKER_THREADS, HOST_WORKER_THREADS_DEFAULT, "threads", "threads executing commands"),
+      key(HOST_MAX_CONNECTIONS, HOST_MAX_CONNECTIONS_DEFAULT, "connections",
+          "connections served at once (over TCP and the Unix socket together); one more is closed at once, with a warning in the log"),
       key(PACE, PACE_DEFAULT, "boolean", "hold each answer until its modelled completion"),
       profileKey(FLASH_CHANNELS, "channels", "flash channels (buses), read in parallel"),
       profileKey(FLASH_WAYS_PER_CHANNEL, "ways", "ways (dies) on each channel; cell operations overlap across them"),

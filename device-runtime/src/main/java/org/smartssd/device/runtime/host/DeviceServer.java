@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
@@ -50,6 +49,11 @@ public final class DeviceServer implements Closeable {
   private final Runnable onShutdown;
   /** The secret hosts must prove they hold, or null. */
   private final HostSecret secret;
+  /** Connections served at once ({@code smartssd.device.host.max-connections}). */
+  private final int maxConnections;
+  /** Connections refused for the limit since the last warning, and when that warning was logged. */
+  private final java.util.concurrent.atomic.AtomicLong refusedSinceWarning = new java.util.concurrent.atomic.AtomicLong();
+  private volatile long lastRefusalWarningNanos = System.nanoTime() - TimeUnit.SECONDS.toNanos(10);
   /**
    * Held while a failed authentication is answered, for {@link #AUTH_FAILURE_DELAY_MS}: the device
    * answers at most one failed attempt a second, over all its connections.
@@ -75,10 +79,12 @@ public final class DeviceServer implements Closeable {
    * {@link UnixSocketListener#bind} for the file's creation. With a {@code secret} (null for none),
    * a connection is served only once it has proved it holds it (PROTOCOL.md, "Authentication").
    */
-  public DeviceServer(String name, String bindAddress, int port, Path unixSocket, HostSecret secret, int workerThreads,
+  public DeviceServer(String name, String bindAddress, int port, Path unixSocket, HostSecret secret, int maxConnections,
+      int workerThreads,
       int maxFrameBytes, boolean paced, ObjectStore store, TimingModel timing, CommandHandler handler,
       AtomicInteger hostIoWaiting, Runnable onShutdown) throws IOException {
     this.secret = secret;
+    this.maxConnections = maxConnections;
     this.hostIoWaiting = hostIoWaiting;
     this.name = name;
     this.store = store;
@@ -170,43 +176,113 @@ public final class DeviceServer implements Closeable {
   }
 
   private void acceptLoop() {
+    AcceptBackoff backoff = new AcceptBackoff(name, "TCP");
     while (!stopping) {
+      Socket socket;
       try {
-        Socket socket = listener.accept();
+        socket = listener.accept();
+      } catch (IOException e) {
+        if (stopping || listener.isClosed()) {
+          return;
+        }
+        backoff.failed(e); // out of descriptors, say: waits, so that the loop does not spin
+        continue;
+      }
+      backoff.succeeded();
+      try {
         socket.setTcpNoDelay(true);
         serve(HostSocket.of(socket));
-      } catch (SocketException e) {
-        if (!stopping) {
-          LOG.error("{}: accept failed", name, e);
-        }
-        return;
       } catch (IOException e) {
-        LOG.warn("{}: accept failed: {}", name, e.toString());
+        LOG.warn("{}: cannot serve a new connection: {}", name, e.toString());
       }
+    }
+  }
+
+  /**
+   * What an accept loop does after accept fails (the process is out of file descriptors, say): waits,
+   * from 10 ms doubling to a second, and logs at most once a second, with how many failed since, so
+   * that the loop neither spins nor floods the log; the next success starts over.
+   */
+  static final class AcceptBackoff {
+    static final long FIRST_WAIT_MS = 10;
+    static final long LONGEST_WAIT_MS = 1000;
+    private final String device;
+    private final String where;
+    private long waitMs = FIRST_WAIT_MS;
+    private long failures;
+    private long lastLogNanos;
+    private boolean logged;
+
+    AcceptBackoff(String device, String where) {
+      this.device = device;
+      this.where = where;
+    }
+
+    void failed(IOException e) {
+      failures++;
+      long now = System.nanoTime();
+      if (!logged || now - lastLogNanos >= TimeUnit.SECONDS.toNanos(1)) {
+        LOG.warn("{}: accept on {} failed {} time(s) ({}); waiting {} ms before the next", device, where, failures,
+            e.toString(), waitMs);
+        logged = true;
+        lastLogNanos = now;
+        failures = 0;
+      }
+      try {
+        Thread.sleep(waitMs);
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      waitMs = Math.min(LONGEST_WAIT_MS, waitMs * 2);
+    }
+
+    void succeeded() {
+      waitMs = FIRST_WAIT_MS;
+      logged = false;
     }
   }
 
   private void acceptUnixLoop() {
     String where = "unix:" + unixListener.path();
+    AcceptBackoff backoff = new AcceptBackoff(name, where);
     int count = 0;
     while (!stopping) {
+      SocketChannel channel;
       try {
-        SocketChannel channel = unixListener.accept();
-        // Unix domain peers have no address of their own: the connection's number names it.
-        serve(HostSocket.of(channel, where + "#" + ++count));
+        channel = unixListener.accept();
       } catch (ClosedChannelException e) {
         if (!stopping) {
           LOG.error("{}: accept on {} failed", name, where, e);
         }
         return;
       } catch (IOException e) {
-        LOG.warn("{}: accept on {} failed: {}", name, where, e.toString());
+        backoff.failed(e);
+        continue;
+      }
+      backoff.succeeded();
+      try {
+        // Unix domain peers have no address of their own: the connection's number names it.
+        serve(HostSocket.of(channel, where + "#" + ++count));
+      } catch (IOException e) {
+        LOG.warn("{}: cannot serve a new connection on {}: {}", name, where, e.toString());
       }
     }
   }
 
-  /** Starts serving an accepted connection on a thread of its own. */
-  private void serve(HostSocket socket) throws IOException {
+  /** Starts serving an accepted connection on a thread of its own; closes it at once past the limit. */
+  private synchronized void serve(HostSocket socket) throws IOException {
+    if (connections.size() >= maxConnections) {
+      socket.close();
+      long refused = refusedSinceWarning.incrementAndGet();
+      long now = System.nanoTime();
+      if (now - lastRefusalWarningNanos >= TimeUnit.SECONDS.toNanos(1)) {
+        lastRefusalWarningNanos = now;
+        refusedSinceWarning.set(0);
+        LOG.warn("{}: {} connection(s) closed as soon as accepted (the latest from {}): {} are open, the limit"
+            + " (smartssd.device.host.max-connections)", name, refused, socket.peer(), maxConnections);
+      }
+      return;
+    }
     Connection c;
     try {
       c = new Connection(this, socket, workers);
