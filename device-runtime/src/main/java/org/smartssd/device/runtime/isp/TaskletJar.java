@@ -50,6 +50,10 @@ final class TaskletJar {
       }
     } catch (IOException e) {
       throw new TaskletRefusedException("the tasklet's code is not a readable jar: " + e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      // ZipInputStream's word for an entry name that is not UTF-8 (and no flag says another charset).
+      throw new TaskletRefusedException("the tasklet's jar is malformed: " + e.getMessage()
+          + " (an entry's name is not UTF-8?)", e);
     }
     if (entries.isEmpty()) {
       throw new TaskletRefusedException("the tasklet's jar has no files");

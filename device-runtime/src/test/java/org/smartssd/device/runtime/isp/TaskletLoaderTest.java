@@ -460,6 +460,21 @@ class TaskletLoaderTest {
         e.getMessage());
   }
 
+  /** A jar whose entry name is not UTF-8 was answered INTERNAL, with a stack trace in the device's log. */
+  @Test
+  void aJarWhoseEntryNameIsNotUtf8IsRefusedAsMalformed() throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(bytes,
+        java.nio.charset.StandardCharsets.ISO_8859_1)) {
+      out.putNextEntry(new java.util.zip.ZipEntry("t/caf\u00e9.class"));
+      out.write(new byte[] {1, 2, 3});
+      out.closeEntry();
+    }
+    TaskletRefusedException e = assertThrows(TaskletRefusedException.class,
+        () -> loader.load(java.nio.ByteBuffer.wrap(bytes.toByteArray()), "t.Anything"));
+    assertTrue(e.getMessage().startsWith("the tasklet's jar is malformed: "), e.getMessage());
+  }
+
   @Test
   void theAllowListRefusesALineThatBothAllowsAndLeavesOut() {
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> AllowList.parse(
