@@ -97,7 +97,9 @@ public final class DeviceConfig {
     port = values.wholeNumber(HOST_PORT, 0, 65535);
     unixSocket = values.optionalAbsolutePath(HOST_UNIX_SOCKET);
     secret = secret(values.text(HOST_SECRET_FILE), bindAddress);
-    maxFrameBytes = values.wholeNumber(HOST_MAX_FRAME_BYTES, 1, Integer.MAX_VALUE);
+    // Below this a WRITE or READ has no room for data beside its fixed fields: the device would be unusable.
+    maxFrameBytes = values.wholeNumber(HOST_MAX_FRAME_BYTES, org.smartssd.device.client.ClientOptions.MAX_FRAME_BYTES_MIN,
+        Integer.MAX_VALUE);
     workerThreads = values.wholeNumber(HOST_WORKER_THREADS, 1, Integer.MAX_VALUE);
     maxConnections = values.wholeNumber(HOST_MAX_CONNECTIONS, 1, Integer.MAX_VALUE);
     paced = values.bool(PACE);

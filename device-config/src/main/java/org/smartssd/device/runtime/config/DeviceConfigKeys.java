@@ -189,7 +189,7 @@ public final class DeviceConfigKeys {
           "absolute path of a Unix domain socket the host interface also listens on, created at start (replacing one left by a device that was killed) and removed at stop; empty means none"),
       key(HOST_SECRET_FILE, HOST_SECRET_FILE_DEFAULT, "path",
           "file holding the secret every connection must prove it holds before it is served (readable by its owner only; make one with `smartssd secret FILE`); empty means none, allowed only with a loopback bind address"),
-      key(HOST_MAX_FRAME_BYTES, HOST_MAX_FRAME_BYTES_DEFAULT, "bytes", "largest frame payload accepted"),
+      key(HOST_MAX_FRAME_BYTES, HOST_MAX_FRAME_BYTES_DEFAULT, "bytes", "largest frame payload accepted (at least 1024)"),
       key(HOST_WORKER_THREADS, HOST_WORKER_THREADS_DEFAULT, "threads", "threads executing commands"),
       key(HOST_MAX_CONNECTIONS, HOST_MAX_CONNECTIONS_DEFAULT, "connections",
           "connections served at once (over TCP and the Unix socket together); one more is closed at once, with a warning in the log"),
