@@ -420,10 +420,8 @@ public final class IspEngine implements Closeable {
             continue;
           }
           long allocated = threadBean.getThreadAllocatedBytes(t.getId()) - w.allocatedBeforeEvent;
-          if (w.inTasklet && allocated > exec.isp.memoryBudgetBytes()) {
-            exec.fail("tasklet " + exec.tasklet.className() + " allocated " + allocated + " bytes in one " + w.event
-                + " on lane " + w.eventLane + ", more than its memory budget of " + exec.isp.memoryBudgetBytes()
-                + " bytes (smartssd.device.isp.memory-budget-bytes); stopped");
+          if (allocated > exec.isp.memoryBudgetBytes()) {
+            exec.fail(LaneWorker.overBudget(exec, allocated, w.event, w.eventLane) + "; stopped while it ran");
             OpMeter.requestStop(t);
             stopLanes(exec);
             break;

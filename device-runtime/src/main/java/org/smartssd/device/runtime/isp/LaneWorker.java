@@ -481,14 +481,19 @@ final class LaneWorker implements Runnable {
     }
     long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocatedBefore;
     if (allocated > exec.isp.memoryBudgetBytes()) {
-      exec.fail("tasklet " + exec.tasklet.className() + " allocated " + allocated + " bytes in one " + event
-          + " on lane " + lane + ", more than its memory budget of " + exec.isp.memoryBudgetBytes()
-          + " bytes (smartssd.device.isp.memory-budget-bytes)");
+      exec.fail(overBudget(exec, allocated, event, lane));
       throw new Stop();
     }
     if (exec.isStopped()) {
       throw new Stop();
     }
+  }
+
+  /** Why an execution failed whose tasklet allocated {@code allocated} bytes in one event. */
+  static String overBudget(Execution exec, long allocated, String event, int lane) {
+    return "tasklet " + exec.tasklet.className() + " allocated " + allocated + " bytes in one " + event + " on lane "
+        + lane + ", more than its memory budget of " + exec.isp.memoryBudgetBytes()
+        + " bytes (smartssd.device.isp.memory-budget-bytes)";
   }
 
   /** The exception and where in the tasklet's own code it came from. */
