@@ -9,8 +9,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A few device connections shared round-robin. Each connection pipelines any number of requests,
- * so callers share them rather than take one exclusively. A connection reported lost is dropped
- * and its slot reconnects on next use, so that a file system outlives a device restart.
+ * so callers share them rather than take one exclusively. A connection reported lost, or found
+ * closed (the device closes connections idle past {@code smartssd.device.host.idle-timeout-ms}), is
+ * dropped and its slot reconnects on next use, so that a file system outlives a device restart.
  */
 final class ConnectionPool implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionPool.class);
@@ -42,6 +43,10 @@ final class ConnectionPool implements Closeable {
         throw new IOException("the objfs connection pool to device " + address + " is closed");
       }
       DeviceClient client = slots[slot];
+      if (client != null && !client.isOpen()) {
+        closeQuietly(client);
+        client = null;
+      }
       if (client == null) {
         client = connector.connect();
         slots[slot] = client;

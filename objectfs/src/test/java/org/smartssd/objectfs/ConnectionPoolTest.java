@@ -36,6 +36,8 @@ class ConnectionPoolTest {
             case "close":
               c.closed = true;
               return null;
+            case "isOpen":
+              return !c.closed;
             case "status":
               c.statusCalls++;
               IOException failure = failures.get((String) args[0]);

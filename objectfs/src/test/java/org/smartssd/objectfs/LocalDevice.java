@@ -19,7 +19,14 @@ final class LocalDevice implements AutoCloseable {
   }
 
   static LocalDevice start(Path dataDir) throws IOException {
-    return new LocalDevice(TestDevices.start(TestDevices.small(dataDir)));
+    return start(dataDir, java.util.Map.of());
+  }
+
+  /** A small device with {@code settings} on top of the test defaults. */
+  static LocalDevice start(Path dataDir, java.util.Map<String, String> settings) throws IOException {
+    java.util.Map<String, String> o = TestDevices.small(dataDir);
+    o.putAll(settings);
+    return new LocalDevice(TestDevices.start(o));
   }
 
   /** Settings for tests: short timeouts, so that a failure shows in seconds. */

@@ -102,6 +102,15 @@ public interface DeviceClient extends Closeable {
   void shutdown() throws IOException;
 
   /**
+   * False once the connection is known to be gone (the device closed it, an idle one for instance,
+   * or it failed): a pool connects afresh instead of sending on it. True does not promise the next
+   * request gets through.
+   */
+  default boolean isOpen() {
+    return true;
+  }
+
+  /**
    * Installs a tasklet (CREATE_OBJECT).
    *
    * @param code a jar's bytes (the buffer's remaining bytes; its position is not changed), or none

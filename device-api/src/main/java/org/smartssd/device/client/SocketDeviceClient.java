@@ -334,6 +334,11 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
     return new IOException(failed.getMessage(), failed.getCause() != null ? failed.getCause() : failed);
   }
 
+  @Override
+  public boolean isOpen() {
+    return failure.get() == null;
+  }
+
   /** Fails pending requests and closes the connection. Idempotent. */
   @Override
   public void close() {

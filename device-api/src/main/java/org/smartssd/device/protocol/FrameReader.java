@@ -30,6 +30,24 @@ public final class FrameReader {
    * @throws IOException when the stream fails
    */
   public Frame read(int maxPayloadBytes) throws IOException {
+    return read(maxPayloadBytes, header -> { });
+  }
+
+  /** What a reader does with a frame's header before it reads the payload the header announces. */
+  @FunctionalInterface
+  public interface BeforePayload {
+    /**
+     * Called once the header is read and its length accepted; throwing leaves the payload unread
+     * (the connection must then be closed). A device reserves the memory the payload will take here.
+     */
+    void accept(FrameHeader header) throws IOException;
+  }
+
+  /**
+   * Reads the next frame as {@link #read(int)} does, calling {@code beforePayload} with its header
+   * before reading the payload (also for an empty payload).
+   */
+  public Frame read(int maxPayloadBytes, BeforePayload beforePayload) throws IOException {
     int got = in.readNBytes(headerBytes, 0, headerBytes.length);
     if (got == 0) {
       return null;
@@ -42,6 +60,7 @@ public final class FrameReader {
     if (length < 0 || length > maxPayloadBytes) {
       throw new FrameTooLargeException(header, maxPayloadBytes);
     }
+    beforePayload.accept(header);
     // The payload's buffer grows with the bytes that arrive, not with what the header announces: a
     // header alone, announcing the largest payload, costs a first step of memory, not the payload.
     byte[] payload = new byte[Math.min(length, FIRST_STEP_BYTES)];

@@ -23,6 +23,7 @@ import org.smartssd.device.runtime.flash.FlashArray;
 import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
 import org.smartssd.device.runtime.host.CommandHandler;
 import org.smartssd.device.runtime.host.DeviceServer;
+import org.smartssd.device.runtime.host.HostLimits;
 import org.smartssd.device.runtime.isp.BuiltInTasklets;
 import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.isp.IspEngine;
@@ -86,9 +87,12 @@ public final class SimulatedDevice implements Closeable {
           loader);
       this.isp = e;
       CommandHandler handler = new CommandHandler(s, e, this::info, this::statistics);
+      ObjectStore files = s;
       this.server = new DeviceServer(config.deviceName(), config.bindAddress(), config.port(),
-          config.unixSocket().orElse(null), config.secret().orElse(null), config.maxConnections(), config.workerThreads(), config.maxFrameBytes(), config.paced(), s, t,
-          handler, hostIoWaiting, this::stopInBackground);
+          config.unixSocket().orElse(null), config.secret().orElse(null),
+          new HostLimits(config.maxConnections(), config.workerThreads(), config.maxFrameBytes(),
+              config.frameMemoryBytes(), config.ioTimeoutMs(), config.idleTimeoutMs()),
+          config.paced(), t, handler, hostIoWaiting, ownership(files, e), this::stopInBackground);
     } catch (IOException | RuntimeException failure) {
       if (e != null) {
         e.close();
@@ -200,5 +204,24 @@ public final class SimulatedDevice implements Closeable {
     } catch (IOException | RuntimeException e) {
       LOG.warn("close failed: {}", e.toString());
     }
+  }
+
+  /** A connection owns its open files and the tasklets and executions it started. */
+  private static DeviceServer.Ownership ownership(ObjectStore files, IspEngine isp) {
+    return new DeviceServer.Ownership() {
+      @Override
+      public boolean owns(Object connection) {
+        return files.hasHandlesOf(connection) || isp.owns(connection);
+      }
+
+      @Override
+      public void release(Object connection) {
+        try {
+          files.closeHandlesOf(connection);
+        } finally {
+          isp.connectionClosed(connection);
+        }
+      }
+    };
   }
 }

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceGeometry;
@@ -38,6 +39,9 @@ public final class DeviceConfig {
   private final int maxFrameBytes;
   private final int workerThreads;
   private final int maxConnections;
+  private final long ioTimeoutMs;
+  private final long idleTimeoutMs;
+  private final int frameMemoryBytes;
   private final boolean paced;
   private final DeviceGeometry geometry;
   private final int overprovisioningPercent;
@@ -102,6 +106,14 @@ public final class DeviceConfig {
         Integer.MAX_VALUE);
     workerThreads = values.wholeNumber(HOST_WORKER_THREADS, 1, Integer.MAX_VALUE);
     maxConnections = values.wholeNumber(HOST_MAX_CONNECTIONS, 1, Integer.MAX_VALUE);
+    ioTimeoutMs = values.wholeNumber(HOST_IO_TIMEOUT_MS, 1L, TimeUnit.DAYS.toMillis(1));
+    idleTimeoutMs = values.wholeNumber(HOST_IDLE_TIMEOUT_MS, 0L, TimeUnit.DAYS.toMillis(365));
+    frameMemoryBytes = values.wholeNumber(HOST_FRAME_MEMORY_BYTES, 1, Integer.MAX_VALUE);
+    if (frameMemoryBytes < maxFrameBytes) {
+      // A frame of the largest size must fit, or it would wait for room that never comes.
+      throw new ConfigException(HOST_FRAME_MEMORY_BYTES, "'" + frameMemoryBytes + "' is below " + HOST_MAX_FRAME_BYTES
+          + " (" + maxFrameBytes + "): a frame of the largest size accepted must fit");
+    }
     paced = values.bool(PACE);
     geometry = geometry(values);
     overprovisioningPercent = values.wholeNumber(FLASH_OVERPROVISIONING_PERCENT, 0, 50);
@@ -193,6 +205,8 @@ public final class DeviceConfig {
         values.wholeNumber(ISP_MEMORY_BUDGET_BYTES, 1L, Long.MAX_VALUE),
         values.wholeNumber(ISP_TIME_LIMIT_MS, 1L, Long.MAX_VALUE),
         values.wholeNumber(ISP_MAX_EXECUTIONS, 1, 4096),
+        values.wholeNumber(ISP_MAX_EXECUTIONS_PER_CONNECTION, 1, 4096),
+        values.wholeNumber(ISP_MAX_TASKLETS, 1, 1 << 20),
         values.wholeNumber(ISP_MAX_RECORD_BYTES, 1, Integer.MAX_VALUE),
         values.wholeNumber(ISP_CODE_CACHE_BYTES, 0L, Long.MAX_VALUE),
         shared);
@@ -344,6 +358,19 @@ public final class DeviceConfig {
   /** Connections served at once; one more is closed as soon as it is accepted. */
   public int maxConnections() {
     return maxConnections;
+  }
+
+  public long ioTimeoutMs() {
+    return ioTimeoutMs;
+  }
+
+  /** 0 means connections are never closed for being idle. */
+  public long idleTimeoutMs() {
+    return idleTimeoutMs;
+  }
+
+  public int frameMemoryBytes() {
+    return frameMemoryBytes;
   }
 
   public int workerThreads() {

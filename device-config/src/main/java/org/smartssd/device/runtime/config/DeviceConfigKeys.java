@@ -43,6 +43,28 @@ public final class DeviceConfigKeys {
   public static final String HOST_MAX_CONNECTIONS = "smartssd.device.host.max-connections";
   public static final String HOST_MAX_CONNECTIONS_DEFAULT = "1024";
 
+  /**
+   * How long a connection may leave the device waiting on it in the middle of something: an answer
+   * it does not read, or a frame it started and does not finish sending. Past it the connection is
+   * closed, so that one stalled host holds no worker, no memory and no slot for long.
+   */
+  public static final String HOST_IO_TIMEOUT_MS = "smartssd.device.host.io-timeout-ms";
+  public static final String HOST_IO_TIMEOUT_MS_DEFAULT = "30000";
+
+  /**
+   * How long a connection that holds nothing on the device may stay silent. 10 minutes is Kafka's
+   * broker default for the same setting ({@code connections.max.idle.ms}, 600000).
+   */
+  public static final String HOST_IDLE_TIMEOUT_MS = "smartssd.device.host.idle-timeout-ms";
+  public static final String HOST_IDLE_TIMEOUT_MS_DEFAULT = "600000";
+
+  /**
+   * Bytes of request frames the device holds at once over all its connections, being received or
+   * waiting for a worker: a frame's declared length is reserved before its payload is read.
+   */
+  public static final String HOST_FRAME_MEMORY_BYTES = "smartssd.device.host.frame-memory-bytes";
+  public static final String HOST_FRAME_MEMORY_BYTES_DEFAULT = "268435456";
+
   public static final String HOST_WORKER_THREADS = "smartssd.device.host.worker-threads";
   public static final String HOST_WORKER_THREADS_DEFAULT = "8";
 
@@ -144,6 +166,14 @@ public final class DeviceConfigKeys {
   public static final String ISP_MAX_EXECUTIONS = "smartssd.device.isp.max-executions";
   public static final String ISP_MAX_EXECUTIONS_DEFAULT = "16";
 
+  /** Half the device's executions: no one connection can take every slot. */
+  public static final String ISP_MAX_EXECUTIONS_PER_CONNECTION = "smartssd.device.isp.max-executions-per-connection";
+  public static final String ISP_MAX_EXECUTIONS_PER_CONNECTION_DEFAULT = "8";
+
+  /** Tasklets also go when the connection that installed them ends. */
+  public static final String ISP_MAX_TASKLETS = "smartssd.device.isp.max-tasklets";
+  public static final String ISP_MAX_TASKLETS_DEFAULT = "1024";
+
   public static final String ISP_MAX_RECORD_BYTES = "smartssd.device.isp.max-record-bytes";
   public static final String ISP_MAX_RECORD_BYTES_DEFAULT = "1048576";
 
@@ -193,6 +223,12 @@ public final class DeviceConfigKeys {
       key(HOST_WORKER_THREADS, HOST_WORKER_THREADS_DEFAULT, "threads", "threads executing commands"),
       key(HOST_MAX_CONNECTIONS, HOST_MAX_CONNECTIONS_DEFAULT, "connections",
           "connections served at once (over TCP and the Unix socket together); one more is closed at once, with a warning in the log"),
+      key(HOST_IO_TIMEOUT_MS, HOST_IO_TIMEOUT_MS_DEFAULT, "ms",
+          "a connection that leaves an answer unread, or a frame it started unfinished, for this long is closed (that connection only)"),
+      key(HOST_IDLE_TIMEOUT_MS, HOST_IDLE_TIMEOUT_MS_DEFAULT, "ms",
+          "a connection that sends nothing for this long while it holds nothing (no command in progress, no open file, no tasklet or execution of its own) is closed; 0 means never"),
+      key(HOST_FRAME_MEMORY_BYTES, HOST_FRAME_MEMORY_BYTES_DEFAULT, "bytes",
+          "request frame bytes held at once over all connections (at least `host.max-frame-bytes`); a frame waits for room up to `host.io-timeout-ms`, then is answered `BUSY` and its connection closed"),
       key(PACE, PACE_DEFAULT, "boolean", "hold each answer until its modelled completion"),
       profileKey(FLASH_CHANNELS, "channels", "flash channels (buses), read in parallel"),
       profileKey(FLASH_WAYS_PER_CHANNEL, "ways", "ways (dies) on each channel; cell operations overlap across them"),
@@ -265,9 +301,13 @@ public final class DeviceConfigKeys {
       key(ISP_MEMORY_BUDGET_BYTES, ISP_MEMORY_BUDGET_BYTES_DEFAULT, "bytes",
           "heap a tasklet may allocate in one event; past it the execution fails"),
       key(ISP_TIME_LIMIT_MS, ISP_TIME_LIMIT_MS_DEFAULT, "ms",
-          "wall-clock time an execution may run; past it the execution fails and its lanes are stopped"),
+          "wall-clock time an execution may run; past it the execution fails and its lanes are stopped. A host may ask for less (the execution option `time-limit-ms`), never more: a larger one is refused with BAD_REQUEST"),
       key(ISP_MAX_EXECUTIONS, ISP_MAX_EXECUTIONS_DEFAULT, "executions",
           "executions running at once; more are refused with BUSY"),
+      key(ISP_MAX_EXECUTIONS_PER_CONNECTION, ISP_MAX_EXECUTIONS_PER_CONNECTION_DEFAULT, "executions",
+          "executions one connection may have running at once; more are refused with BUSY"),
+      key(ISP_MAX_TASKLETS, ISP_MAX_TASKLETS_DEFAULT, "tasklets",
+          "tasklets installed at once; more are refused with BUSY. A tasklet is removed by REMOVE_OBJECT or when the connection that installed it ends"),
       key(ISP_MAX_RECORD_BYTES, ISP_MAX_RECORD_BYTES_DEFAULT, "bytes",
           "longest delimited record a tasklet may get; a longer one fails the execution"),
       key(ISP_CODE_CACHE_BYTES, ISP_CODE_CACHE_BYTES_DEFAULT, "bytes",

@@ -23,6 +23,8 @@ import org.smartssd.opcount.CoreCost;
  * @param memoryBudgetBytes heap a tasklet may allocate in one event
  * @param timeLimitMillis wall-clock time an execution may run
  * @param maxExecutions executions running at once
+ * @param maxExecutionsPerConnection executions one connection may have running at once
+ * @param maxTasklets tasklets installed at once, over all connections
  * @param maxRecordBytes longest delimited record read past an input range
  * @param codeCacheBytes tasklet jars kept by their SHA-256, in bytes (0: none)
  * @param sharedPackages package prefixes of device classes that tasklets may use
@@ -45,6 +47,8 @@ public record IspParameters(
     long memoryBudgetBytes,
     long timeLimitMillis,
     int maxExecutions,
+    int maxExecutionsPerConnection,
+    int maxTasklets,
     int maxRecordBytes,
     long codeCacheBytes,
     List<String> sharedPackages) {

@@ -83,9 +83,9 @@ public final class CommandHandler {
       IspEngine.Progress p = isp.readObject(r.executionId(), r.maxBytes(), cmd.arrival());
       return new Response.ExecutionProgress(p.state(), p.message(), p.statistics(), p.results(), p.finished());
     } else if (request instanceof Request.ExecuteObject r) {
-      return new Response.ExecutionStarted(isp.executeObject(r.taskletId(), r.inputs(), r.options(), cmd.arrival()));
+      return new Response.ExecutionStarted(isp.executeObject(r.taskletId(), r.inputs(), r.options(), cmd.arrival(), owner));
     } else if (request instanceof Request.CreateObject r) {
-      return new Response.TaskletCreated(isp.createObject(r.code(), r.className(), r.parameters()));
+      return new Response.TaskletCreated(isp.createObject(r.code(), r.className(), r.parameters(), owner));
     } else if (request instanceof Request.Cancel r) {
       isp.cancel(r.executionId());
       return new Response.Empty();

@@ -3,8 +3,11 @@ package org.smartssd.device.runtime.host;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -31,8 +34,14 @@ import org.smartssd.device.runtime.timing.Command;
 
 /**
  * One host connection, over TCP or a Unix domain socket alike: a thread reads frames, the device's
- * workers carry them out in order, and each answer is sent at once or, paced, at its modelled
- * completion. A frame the device cannot make sense of closes this connection only.
+ * workers carry them out in order, and each answer is queued at once or, paced, at its modelled
+ * completion, for a sender thread that writes the connection's answers. A frame the device cannot
+ * make sense of closes this connection only.
+ *
+ * <p>No worker ever writes to the socket, so a host that does not read its answers stalls nobody
+ * else: its answers wait in its own queue, its next command waits once about
+ * {@link HostLimits#maxFrameBytes} of them are unsent, and {@link #watch} closes it when its answers
+ * or a frame it started make no progress for {@link HostLimits#ioTimeoutMs}.
  */
 final class Connection implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
@@ -46,6 +55,32 @@ final class Connection implements Runnable {
   private final Semaphore queued = new Semaphore(MAX_QUEUED);
   private final OutputStream out;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final HostLimits limits;
+
+  /** Answers waiting for the sender, in order; guards the fields after it. */
+  private final ArrayDeque<Outgoing> outbox = new ArrayDeque<>();
+  /** Bytes of answers made and not yet written, including those a paced device holds back. */
+  private long unsentBytes;
+  /** A sender task is writing the outbox. */
+  private boolean sending;
+  /** The commands wait because too many answer bytes are unsent. */
+  private boolean outputPaused;
+  /** Close once every answer made is written. */
+  private boolean closing;
+
+  /** The sender is in a write; when it last made progress. */
+  private volatile boolean writing;
+  private volatile long writeProgressNanos;
+  /** The reader waits for bytes from the host; since when. */
+  private volatile boolean readBlocked;
+  private volatile long readBlockedSinceNanos;
+  /** Bytes read from the socket, and bytes of whole frames taken from them. */
+  private volatile long bytesReceived;
+  private volatile long frameBytesReceived;
+  /** When a frame last arrived or an answer was last written. */
+  private volatile long lastActivityNanos = System.nanoTime();
+  /** Frame memory reserved for the frame being read, not yet handed to its command. Reader thread only. */
+  private int reservedForReading;
   /** Whether this connection may be served: from the start on a device without a secret. Reader thread only. */
   private boolean authenticated;
   /** The device's nonce of the challenge in progress, or null. Reader thread only. */
@@ -53,8 +88,9 @@ final class Connection implements Runnable {
   /** The host's nonce of the challenge in progress. Reader thread only. */
   private ByteBuffer hostNonce;
 
-  Connection(DeviceServer server, HostSocket socket, Executor workers) throws IOException {
+  Connection(DeviceServer server, HostSocket socket, Executor workers, HostLimits limits) throws IOException {
     this.server = server;
+    this.limits = limits;
     this.socket = socket;
     this.peer = socket.peer();
     this.serial = new SerialExecutor(workers);
@@ -65,16 +101,26 @@ final class Connection implements Runnable {
   @Override
   public void run() {
     try {
-      FrameReader reader = new FrameReader(new BufferedInputStream(socket.input(), 1 << 16));
+      FrameReader reader = new FrameReader(new BufferedInputStream(new Watched(socket.input()), 1 << 16));
       while (!closed.get()) {
+        releaseFrameMemory(); // that of a frame answered on this thread
         Frame frame;
         try {
-          frame = reader.read(server.maxFrameBytes());
+          frame = reader.read(limits.maxFrameBytes(), this::reserveFrameMemory);
+        } catch (NoFrameMemory e) {
+          FrameHeader h = e.header;
+          answerInline(h, new Response.Error(Status.BUSY, "device " + server.name() + ": no room for a frame of "
+              + h.payloadLength() + " bytes within " + limits.ioTimeoutMs() + " ms: frames from all connections hold "
+              + "the device's frame memory (smartssd.device.host.frame-memory-bytes = " + limits.frameMemoryBytes()
+              + "); the connection is closed, try again later"));
+          LOG.warn("{}: no frame memory for {} bytes within {} ms; closing the connection", peer, h.payloadLength(),
+              limits.ioTimeoutMs());
+          break;
         } catch (FrameTooLargeException e) {
           FrameHeader h = e.header();
           PayloadWriter error = new PayloadWriter();
           Messages.encodeResponse(new Response.Error(Status.FRAME_TOO_LARGE, e.getMessage()), error);
-          sendNow(new FrameHeader(answerVersion(h.version()), h.opcode(), ProtocolConstants.FLAG_RESPONSE,
+          sendCounted(new FrameHeader(answerVersion(h.version()), h.opcode(), ProtocolConstants.FLAG_RESPONSE,
               Status.FRAME_TOO_LARGE.code(), error.size(), h.requestId(), 0), error.segments());
           LOG.warn("{}: {}; closing the connection", peer, e.getMessage());
           break;
@@ -82,6 +128,8 @@ final class Connection implements Runnable {
         if (frame == null) {
           break;
         }
+        frameBytesReceived += ProtocolConstants.HEADER_BYTES + (long) frame.header().payloadLength();
+        lastActivityNanos = System.nanoTime();
         if (frame.header().isResponse()) {
           LOG.warn("{}: a response frame arrived at the device; closing the connection", peer);
           break;
@@ -107,17 +155,21 @@ final class Connection implements Runnable {
         if (hostIo) {
           server.hostIoWaiting().incrementAndGet();
         }
+        int held = reservedForReading;
         try {
           serial.execute(() -> {
             try {
               process(frame);
             } finally {
+              server.frameMemory().release(held);
               if (hostIo) {
                 server.hostIoWaiting().decrementAndGet();
               }
               queued.release();
+              pauseIfAnswersPileUp();
             }
           });
+          reservedForReading = 0; // the command releases it
         } catch (RejectedExecutionException e) {
           if (hostIo) {
             server.hostIoWaiting().decrementAndGet();
@@ -135,9 +187,11 @@ final class Connection implements Runnable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      // Let the commands already read finish before the handles of this connection are closed.
+      releaseFrameMemory();
+      // Let the commands already read finish, and their answers go out (the last may be a refusal
+      // saying why the connection ends), before the handles of this connection are closed.
       try {
-        serial.execute(this::close);
+        serial.execute(this::closeAfterAnswers);
       } catch (RejectedExecutionException e) {
         close();
       }
@@ -197,11 +251,11 @@ final class Connection implements Runnable {
   }
 
   /** Sends an answer from the reading thread, outside the timing model (the handshake's frames are not modelled). */
-  private void answerInline(FrameHeader h, Response response) throws IOException {
+  private void answerInline(FrameHeader h, Response response) {
     PayloadWriter payload = new PayloadWriter();
     Messages.encodeResponse(response, payload);
     Status status = response instanceof Response.Error e ? e.status() : Status.OK;
-    sendNow(new FrameHeader(answerVersion(h.version()), h.opcode(), ProtocolConstants.FLAG_RESPONSE, status.code(),
+    sendCounted(new FrameHeader(answerVersion(h.version()), h.opcode(), ProtocolConstants.FLAG_RESPONSE, status.code(),
         payload.size(), h.requestId(), 0), payload.segments());
   }
 
@@ -230,9 +284,9 @@ final class Connection implements Runnable {
     Status status = response instanceof Response.Error e ? e.status() : Status.OK;
     FrameHeader answer = new FrameHeader(answerVersion(h.version()), h.opcode(), ProtocolConstants.FLAG_RESPONSE,
         status.code(), payload.size(), h.requestId(), cmd.durationNanos());
+    answerMade(ProtocolConstants.HEADER_BYTES + (long) payload.size());
     if (status == Status.OK && h.opcode() == Opcode.SHUTDOWN.code()) {
-      sendQuietly(answer, payload.segments());
-      server.shutdownRequested();
+      send(answer, payload.segments(), server::shutdownRequested); // stopping closes the connections
       return;
     }
     long delay = server.paced() ? completion - server.timing().now() : 0;
@@ -240,9 +294,9 @@ final class Connection implements Runnable {
       server.timing().answeredLate(-delay); // paced, but the simulator was slower than the model
     }
     if (delay > 0) {
-      server.pacer().schedule(() -> sendQuietly(answer, payload.segments()), delay, TimeUnit.NANOSECONDS);
+      server.pacer().schedule(() -> send(answer, payload.segments()), delay, TimeUnit.NANOSECONDS);
     } else {
-      sendQuietly(answer, payload.segments());
+      send(answer, payload.segments());
     }
   }
 
@@ -260,40 +314,296 @@ final class Connection implements Runnable {
     return Math.max(ProtocolConstants.MIN_VERSION, Math.min(ProtocolConstants.MAX_VERSION, requested));
   }
 
-  private void sendQuietly(FrameHeader header, List<ByteBuffer> payload) {
+  /**
+   * Reserves the device's frame memory for the payload {@code header} announces, waiting up to the
+   * I/O timeout for other frames to release it; the reader's thread only.
+   */
+  private void reserveFrameMemory(FrameHeader header) throws IOException {
+    int bytes = header.payloadLength();
+    if (bytes == 0) {
+      return;
+    }
     try {
-      sendNow(header, payload);
-    } catch (IOException e) {
-      LOG.debug("{}: cannot send the answer to request {}: {}", peer, header.requestId(), e.toString());
+      if (!server.frameMemory().tryAcquire(bytes, limits.ioTimeoutMs(), TimeUnit.MILLISECONDS)) {
+        throw new NoFrameMemory(header);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted waiting for frame memory");
+    }
+    reservedForReading = bytes;
+  }
+
+  private void releaseFrameMemory() {
+    if (reservedForReading > 0) {
+      server.frameMemory().release(reservedForReading);
+      reservedForReading = 0;
+    }
+  }
+
+  /** A frame found no room in the device's frame memory in time; its payload is still unread. */
+  private static final class NoFrameMemory extends IOException {
+    private static final long serialVersionUID = 1L;
+    final transient FrameHeader header;
+
+    NoFrameMemory(FrameHeader header) {
+      super("no frame memory for " + header.payloadLength() + " bytes");
+      this.header = header;
+    }
+  }
+
+  /** Counts what the host sends, and notes when the reader waits for it, for {@link #watch}. */
+  private final class Watched extends InputStream {
+    private final InputStream in;
+
+    Watched(InputStream in) {
+      this.in = in;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      int n = read(one, 0, 1);
+      return n < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      readBlockedSinceNanos = System.nanoTime();
+      readBlocked = true;
+      int n;
+      try {
+        n = in.read(b, off, len);
+      } finally {
+        readBlocked = false;
+      }
+      if (n > 0) {
+        bytesReceived += n;
+      }
+      return n;
+    }
+  }
+
+  /** One answer for the sender: a frame header and its payload, and what to do once it is written (or null). */
+  private record Outgoing(FrameHeader header, List<ByteBuffer> payload, long bytes, Runnable written) { }
+
+  /** Counts an answer as unsent from when it is made, before it is queued (paced, it may wait). */
+  private void answerMade(long bytes) {
+    synchronized (outbox) {
+      unsentBytes += bytes;
+    }
+  }
+
+  /**
+   * After a command: once more unsent answer bytes than a largest frame pile up (the host does not
+   * read them fast enough), the connection's next command waits, without holding a worker, until
+   * the sender has written them down to that bound.
+   */
+  private void pauseIfAnswersPileUp() {
+    synchronized (outbox) {
+      if (!closed.get() && unsentBytes > limits.maxFrameBytes()) {
+        outputPaused = true;
+        serial.pause();
+      }
+    }
+  }
+
+  /** Queues an answer counted by {@link #answerMade}; a sender task writes it. */
+  private void send(FrameHeader header, List<ByteBuffer> payload) {
+    send(header, payload, null);
+  }
+
+  private void send(FrameHeader header, List<ByteBuffer> payload, Runnable written) {
+    long bytes = ProtocolConstants.HEADER_BYTES + (long) header.payloadLength();
+    boolean start;
+    synchronized (outbox) {
+      if (closed.get()) {
+        return; // close() has forgotten every unsent answer
+      }
+      outbox.add(new Outgoing(header, payload, bytes, written));
+      start = !sending;
+      sending = true;
+    }
+    if (start) {
+      try {
+        server.senders().execute(this::sendAll);
+      } catch (RejectedExecutionException e) {
+        close(); // the device is stopping
+      }
+    }
+  }
+
+  /** Answers that take no worker (the handshake's, and refusals): counted and queued at once. */
+  private void sendCounted(FrameHeader header, List<ByteBuffer> payload) {
+    answerMade(ProtocolConstants.HEADER_BYTES + (long) header.payloadLength());
+    send(header, payload);
+  }
+
+  /** The sender: writes queued answers in order until none is left; the only writer of {@link #out}. */
+  private void sendAll() {
+    while (true) {
+      Outgoing next;
+      synchronized (outbox) {
+        next = outbox.poll();
+        if (next == null) {
+          sending = false;
+          if (!closing || unsentBytes > 0 || closed.get()) {
+            return;
+          }
+        }
+      }
+      if (next == null) {
+        close(); // asked to close while this sender was finishing
+        return;
+      }
+      try {
+        write(next);
+      } catch (IOException e) {
+        if (!closed.get()) {
+          LOG.debug("{}: cannot send the answer to request {}: {}", peer, next.header().requestId(), e.toString());
+        }
+        close();
+        synchronized (outbox) {
+          sending = false;
+        }
+        return;
+      }
+      lastActivityNanos = System.nanoTime();
+      if (next.written() != null) {
+        next.written().run();
+      }
+      boolean finished = false;
+      synchronized (outbox) {
+        if (!closed.get()) {
+          unsentBytes -= next.bytes();
+          if (outputPaused && unsentBytes <= limits.maxFrameBytes()) {
+            outputPaused = false;
+            serial.resume();
+          }
+          finished = closing && unsentBytes == 0;
+        }
+      }
+      if (finished) {
+        close();
+        synchronized (outbox) {
+          sending = false;
+        }
+        return;
+      }
+    }
+  }
+
+  /** Closes the connection once every answer already made is written (or the host stops reading them). */
+  private void closeAfterAnswers() {
+    synchronized (outbox) {
+      closing = true;
+      if (unsentBytes > 0 || sending) {
+        return; // the sender closes it
+      }
+    }
+    close();
+  }
+
+  /** Writes one answer in pieces, noting progress after each, so that {@link #watch} sees a stall. */
+  private void write(Outgoing o) throws IOException {
+    ByteBuffer head = ByteBuffer.allocate(ProtocolConstants.HEADER_BYTES);
+    o.header().writeTo(head);
+    writeProgressNanos = System.nanoTime();
+    writing = true;
+    try {
+      out.write(head.array(), 0, head.capacity());
+      for (ByteBuffer b : o.payload()) {
+        ByteBuffer rest = b.duplicate();
+        byte[] copy = rest.hasArray() ? null : new byte[Math.min(WRITE_PIECE_BYTES, rest.remaining())];
+        while (rest.hasRemaining()) {
+          int n = Math.min(WRITE_PIECE_BYTES, rest.remaining());
+          writeProgressNanos = System.nanoTime();
+          if (copy == null) {
+            out.write(rest.array(), rest.arrayOffset() + rest.position(), n);
+            rest.position(rest.position() + n);
+          } else {
+            rest.get(copy, 0, n);
+            out.write(copy, 0, n);
+          }
+        }
+      }
+      writeProgressNanos = System.nanoTime();
+      out.flush();
+    } finally {
+      writing = false;
+    }
+  }
+
+  /** What {@link #write} hands the socket at a time: a stalled host shows as no progress within one. */
+  private static final int WRITE_PIECE_BYTES = 64 << 10;
+
+  /**
+   * Called about every tenth of the I/O timeout by the server: closes this connection when its host
+   * leaves an answer unread or a started frame unfinished past {@link HostLimits#ioTimeoutMs}, or
+   * stays silent past {@link HostLimits#idleTimeoutMs} while it holds nothing on the device.
+   */
+  void watch(long now) {
+    if (closed.get()) {
+      return;
+    }
+    long ioTimeout = TimeUnit.MILLISECONDS.toNanos(limits.ioTimeoutMs());
+    if (writing && now - writeProgressNanos > ioTimeout) {
+      long unsent;
+      synchronized (outbox) {
+        unsent = unsentBytes;
+      }
+      LOG.warn("{}: the host has taken no bytes of its answers for {} ms ({} bytes unsent); closing the connection"
+          + " (smartssd.device.host.io-timeout-ms)", peer, limits.ioTimeoutMs(), unsent);
+      close();
+      return;
+    }
+    boolean waiting = readBlocked;
+    long since = readBlockedSinceNanos;
+    boolean insideFrame = bytesReceived > frameBytesReceived;
+    if (waiting && insideFrame && now - since > ioTimeout) {
+      LOG.warn("{}: the host sent {} bytes of a frame and then nothing for {} ms; closing the connection"
+          + " (smartssd.device.host.io-timeout-ms)", peer, bytesReceived - frameBytesReceived, limits.ioTimeoutMs());
+      close();
+      return;
+    }
+    long idleTimeout = TimeUnit.MILLISECONDS.toNanos(limits.idleTimeoutMs());
+    if (idleTimeout > 0 && waiting && !insideFrame && now - lastActivityNanos > idleTimeout && holdsNothing()) {
+      LOG.info("{}: idle for {} ms holding nothing on the device; closing the connection"
+          + " (smartssd.device.host.idle-timeout-ms)", peer, limits.idleTimeoutMs());
       close();
     }
   }
 
-  private void sendNow(FrameHeader header, List<ByteBuffer> payload) throws IOException {
-    ByteBuffer head = ByteBuffer.allocate(ProtocolConstants.HEADER_BYTES);
-    header.writeTo(head);
-    synchronized (out) {
-      out.write(head.array(), 0, head.capacity());
-      for (ByteBuffer b : payload) {
-        if (b.hasArray()) {
-          out.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
-        } else {
-          byte[] copy = new byte[b.remaining()];
-          b.duplicate().get(copy);
-          out.write(copy);
-        }
+  /** No command of this connection is queued or running, no answer unsent, and it owns nothing. */
+  private boolean holdsNothing() {
+    synchronized (outbox) {
+      if (sending || unsentBytes > 0) {
+        return false;
       }
-      out.flush();
     }
+    return queued.availablePermits() == MAX_QUEUED && !server.ownsAnything(this);
   }
 
-  /** Closes the socket and the write handles this connection held (their data is kept). */
+  /**
+   * Closes the socket and the write handles this connection held (their data is kept), forgets its
+   * unsent answers, and lets its queued commands run out (each returns at once).
+   */
   void close() {
     if (closed.compareAndSet(false, true)) {
       try {
         socket.close();
       } catch (IOException e) {
         LOG.debug("{}: close: {}", peer, e.toString());
+      }
+      synchronized (outbox) {
+        outbox.clear();
+        unsentBytes = 0;
+        outputPaused = false;
+      }
+      try {
+        serial.resume();
+      } catch (RejectedExecutionException e) {
+        // The device is stopping: its workers will run no more commands anyway.
       }
       server.connectionClosed(this);
     }

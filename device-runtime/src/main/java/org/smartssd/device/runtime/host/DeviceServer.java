@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.protocol.HostSecret;
-import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.timing.TimingModel;
 
 /**
@@ -43,14 +42,26 @@ public final class DeviceServer implements Closeable {
   private final ServerSocket listener;
   /** The Unix domain socket listener, or null. */
   private final UnixSocketListener unixListener;
-  private final ObjectStore store;
   private final TimingModel timing;
   private final CommandHandler handler;
   private final Runnable onShutdown;
   /** The secret hosts must prove they hold, or null. */
   private final HostSecret secret;
-  /** Connections served at once ({@code smartssd.device.host.max-connections}). */
-  private final int maxConnections;
+  /** What connections may hold: their number, frames, memory and time. */
+  private final HostLimits limits;
+  /** Request frame bytes held at once over all connections ({@link HostLimits#frameMemoryBytes}). */
+  private final java.util.concurrent.Semaphore frameMemory;
+  /** What connections own on the device (open files, tasklets, executions). */
+  private final Ownership owns;
+
+  /** What a connection owns on the device beyond its socket: its open files, tasklets and executions. */
+  public interface Ownership {
+    /** Whether {@code connection} owns anything: then it is not closed for being idle. */
+    boolean owns(Object connection);
+
+    /** {@code connection} ended: closes its files (keeping their data) and removes its tasklets. */
+    void release(Object connection);
+  }
   /** Connections refused for the limit since the last warning, and when that warning was logged. */
   private final java.util.concurrent.atomic.AtomicLong refusedSinceWarning = new java.util.concurrent.atomic.AtomicLong();
   private volatile long lastRefusalWarningNanos = System.nanoTime() - TimeUnit.SECONDS.toNanos(10);
@@ -62,9 +73,12 @@ public final class DeviceServer implements Closeable {
   /** How long a failed authentication, or a command before authenticating, waits for its answer. */
   static final long AUTH_FAILURE_DELAY_MS = 1000;
   private final boolean paced;
-  private final int maxFrameBytes;
   private final ExecutorService workers;
+  /** Threads writing answers to connections, one per connection with answers to write, kept a while. */
+  private final ExecutorService senders;
   private final ScheduledExecutorService pacer;
+  /** Checks each connection's time limits ({@link Connection#watch}). */
+  private final ScheduledExecutorService watchdog;
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
   /** Host reads and writes read from a socket and not yet carried out: internal reads yield to them. */
   private final AtomicInteger hostIoWaiting;
@@ -78,19 +92,20 @@ public final class DeviceServer implements Closeable {
    * {@code unixSocket} (an absolute path; null for none) the device also listens there: see
    * {@link UnixSocketListener#bind} for the file's creation. With a {@code secret} (null for none),
    * a connection is served only once it has proved it holds it (PROTOCOL.md, "Authentication").
+   * {@code owns} tells what a connection owns on the device beyond its socket (which keeps an idle
+   * connection open), and releases it when the connection ends.
    */
-  public DeviceServer(String name, String bindAddress, int port, Path unixSocket, HostSecret secret, int maxConnections,
-      int workerThreads,
-      int maxFrameBytes, boolean paced, ObjectStore store, TimingModel timing, CommandHandler handler,
-      AtomicInteger hostIoWaiting, Runnable onShutdown) throws IOException {
+  public DeviceServer(String name, String bindAddress, int port, Path unixSocket, HostSecret secret, HostLimits limits,
+      boolean paced, TimingModel timing, CommandHandler handler,
+      AtomicInteger hostIoWaiting, Ownership owns, Runnable onShutdown) throws IOException {
     this.secret = secret;
-    this.maxConnections = maxConnections;
+    this.limits = limits;
+    this.frameMemory = new java.util.concurrent.Semaphore(limits.frameMemoryBytes(), true);
+    this.owns = owns;
     this.hostIoWaiting = hostIoWaiting;
     this.name = name;
-    this.store = store;
     this.timing = timing;
     this.paced = paced;
-    this.maxFrameBytes = maxFrameBytes;
     this.handler = handler;
     this.onShutdown = onShutdown;
     this.listener = new ServerSocket();
@@ -107,8 +122,12 @@ public final class DeviceServer implements Closeable {
       listener.close();
       throw e;
     }
-    this.workers = Executors.newFixedThreadPool(workerThreads, threads(name + "-worker"));
+    this.workers = Executors.newFixedThreadPool(limits.workerThreads(), threads(name + "-worker"));
+    this.senders = Executors.newCachedThreadPool(threads(name + "-send"));
     this.pacer = Executors.newSingleThreadScheduledExecutor(threads(name + "-pacer"));
+    this.watchdog = Executors.newSingleThreadScheduledExecutor(threads(name + "-watchdog"));
+    long tick = Math.max(10, Math.min(1000, limits.ioTimeoutMs() / 10));
+    watchdog.scheduleWithFixedDelay(this::watchConnections, tick, tick, TimeUnit.MILLISECONDS);
     this.acceptor = threads(name + "-accept").newThread(this::acceptLoop);
     acceptor.start();
     if (unixListener != null) {
@@ -151,8 +170,28 @@ public final class DeviceServer implements Closeable {
     return name;
   }
 
-  int maxFrameBytes() {
-    return maxFrameBytes;
+  java.util.concurrent.Semaphore frameMemory() {
+    return frameMemory;
+  }
+
+  ExecutorService senders() {
+    return senders;
+  }
+
+  /** Whether {@code connection} owns open files, tasklets or executions on the device. */
+  boolean ownsAnything(Connection connection) {
+    return owns.owns(connection);
+  }
+
+  private void watchConnections() {
+    long now = System.nanoTime();
+    for (Connection c : connections) {
+      try {
+        c.watch(now);
+      } catch (RuntimeException e) {
+        LOG.error("{}: checking a connection's time limits failed", name, e);
+      }
+    }
   }
 
   boolean paced() {
@@ -271,7 +310,7 @@ public final class DeviceServer implements Closeable {
 
   /** Starts serving an accepted connection on a thread of its own; closes it at once past the limit. */
   private synchronized void serve(HostSocket socket) throws IOException {
-    if (connections.size() >= maxConnections) {
+    if (connections.size() >= limits.maxConnections()) {
       socket.close();
       long refused = refusedSinceWarning.incrementAndGet();
       long now = System.nanoTime();
@@ -279,13 +318,13 @@ public final class DeviceServer implements Closeable {
         lastRefusalWarningNanos = now;
         refusedSinceWarning.set(0);
         LOG.warn("{}: {} connection(s) closed as soon as accepted (the latest from {}): {} are open, the limit"
-            + " (smartssd.device.host.max-connections)", name, refused, socket.peer(), maxConnections);
+            + " (smartssd.device.host.max-connections)", name, refused, socket.peer(), limits.maxConnections());
       }
       return;
     }
     Connection c;
     try {
-      c = new Connection(this, socket, workers);
+      c = new Connection(this, socket, workers, limits);
     } catch (IOException | RuntimeException e) {
       socket.close();
       throw e;
@@ -303,7 +342,7 @@ public final class DeviceServer implements Closeable {
 
   void connectionClosed(Connection c) {
     connections.remove(c);
-    store.closeHandlesOf(c);
+    owns.release(c);
   }
 
   /**
@@ -325,6 +364,8 @@ public final class DeviceServer implements Closeable {
     }
     workers.shutdown();
     pacer.shutdown();
+    watchdog.shutdownNow();
+    senders.shutdown();
     try {
       if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
         LOG.warn("{}: workers still busy after 30 s", name);

@@ -37,6 +37,8 @@ final class Execution {
   final boolean mergeOnDevice;
   final boolean paced;
   final long timeLimitMillis;
+  /** The connection that started it, counted against its executions at once. */
+  final Object owner;
   final int lanes;
   final int channels;
   final ExecutionModel model;
@@ -81,8 +83,9 @@ final class Execution {
 
   Execution(long id, InstalledTasklet tasklet, List<InputRange> inputs, List<ObjectStore.ScanTarget> targets,
       Map<String, String> options, IspParameters isp, boolean mergeOnDevice, boolean paced, long timeLimitMillis,
-      int channels, ExecutionModel model) {
+      int channels, ExecutionModel model, Object owner) {
     this.id = id;
+    this.owner = owner;
     this.tasklet = tasklet;
     this.inputs = List.copyOf(inputs);
     this.targets = List.copyOf(targets);

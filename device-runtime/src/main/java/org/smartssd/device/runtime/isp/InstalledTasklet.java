@@ -2,8 +2,11 @@ package org.smartssd.device.runtime.isp;
 
 import java.util.Map;
 
-/** A tasklet installed by {@code create_object}: its code and the parameters its instances get. */
-record InstalledTasklet(long id, LoadedTasklet code, Map<String, String> parameters) {
+/**
+ * A tasklet installed by {@code create_object}: its code, the parameters its instances get, and the
+ * connection that installed it (it goes when that connection ends).
+ */
+record InstalledTasklet(long id, LoadedTasklet code, Map<String, String> parameters, Object owner) {
   InstalledTasklet {
     parameters = Map.copyOf(parameters);
   }

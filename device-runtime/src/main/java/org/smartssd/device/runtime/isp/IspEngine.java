@@ -98,7 +98,14 @@ public final class IspEngine implements Closeable {
 
   // ---- create_object / remove_object ----
 
-  public long createObject(ByteBuffer code, String className, Map<String, String> parameters) throws StoreException {
+  /** Installs a tasklet for connection {@code owner}; it is removed when {@link #connectionClosed} says it ended. */
+  public long createObject(ByteBuffer code, String className, Map<String, String> parameters, Object owner)
+      throws StoreException {
+    if (tasklets.size() >= isp.maxTasklets()) {
+      throw new StoreException(Status.BUSY, tasklets.size() + " tasklets are installed already"
+          + " (smartssd.device.isp.max-tasklets): remove those no longer needed (REMOVE_OBJECT); a connection's"
+          + " tasklets go when it closes");
+    }
     String digest = parameters.get(CodeDigest.PARAMETER);
     if (digest != null) {
       if (!CodeDigest.isWellFormed(digest)) {
@@ -133,7 +140,7 @@ public final class IspEngine implements Closeable {
       codeCache.put(digest, code);
     }
     long id = nextTasklet.getAndIncrement();
-    tasklets.put(id, new InstalledTasklet(id, loaded, parameters));
+    tasklets.put(id, new InstalledTasklet(id, loaded, parameters, owner));
     LOG.info("{}: installed tasklet {} as {}{}", name, className, id, code.hasRemaining() ? "" : " (built in)");
     return id;
   }
@@ -144,10 +151,42 @@ public final class IspEngine implements Closeable {
     }
   }
 
+  /**
+   * A connection ended: the tasklets it installed go (executions already running keep their code
+   * and run on; their results are read by execution id, from any connection).
+   */
+  public void connectionClosed(Object owner) {
+    int removed = 0;
+    for (InstalledTasklet t : new ArrayList<>(tasklets.values())) {
+      if (t.owner() == owner && tasklets.remove(t.id(), t)) {
+        removed++;
+      }
+    }
+    if (removed > 0) {
+      LOG.debug("{}: removed {} tasklet(s) installed by a connection that ended", name, removed);
+    }
+  }
+
+  /** Whether connection {@code owner} has installed a tasklet or started an execution still kept. */
+  public boolean owns(Object owner) {
+    for (InstalledTasklet t : tasklets.values()) {
+      if (t.owner() == owner) {
+        return true;
+      }
+    }
+    for (Execution e : executions.values()) {
+      if (e.owner == owner) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // ---- execute_object ----
 
-  public long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options, long arrivalNanos)
-      throws StoreException {
+  /** Starts an execution for connection {@code owner}. */
+  public long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options, long arrivalNanos,
+      Object owner) throws StoreException {
     InstalledTasklet tasklet = tasklets.get(taskletId);
     if (tasklet == null) {
       throw new StoreException(Status.NOT_FOUND, "no tasklet " + taskletId + " is installed");
@@ -161,6 +200,10 @@ public final class IspEngine implements Closeable {
           + " does not implement " + MergingTasklet.class.getName() + "; merge on the host instead (merge=host)");
     }
     long timeLimit = longOption(options, "time-limit-ms", isp.timeLimitMillis());
+    if (timeLimit > isp.timeLimitMillis()) {
+      throw new StoreException(Status.BAD_REQUEST, "time-limit-ms " + timeLimit + " is above this device's limit of "
+          + isp.timeLimitMillis() + " ms (smartssd.device.isp.time-limit-ms): ask for that or less");
+    }
     List<ObjectStore.ScanTarget> targets = new ArrayList<>();
     for (InputRange range : inputs) {
       ObjectStore.ScanTarget target = store.openScan(range.path());
@@ -174,12 +217,17 @@ public final class IspEngine implements Closeable {
       throw new StoreException(Status.BUSY, isp.maxExecutions() + " executions are running already"
           + " (smartssd.device.isp.max-executions)");
     }
+    if (executions.values().stream().filter(e -> e.owner == owner && !e.isStopped()).count()
+        >= isp.maxExecutionsPerConnection()) {
+      throw new StoreException(Status.BUSY, "this connection has " + isp.maxExecutionsPerConnection()
+          + " executions running already (smartssd.device.isp.max-executions-per-connection)");
+    }
     long id = nextExecution.getAndIncrement();
     // A host that waits for each answer issues this after the device finished what it asked before.
     long start = Math.max(arrivalNanos, timing.horizonNanos());
     ExecutionModel model = new ExecutionModel(isp, energy, timing.geometry().channels(), start);
     Execution exec = new Execution(id, tasklet, inputs, targets, options, isp, mergeOnDevice, paced, timeLimit,
-        timing.geometry().channels(), model);
+        timing.geometry().channels(), model, owner);
     int threads = Math.min(exec.lanes, isp.threads());
     LaneWorker.Crew crew = new LaneWorker.Crew(exec, threads, () -> finish(exec));
     List<LaneWorker> crewWorkers = new ArrayList<>();

@@ -347,6 +347,21 @@ public final class ObjectStore implements Closeable {
   }
 
   /** Closes every handle of a connection that went away, keeping what it wrote. */
+  /** Whether {@code owner} has a file open for writing. */
+  public boolean hasHandlesOf(Object owner) {
+    lock.readLock().lock();
+    try {
+      for (WriteHandle h : handles.values()) {
+        if (h.owner == owner) {
+          return true;
+        }
+      }
+      return false;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   public void closeHandlesOf(Object owner) {
     lock.writeLock().lock();
     try {

@@ -417,6 +417,60 @@ class IspEngineTest {
     return true;
   }
 
+  /**
+   * Issue 15, finding 5: one client asked for a one-day time limit and held every execution slot,
+   * and installed tasklets piled up for ever. The device's time limit is a cap, one connection gets
+   * at most its share of the executions, and tasklets go with their connection and are counted.
+   */
+  @Test
+  void noClientTakesAllInStorageProcessing() throws Exception {
+    Map<String, String> limits = Map.of("smartssd.device.isp.max-executions-per-connection", "2",
+        "smartssd.device.isp.max-tasklets", "3", "smartssd.device.isp.time-limit-ms", "60000");
+    try (SimulatedDevice device = device("fair", limits);
+        SocketDeviceClient greedy = TestDevices.connect(device);
+        SocketDeviceClient other = TestDevices.connect(device)) {
+      write(greedy, "/in", records(5_000));
+      ByteBuffer jar = TestJars.of(Misbehaving.class);
+      long spin = greedy.createObject(jar, Misbehaving.class.getName(), Map.of("how", "loop"));
+      List<InputRange> in = List.of(InputRange.whole("/in"));
+
+      DeviceException.BadRequest tooLong = assertThrows(DeviceException.BadRequest.class,
+          () -> greedy.executeObject(spin, in, Map.of("time-limit-ms", "86400000")));
+      assertTrue(tooLong.getMessage().contains("60000") && tooLong.getMessage().contains("time-limit-ms"),
+          tooLong.getMessage());
+
+      long first = greedy.executeObject(spin, in, Map.of("time-limit-ms", "30000"));
+      long second = greedy.executeObject(spin, in, Map.of());
+      DeviceException.Busy busy = assertThrows(DeviceException.Busy.class, () -> greedy.executeObject(spin, in, Map.of()));
+      assertTrue(busy.getMessage().contains("max-executions-per-connection"), busy.getMessage());
+      long mine = other.createObject(BUILT_IN, RecordCounter.class.getName(), Map.of("record-length", "" + RECORD));
+      long others = other.executeObject(mine, in, Map.of());
+      greedy.cancel(first);
+      greedy.cancel(second);
+      ExecutionPoller.drain(greedy, first, r -> { });
+      ExecutionPoller.drain(greedy, second, r -> { });
+      ExecutionPoller.drain(other, others, r -> { });
+
+      other.createObject(BUILT_IN, RecordCounter.class.getName(), Map.of("record-length", "" + RECORD));
+      DeviceException.Busy full = assertThrows(DeviceException.Busy.class,
+          () -> other.createObject(BUILT_IN, RecordCounter.class.getName(), Map.of("record-length", "" + RECORD)));
+      assertTrue(full.getMessage().contains("max-tasklets"), full.getMessage());
+
+      greedy.close(); // its tasklet goes with it, making room
+      long again = -1;
+      for (int tries = 0; again < 0 && tries < 200; tries++) {
+        try {
+          again = other.createObject(BUILT_IN, RecordCounter.class.getName(), Map.of("record-length", "" + RECORD));
+        } catch (DeviceException.Busy stillThere) {
+          Thread.sleep(50); // the device removes it once it has seen the connection end
+        }
+      }
+      assertTrue(again >= 0, "the closed connection's tasklet was removed");
+      assertThrows(FileNotFoundException.class, () -> other.executeObject(spin, in, Map.of()),
+          "a tasklet goes when the connection that installed it ends");
+    }
+  }
+
   @Test
   void cancelStopsAnExecution() throws Exception {
     try (SimulatedDevice device = device("cancel", Map.of()); SocketDeviceClient c = TestDevices.connect(device)) {
