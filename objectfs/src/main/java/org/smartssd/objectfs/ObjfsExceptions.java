@@ -81,7 +81,9 @@ final class ObjfsExceptions {
       translated = new org.apache.hadoop.security.AccessControlException(message + " (" + ObjfsConfigKeys.SECRET_FILE
           + ")");
     } else if (e instanceof SocketTimeoutException) {
-      translated = new SocketTimeoutException(message);
+      String key = op == Op.CONNECT ? ObjfsConfigKeys.CONNECT_TIMEOUT : ObjfsConfigKeys.REQUEST_TIMEOUT;
+      translated = new DeviceTimeoutException(op.verb + " " + target + ": timed out: " + detail(device, e) + " (" + key
+          + ")", e);
     } else if (e instanceof InterruptedIOException) {
       translated = new InterruptedIOException(message);
     } else {

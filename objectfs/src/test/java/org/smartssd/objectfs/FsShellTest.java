@@ -31,8 +31,14 @@ class FsShellTest {
 
   /** Runs one shell command; returns its exit code and what it printed. */
   private static Result shell(String... args) throws Exception {
+    return shellOn(device.uri.toString(), args);
+  }
+
+  private static Result shellOn(String fs, String... args) throws Exception {
     Configuration conf = LocalDevice.conf();
-    conf.set("fs.defaultFS", device.uri.toString());
+    conf.set("fs.defaultFS", fs);
+    conf.set(ObjfsConfigKeys.CONNECT_TIMEOUT, "1s");
+    conf.set(ObjfsConfigKeys.REQUEST_TIMEOUT, "1s");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream oldOut = System.out;
@@ -68,5 +74,40 @@ class FsShellTest {
     Result gone = shell("-ls", "/shell");
     assertThat(gone.code()).isNotZero();
     assertThat(gone.err()).contains("No such file or directory");
+  }
+
+  /**
+   * Issue 15, finding 7: a device that accepts but never answers made {@code -ls} exit 130 saying
+   * "Interrupted" and {@code -put} print a 17-line trace: the shell took the client's timeout for
+   * Ctrl-C. It is an error like any other, that says it timed out, where, and after how long.
+   */
+  @Test
+  void aDeviceThatNeverAnswersIsReportedAsTimedOut() throws Exception {
+    try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      java.util.List<java.net.Socket> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) {
+            accepted.add(silent.accept()); // and never a byte back
+          }
+        } catch (IOException closed) {
+          // the test is over
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      String fs = ObjectFileSystem.SCHEME + "://127.0.0.1:" + silent.getLocalPort();
+      java.nio.file.Path local = dir.resolve("put.txt");
+      Files.writeString(local, "x\n");
+      for (String[] command : new String[][] {{"-ls", "/"}, {"-put", local.toString(), "/put.txt"}}) {
+        Result r = shellOn(fs, command);
+        assertThat(r.code()).as(String.join(" ", command)).isEqualTo(1);
+        assertThat(r.err()).as(String.join(" ", command)).contains("timed out").contains("127.0.0.1:"
+            + silent.getLocalPort()).contains("ms").doesNotContain("Interrupted").doesNotContain("\tat ");
+      }
+      for (java.net.Socket s : accepted) {
+        s.close();
+      }
+    }
   }
 }

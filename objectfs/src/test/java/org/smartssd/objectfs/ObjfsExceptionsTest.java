@@ -62,8 +62,11 @@ class ObjfsExceptionsTest {
 
   @Test
   void timeoutsAndLostConnectionsNameDeviceAndPath() {
+    // Not an InterruptedIOException: Hadoop's shell would take it for Ctrl-C (exit 130, "Interrupted").
     assertThat(translate(Op.READ, new SocketTimeoutException(device("no reply to READ after 2000 ms"))))
-        .isExactlyInstanceOf(SocketTimeoutException.class);
+        .isExactlyInstanceOf(DeviceTimeoutException.class)
+        .hasMessageContaining("timed out").hasMessageContaining(DEVICE).hasMessageContaining("after 2000 ms")
+        .hasMessageContaining("fs.objfs.request-timeout");
     assertThat(translate(Op.READ, new InterruptedIOException(device("interrupted"))))
         .isExactlyInstanceOf(InterruptedIOException.class);
     IOException lost = translate(Op.WRITE, new IOException("connection to " + DEVICE + " lost: reset"));

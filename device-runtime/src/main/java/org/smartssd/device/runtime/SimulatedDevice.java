@@ -54,7 +54,7 @@ public final class SimulatedDevice implements Closeable {
   private SimulatedDevice(DeviceConfig config, NanoClock clock) throws IOException {
     this.config = config;
     Path dataDir = config.dataDir();
-    Files.createDirectories(dataDir);
+    prepareDataDirectory(dataDir);
     this.lockFile = FileChannel.open(dataDir.resolve("device.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock acquired;
     try {
@@ -72,6 +72,8 @@ public final class SimulatedDevice implements Closeable {
     ObjectStore s = null;
     IspEngine e = null;
     try {
+      // Before the flash is laid out (gigabytes of sparse files for a large profile), not after.
+      checkPortIsFree(config.bindAddress(), config.port());
       t = new TimingModel(config.geometry(), config.timing(), clock);
       f = FlashArray.open(dataDir, config.geometry(), t);
       FlashTranslationLayer ftl = new FlashTranslationLayer(config.geometry(), config.overprovisioningPercent(),
@@ -223,5 +225,47 @@ public final class SimulatedDevice implements Closeable {
         }
       }
     };
+  }
+
+  /**
+   * Makes sure {@code dir} is a directory the device can write, creating it if needed, with a
+   * message that says what is wrong with it (the JDK's exceptions name only the path).
+   */
+  static void prepareDataDirectory(Path dir) throws IOException {
+    String what = "data directory " + dir.toAbsolutePath() + " (smartssd.device.data-dir, --data-dir)";
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new IOException(what + " is a file, not a directory: give a directory, or a path that does not exist yet");
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      throw new IOException("cannot create " + what + ": " + e.getFile() + " exists and is not a directory", e);
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new IOException("cannot create " + what + ": permission denied on " + e.getFile() + " for user "
+          + System.getProperty("user.name"), e);
+    } catch (java.nio.file.FileSystemException e) {
+      throw new IOException("cannot create " + what + ": " + e.getFile() + ": " + e.getReason(), e);
+    }
+    if (!Files.isWritable(dir) || !Files.isExecutable(dir)) {
+      throw new IOException(what + " is not writable by user " + System.getProperty("user.name")
+          + ": change its permissions, or give another directory");
+    }
+  }
+
+  /**
+   * Fails at once when the TCP port is taken, naming it. The server binds it for real later (a
+   * program that takes the port in between gets the same message from there).
+   */
+  static void checkPortIsFree(String bindAddress, int port) throws IOException {
+    if (port == 0) {
+      return; // any free port
+    }
+    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+      probe.setReuseAddress(true);
+      probe.bind(new java.net.InetSocketAddress(java.net.InetAddress.getByName(bindAddress), port));
+    } catch (java.net.BindException e) {
+      throw new IOException("cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage()
+          + " (another device or program has it; choose another with --port or smartssd.device.host.port)", e);
+    }
   }
 }

@@ -341,7 +341,9 @@ public final class LogAnalysis {
     if (!explained) {
       try {
         String problem = InputDiagnosis.firstProblem(conf, scenario, inputs);
-        sb.append(problem != null ? ": " + problem : " (the input's records are valid; see the task's error in the log)");
+        sb.append(problem != null ? ": " + problem : " (the input's records are valid; the task's error is in the job's"
+            + " log; from the smartssd command, rerun with SMARTSSD_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log."
+            + "org.apache.hadoop.mapred.LocalJobRunner=warn to see it)");
       } catch (IOException e) {
         sb.append(" (and reading the input to find why failed too: ").append(e.getMessage()).append(')');
       }

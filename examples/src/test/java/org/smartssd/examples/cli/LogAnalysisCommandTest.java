@@ -128,6 +128,9 @@ class LogAnalysisCommandTest {
     assertEquals("", analysis.out());
     assertTrue(analysis.err().contains("smartssd: job 'wc98 regions host-normal'")
         && analysis.err().contains("byte offset 40") && analysis.err().contains("region 7"), analysis.err());
+    // Issue 15, finding 7: one clear line, not the local job runner's 16-line trace before it.
+    String before = analysis.err().substring(0, analysis.err().indexOf("smartssd: job"));
+    assertFalse(before.contains("\tat ") || before.contains("Exception"), analysis.err());
     FsCommandTest.Run truncated = FsCommandTest.smartssd("loganalysis", "--scenario", "top-types", "--mode",
         "device", "--input", root + "/raw/short");
     assertEquals(1, truncated.code());

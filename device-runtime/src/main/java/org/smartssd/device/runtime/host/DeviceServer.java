@@ -114,7 +114,9 @@ public final class DeviceServer implements Closeable {
       listener.bind(new InetSocketAddress(InetAddress.getByName(bindAddress), port), BACKLOG);
     } catch (IOException e) {
       listener.close();
-      throw new IOException("cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage(), e);
+      throw new IOException("cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage()
+          + (e instanceof java.net.BindException ? " (another device or program has it; choose another with --port or"
+              + " smartssd.device.host.port)" : ""), e);
     }
     try {
       this.unixListener = unixSocket == null ? null : UnixSocketListener.bind(unixSocket, BACKLOG);

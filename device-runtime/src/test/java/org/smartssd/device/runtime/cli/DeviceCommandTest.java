@@ -135,4 +135,48 @@ class DeviceCommandTest {
     assertEquals(Cli.EXIT_FAILED, run.code());
     assertTrue(run.err().startsWith("smartssd: cannot connect to device unix:" + socket + ": "), run.err());
   }
+
+  /**
+   * Issue 15, finding 7: a data directory that is a file, or one the device cannot write, was
+   * reported as the bare path; a port in use was found only after the flash files were laid out.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void aDataDirectoryOrPortThatCannotServeSaysWhatIsWrong() throws IOException {
+    Path file = Files.writeString(dir.resolve("plain-file"), "not a directory");
+    Run onFile = smartssd("device", "start", "--data-dir", file.toString(), "--port", "0");
+    assertEquals(Cli.EXIT_FAILED, onFile.code());
+    assertTrue(onFile.err().contains("data directory " + file) && onFile.err().contains("is a file, not a directory"),
+        onFile.err());
+
+    Run under = smartssd("device", "start", "--data-dir", file.resolve("sub").toString(), "--port", "0");
+    assertEquals(Cli.EXIT_FAILED, under.code());
+    assertTrue(under.err().contains("cannot create data directory") && under.err().toLowerCase(java.util.Locale.ROOT).contains("not a directory"),
+        under.err());
+
+    Path locked = Files.createDirectory(dir.resolve("read-only"));
+    Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+    try {
+      if (!Files.isWritable(locked)) { // root may write anywhere: then there is nothing to refuse
+        Run readOnly = smartssd("device", "start", "--data-dir", locked.toString(), "--port", "0");
+        assertEquals(Cli.EXIT_FAILED, readOnly.code());
+        assertTrue(readOnly.err().contains("is not writable by user"), readOnly.err());
+      }
+    } finally {
+      Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Path data = dir.resolve("port-taken");
+      Run busy = smartssd("device", "start", "--data-dir", data.toString(), "--port",
+          Integer.toString(taken.getLocalPort()));
+      assertEquals(Cli.EXIT_FAILED, busy.code());
+      assertTrue(busy.err().contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()) && busy.err().contains(
+          "--port"), busy.err());
+      try (var files = Files.list(data)) {
+        assertTrue(files.noneMatch(p -> p.getFileName().toString().startsWith("channel")),
+            "no flash was laid out for a device that cannot listen");
+      }
+    }
+  }
 }
