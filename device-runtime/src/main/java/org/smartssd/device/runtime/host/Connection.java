@@ -81,6 +81,8 @@ final class Connection implements Runnable {
   private volatile long lastActivityNanos = System.nanoTime();
   /** Frame memory reserved for the frame being read, not yet handed to its command. Reader thread only. */
   private int reservedForReading;
+  /** This connection's share of frame memory: two largest frames. */
+  private final java.util.concurrent.Semaphore ownFrameMemory;
   /** Whether this connection may be served: from the start on a device without a secret. Reader thread only. */
   private boolean authenticated;
   /** The device's nonce of the challenge in progress, or null. Reader thread only. */
@@ -91,6 +93,7 @@ final class Connection implements Runnable {
   Connection(DeviceServer server, HostSocket socket, Executor workers, HostLimits limits) throws IOException {
     this.server = server;
     this.limits = limits;
+    this.ownFrameMemory = new java.util.concurrent.Semaphore((int) Math.min(Integer.MAX_VALUE, 2L * limits.maxFrameBytes()));
     this.socket = socket;
     this.peer = socket.peer();
     this.serial = new SerialExecutor(workers);
@@ -161,7 +164,7 @@ final class Connection implements Runnable {
             try {
               process(frame);
             } finally {
-              server.frameMemory().release(held);
+              release(held);
               if (hostIo) {
                 server.hostIoWaiting().decrementAndGet();
               }
@@ -315,8 +318,10 @@ final class Connection implements Runnable {
   }
 
   /**
-   * Reserves the device's frame memory for the payload {@code header} announces, waiting up to the
-   * I/O timeout for other frames to release it; the reader's thread only.
+   * Reserves memory for the payload {@code header} announces: first this connection's share (two
+   * largest frames: one being carried out, one being read), waiting as long as its own commands
+   * take, then the device's, waiting up to the I/O timeout for other connections' frames to release
+   * it. The reader's thread only.
    */
   private void reserveFrameMemory(FrameHeader header) throws IOException {
     int bytes = header.payloadLength();
@@ -324,7 +329,9 @@ final class Connection implements Runnable {
       return;
     }
     try {
+      ownFrameMemory.acquire(bytes);
       if (!server.frameMemory().tryAcquire(bytes, limits.ioTimeoutMs(), TimeUnit.MILLISECONDS)) {
+        ownFrameMemory.release(bytes);
         throw new NoFrameMemory(header);
       }
     } catch (InterruptedException e) {
@@ -335,9 +342,14 @@ final class Connection implements Runnable {
   }
 
   private void releaseFrameMemory() {
-    if (reservedForReading > 0) {
-      server.frameMemory().release(reservedForReading);
-      reservedForReading = 0;
+    release(reservedForReading);
+    reservedForReading = 0;
+  }
+
+  private void release(int frameBytes) {
+    if (frameBytes > 0) {
+      server.frameMemory().release(frameBytes);
+      ownFrameMemory.release(frameBytes);
     }
   }
 
