@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.Optional;
@@ -196,13 +195,15 @@ class DeviceFailureIT {
       signal("STOP", pid);
       try {
         long start = System.nanoTime();
-        SocketTimeoutException read = assertThrows(SocketTimeoutException.class,
+        // Not an InterruptedIOException (Hadoop's shell takes those for Ctrl-C): an error saying it timed out.
+        DeviceTimeoutException read = assertThrows(DeviceTimeoutException.class,
             () -> in.readFully(2_000_000, new byte[1000]));
+        assertThat(read).hasMessageContaining("timed out").hasMessageContaining("ms");
         assertWithinRequestTimeout(start);
         assertNamesDeviceAndPath(read, device, file);
         start = System.nanoTime();
         writer.write(1);
-        SocketTimeoutException flush = assertThrows(SocketTimeoutException.class, writer::hflush);
+        DeviceTimeoutException flush = assertThrows(DeviceTimeoutException.class, writer::hflush);
         assertWithinRequestTimeout(start);
         assertNamesDeviceAndPath(flush, device, new Path("/frozen/writer"));
       } finally {
