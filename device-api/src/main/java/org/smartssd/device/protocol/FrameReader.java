@@ -30,24 +30,25 @@ public final class FrameReader {
    * @throws IOException when the stream fails
    */
   public Frame read(int maxPayloadBytes) throws IOException {
-    return read(maxPayloadBytes, header -> { });
+    return read(maxPayloadBytes, (header, moreBytes) -> { });
   }
 
-  /** What a reader does with a frame's header before it reads the payload the header announces. */
+  /** Memory a reader takes for a payload, step by step as its bytes arrive. */
   @FunctionalInterface
-  public interface BeforePayload {
+  public interface PayloadMemory {
     /**
-     * Called once the header is read and its length accepted; throwing leaves the payload unread
-     * (the connection must then be closed). A device reserves the memory the payload will take here.
+     * Called before the payload's buffer grows by {@code moreBytes} (first from nothing): throwing
+     * leaves the rest of the payload unread (the connection must then be closed). A device reserves
+     * the memory here, so that a payload costs what has arrived of it, not what its header announces.
      */
-    void accept(FrameHeader header) throws IOException;
+    void grow(FrameHeader header, int moreBytes) throws IOException;
   }
 
   /**
-   * Reads the next frame as {@link #read(int)} does, calling {@code beforePayload} with its header
-   * before reading the payload (also for an empty payload).
+   * Reads the next frame as {@link #read(int)} does, asking {@code memory} before each step of the
+   * payload's buffer (none for an empty payload).
    */
-  public Frame read(int maxPayloadBytes, BeforePayload beforePayload) throws IOException {
+  public Frame read(int maxPayloadBytes, PayloadMemory memory) throws IOException {
     int got = in.readNBytes(headerBytes, 0, headerBytes.length);
     if (got == 0) {
       return null;
@@ -60,10 +61,13 @@ public final class FrameReader {
     if (length < 0 || length > maxPayloadBytes) {
       throw new FrameTooLargeException(header, maxPayloadBytes);
     }
-    beforePayload.accept(header);
     // The payload's buffer grows with the bytes that arrive, not with what the header announces: a
     // header alone, announcing the largest payload, costs a first step of memory, not the payload.
-    byte[] payload = new byte[Math.min(length, FIRST_STEP_BYTES)];
+    int first = Math.min(length, FIRST_STEP_BYTES);
+    if (first > 0) {
+      memory.grow(header, first);
+    }
+    byte[] payload = new byte[first];
     int read = 0;
     while (true) {
       int n = in.readNBytes(payload, read, payload.length - read);
@@ -75,7 +79,9 @@ public final class FrameReader {
       if (read == length) {
         return new Frame(header, ByteBuffer.wrap(payload));
       }
-      payload = java.util.Arrays.copyOf(payload, (int) Math.min(length, 2L * payload.length));
+      int next = (int) Math.min(length, 2L * payload.length);
+      memory.grow(header, next - payload.length);
+      payload = java.util.Arrays.copyOf(payload, next);
     }
   }
 

@@ -39,14 +39,21 @@ import org.smartssd.device.runtime.timing.Command;
  * make sense of closes this connection only.
  *
  * <p>No worker ever writes to the socket, so a host that does not read its answers stalls nobody
- * else: its answers wait in its own queue, its next command waits once about
- * {@link HostLimits#maxFrameBytes} of them are unsent, and {@link #watch} closes it when its answers
+ * else: its answers wait in its own queue, its next command waits once {@link #UNSENT_BOUND_BYTES}
+ * of them are unsent, and {@link #watch} closes it when its answers
  * or a frame it started make no progress for {@link HostLimits#ioTimeoutMs}.
  */
 final class Connection implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
   /** Commands read ahead of the workers; past this the reader stops and the socket pushes back. */
   private static final int MAX_QUEUED = 64;
+  /**
+   * Answer bytes a connection may leave unsent before its next command waits (it always gets the
+   * answer of the command that crossed the bound too): four of objfs's 1 MiB reads, enough to keep
+   * the link of a host that does read busy while they are written, and little to hold for one that
+   * does not.
+   */
+  static final long UNSENT_BOUND_BYTES = 4L << 20;
 
   private final DeviceServer server;
   private final HostSocket socket;
@@ -318,27 +325,23 @@ final class Connection implements Runnable {
   }
 
   /**
-   * Reserves memory for the payload {@code header} announces: first this connection's share (two
-   * largest frames: one being carried out, one being read), waiting as long as its own commands
-   * take, then the device's, waiting up to the I/O timeout for other connections' frames to release
-   * it. The reader's thread only.
+   * Reserves memory for the next {@code moreBytes} of the payload being read, as its bytes arrive:
+   * first from this connection's share (two largest frames: one being carried out, one being read),
+   * waiting as long as its own commands take, then from the device's, waiting up to the I/O timeout
+   * for other connections' frames to release some. The reader's thread only.
    */
-  private void reserveFrameMemory(FrameHeader header) throws IOException {
-    int bytes = header.payloadLength();
-    if (bytes == 0) {
-      return;
-    }
+  private void reserveFrameMemory(FrameHeader header, int moreBytes) throws IOException {
     try {
-      ownFrameMemory.acquire(bytes);
-      if (!server.frameMemory().tryAcquire(bytes, limits.ioTimeoutMs(), TimeUnit.MILLISECONDS)) {
-        ownFrameMemory.release(bytes);
+      ownFrameMemory.acquire(moreBytes);
+      if (!server.frameMemory().tryAcquire(moreBytes, limits.ioTimeoutMs(), TimeUnit.MILLISECONDS)) {
+        ownFrameMemory.release(moreBytes);
         throw new NoFrameMemory(header);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted waiting for frame memory");
     }
-    reservedForReading = bytes;
+    reservedForReading += moreBytes;
   }
 
   private void releaseFrameMemory() {
@@ -407,13 +410,13 @@ final class Connection implements Runnable {
   }
 
   /**
-   * After a command: once more unsent answer bytes than a largest frame pile up (the host does not
-   * read them fast enough), the connection's next command waits, without holding a worker, until
+   * After a command: once more than {@link #UNSENT_BOUND_BYTES} of answers pile up unsent (the host
+   * does not read them fast enough), the connection's next command waits, without holding a worker, until
    * the sender has written them down to that bound.
    */
   private void pauseIfAnswersPileUp() {
     synchronized (outbox) {
-      if (!closed.get() && unsentBytes > limits.maxFrameBytes()) {
+      if (!closed.get() && unsentBytes > UNSENT_BOUND_BYTES) {
         outputPaused = true;
         serial.pause();
       }
@@ -488,7 +491,7 @@ final class Connection implements Runnable {
       synchronized (outbox) {
         if (!closed.get()) {
           unsentBytes -= next.bytes();
-          if (outputPaused && unsentBytes <= limits.maxFrameBytes()) {
+          if (outputPaused && unsentBytes <= UNSENT_BOUND_BYTES) {
             outputPaused = false;
             serial.resume();
           }

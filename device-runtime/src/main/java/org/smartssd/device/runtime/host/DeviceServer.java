@@ -100,7 +100,9 @@ public final class DeviceServer implements Closeable {
       AtomicInteger hostIoWaiting, Ownership owns, Runnable onShutdown) throws IOException {
     this.secret = secret;
     this.limits = limits;
-    this.frameMemory = new java.util.concurrent.Semaphore(limits.frameMemoryBytes(), true);
+    // Not fair: a small frame's first step may take room a larger one waits for (which is bounded by
+    // the I/O timeout); in first-come order, a few large frames arriving slowly would hold up every other.
+    this.frameMemory = new java.util.concurrent.Semaphore(limits.frameMemoryBytes(), false);
     this.owns = owns;
     this.hostIoWaiting = hostIoWaiting;
     this.name = name;

@@ -6,8 +6,7 @@ package org.smartssd.device.runtime.host;
  *
  * @param maxConnections connections served at once
  * @param workerThreads threads carrying commands out, shared by all connections
- * @param maxFrameBytes the largest request payload accepted; a connection also keeps at most about
- *     this many answer bytes unsent before its next command waits
+ * @param maxFrameBytes the largest request payload accepted
  * @param frameMemoryBytes request bytes held at once over all connections (at least {@code maxFrameBytes})
  * @param ioTimeoutMs how long an answer may stay unread, or a started frame unfinished, before the
  *     connection is closed

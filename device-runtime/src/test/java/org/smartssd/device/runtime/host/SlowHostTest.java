@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.SocketDeviceClient;
 import org.smartssd.device.protocol.FrameReader;
 import org.smartssd.device.protocol.Messages;
@@ -83,8 +84,8 @@ class SlowHostTest {
           assertEquals("test-device", c.info().deviceName(), "another client is served while they stall");
           DeviceStatistics stats = c.statistics();
           long readsDone = (stats.hostBytesOut() - before) / FILE_BYTES;
-          // Each stalled connection runs reads until about one largest frame of answers is unsent,
-          // plus what the kernel's socket buffers took: a few, never its 64.
+          // Each stalled connection runs reads until 4 MiB of answers are unsent (one 8 MiB answer
+          // crosses it), plus what the kernel's socket buffers took: a few, never its 64.
           assertTrue(readsDone < (long) workers * PIPELINED / 4,
               readsDone + " reads of 8 MiB were carried out for hosts that read none of them");
         }
@@ -132,6 +133,44 @@ class SlowHostTest {
         }
         assertEquals(0, drainUntilClosed(halfHeader), "a connection stalled inside a header is closed");
         assertEquals(0, drainUntilClosed(halfPayload), "a connection stalled inside a payload is closed");
+      }
+    }
+  }
+
+  /**
+   * Issue 15, finding 4: headers announcing the largest payload, with nothing after them, took the
+   * device's memory. A payload's memory is reserved as its bytes arrive: fifteen such headers, against
+   * a device memory of one largest frame, leave room for a client that sends real frames, served long
+   * before the stalled ones are closed.
+   */
+  @Test
+  @Timeout(120)
+  void headersAnnouncingLargePayloadsHoldNoMemory() throws IOException {
+    Map<String, String> o = device();
+    o.put(DeviceConfigKeys.HOST_FRAME_MEMORY_BYTES, Integer.toString(MAX_FRAME_BYTES));
+    o.put(DeviceConfigKeys.HOST_IO_TIMEOUT_MS, "60000");
+    try (SimulatedDevice device = TestDevices.start(o)) {
+      List<Socket> announcing = new ArrayList<>();
+      try {
+        byte[] write = writeFrame(MAX_FRAME_BYTES - 1024);
+        for (int i = 0; i < 15; i++) {
+          Socket s = new Socket("127.0.0.1", device.port());
+          s.getOutputStream().write(write, 0, ProtocolConstants.HEADER_BYTES);
+          s.getOutputStream().flush();
+          announcing.add(s);
+        }
+        ClientOptions quick = new ClientOptions(java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(10),
+            MAX_FRAME_BYTES);
+        try (SocketDeviceClient c = SocketDeviceClient.connect(
+            org.smartssd.device.client.DeviceAddress.parse(device.address()), quick)) {
+          Response.Opened f = c.create("/real", true, true);
+          c.write(f.handle(), ByteBuffer.wrap(TestDevices.bytes(4 << 20, 5)));
+          assertEquals(4 << 20, c.closeHandle(f.handle()), "served within its 10 s, not after the 60 s timeout");
+        }
+      } finally {
+        for (Socket s : announcing) {
+          s.close();
+        }
       }
     }
   }
