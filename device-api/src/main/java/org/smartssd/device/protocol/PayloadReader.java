@@ -29,6 +29,14 @@ public final class PayloadReader {
   static final int MIN_INPUT_RANGE_BYTES = 2 + 8 + 8;
   /** Bytes of the smallest tasklet result: lane and an empty data field. */
   static final int MIN_TASKLET_RESULT_BYTES = 2 + 4;
+  /**
+   * Entries a {@code map} may hold. Each entry costs about 100 bytes of objects however short its
+   * strings (a tree map's entry, two strings), so a frame of the smallest entries would decode into
+   * 16 times its size (a 64 MiB frame into 1 GB, the decoding allocating 6 GB): the count is
+   * bounded instead, at 64 times a whole Hadoop configuration (about a thousand keys), far above
+   * any tasklet's parameters or options or a device's parameters (about seventy).
+   */
+  public static final int MAX_MAP_ENTRIES = 65_536;
 
   private final ByteBuffer buffer;
   private final String context;
@@ -166,10 +174,14 @@ public final class PayloadReader {
 
   /**
    * A {@code u32} count and that many {@code string} key, {@code string} value entries, as an
-   * unmodifiable map sorted by key. Entries may come in any order; a key given twice is rejected.
+   * unmodifiable map sorted by key. Entries may come in any order; a key given twice is rejected,
+   * and so are more than {@link #MAX_MAP_ENTRIES} entries, before any is read.
    */
   public Map<String, String> stringMap(String field) throws ProtocolException {
     int n = count(field, MIN_MAP_ENTRY_BYTES);
+    if (n > MAX_MAP_ENTRIES) {
+      throw error(field, n + " entries; a map holds at most " + MAX_MAP_ENTRIES);
+    }
     TreeMap<String, String> map = new TreeMap<>();
     for (int i = 0; i < n; i++) {
       String key = string(field + "[" + i + "].key");

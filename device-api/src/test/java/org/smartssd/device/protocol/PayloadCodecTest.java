@@ -145,6 +145,38 @@ class PayloadCodecTest {
     assertTrue(e.getMessage().contains("count 2147483647"), e.getMessage());
   }
 
+  /**
+   * A map of the shortest entries decodes into about 16 times its bytes (a 64 MiB CREATE_OBJECT of
+   * them took a device with a 256 MiB heap to OutOfMemoryError, its request never answered): one
+   * entry more than {@link PayloadReader#MAX_MAP_ENTRIES} is refused before any is read.
+   */
+  @Test
+  void aMapOfMoreThanTheMostEntriesIsRefusedBeforeAnyIsRead() throws ProtocolException {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    for (int entries : new int[] {PayloadReader.MAX_MAP_ENTRIES, PayloadReader.MAX_MAP_ENTRIES + 1}) {
+      Map<String, String> parameters = new java.util.HashMap<>();
+      for (int i = 0; i < entries; i++) {
+        parameters.put(Integer.toString(i, 36), "");
+      }
+      ByteBuffer payload = new PayloadWriter().bytes(ByteBuffer.allocate(0)).string("T").stringMap(parameters)
+          .toByteBuffer();
+      if (entries == PayloadReader.MAX_MAP_ENTRIES) {
+        Request.CreateObject r = (Request.CreateObject) Messages.decodeRequest(Opcode.CREATE_OBJECT, payload);
+        assertEquals(entries, r.parameters().size());
+        continue;
+      }
+      long before = threads.getCurrentThreadAllocatedBytes();
+      ProtocolException e = assertThrows(ProtocolException.class,
+          () -> Messages.decodeRequest(Opcode.CREATE_OBJECT, payload));
+      long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+      assertTrue(e.getMessage().contains("parameters") && e.getMessage().contains("65537 entries; a map holds at most 65536"),
+          e.getMessage());
+      // The exception and its message, not the map: far less than the payload's own bytes.
+      assertTrue(allocated < payload.remaining(), allocated + " bytes allocated for a payload of " + payload.remaining());
+    }
+  }
+
   @Test
   void objectKindOtherThanFileOrDirectoryIsRejected() {
     ByteBuffer payload = new PayloadWriter().string("/a").u8(2).u64(0).u64(0).u64(0).toByteBuffer();
