@@ -131,6 +131,8 @@ public final class DeviceCheck {
         return "the checkpoint is damaged, and every journal record applies to what it holds";
       case CHECKPOINT_MISSING:
         return "the checkpoint is missing, and every journal record applies to what it held";
+      case FLASH_MISSING:
+        return "the flash files are gone";
       default:
         return "no metadata says which file is where; to reuse the directory as a new device, move its flash/"
             + " and meta/ aside";

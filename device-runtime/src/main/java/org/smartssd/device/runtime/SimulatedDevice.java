@@ -58,6 +58,7 @@ public final class SimulatedDevice implements Closeable {
     try {
       t = new TimingModel(config.geometry(), config.timing(), clock);
       if (!FlashArray.hasData(dataDir)) {
+        MetadataLog.requireFlash(dataDir, false);
         // A new device: its metadata area first, so that flash files never exist without one.
         MetadataLog.format(dataDir);
       }

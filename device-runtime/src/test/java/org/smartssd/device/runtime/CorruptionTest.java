@@ -168,6 +168,21 @@ class CorruptionTest {
   }
 
   @Test
+  void aDeletedFlashDirectoryBesideACheckpointStopsTheDevice() throws Exception {
+    history();
+    try (var files = Files.list(dir.resolve("flash"))) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(dir.resolve("flash"));
+    DamagedMetadataException e = refusedToStart(DamagedMetadataException.Kind.FLASH_MISSING);
+    assertTrue(e.getMessage().startsWith("the flash files in " + dir.resolve("flash") + " are missing or empty, but"
+        + " checkpoint "), e.getMessage());
+    assertFalse(Files.exists(dir.resolve("flash")), "refusing to start made no flash files");
+  }
+
+  @Test
   void aFlipInTheCheckpointStopsTheDevice() throws Exception {
     history();
     TestDevices.start(config()).close(); // the checkpoint now holds every file

@@ -136,8 +136,9 @@ final class OobFile implements Closeable {
       return "it holds logical page " + (tag - 1) + ", not " + owner + " (the mapping points at a page"
           + " programmed for another)";
     }
-    return String.format("checksum mismatch: the out-of-band entry holds CRC-32C 0x%08x for logical page %d,"
-        + " the data and logical page %d give 0x%08x", storedCrc, tag - 1, owner, computed);
+    return String.format("checksum mismatch: the out-of-band entry holds CRC-32C 0x%08x for %s, the data and"
+        + " logical page %d give 0x%08x", storedCrc, tag == 0 ? "no logical page" : "logical page "
+        + Integer.toUnsignedString(tag - 1), owner, computed);
   }
 
   void force() {

@@ -25,7 +25,9 @@ public final class DamagedMetadataException extends IOException {
     /** A journal exists whose checkpoint is missing. */
     CHECKPOINT_MISSING(false),
     /** No metadata at all, but the flash holds data. */
-    METADATA_MISSING(false);
+    METADATA_MISSING(false),
+    /** A checkpoint, but no flash files with data: what the metadata names is gone. */
+    FLASH_MISSING(false);
 
     private final boolean salvageable;
 

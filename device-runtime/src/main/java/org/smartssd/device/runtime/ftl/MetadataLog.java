@@ -107,6 +107,24 @@ public final class MetadataLog implements Closeable {
     }
   }
 
+  /**
+   * Refuses a data directory whose metadata area holds a checkpoint while {@code flashHasData} says
+   * its flash holds nothing: a checkpoint is written only after the flash files were made, so they
+   * were lost (a new device's empty flash would otherwise be made, and every page read as damaged).
+   */
+  public static void requireFlash(Path dataDir, boolean flashHasData) throws IOException {
+    Path dir = dataDir.resolve("meta");
+    if (flashHasData || !Files.isDirectory(dir)) {
+      return;
+    }
+    Layout layout = Layout.of(dir);
+    if (layout.current() > 0) {
+      throw new DamagedMetadataException(DamagedMetadataException.Kind.FLASH_MISSING, dataDir.resolve("flash"), -1,
+          "the flash files in " + dataDir.resolve("flash") + " are missing or empty, but checkpoint "
+              + checkpointPath(dir, layout.current()) + " says the device stored its files there", dataDir);
+    }
+  }
+
   /** As {@link #open(Path, boolean, SnapshotReader, RecordHandler, IntPredicate)}, any record type taken. */
   public static MetadataLog open(Path dataDir, boolean flashHasData, SnapshotReader snapshot, RecordHandler records)
       throws IOException {

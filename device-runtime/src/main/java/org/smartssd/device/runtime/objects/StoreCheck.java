@@ -64,6 +64,12 @@ public final class StoreCheck {
     ObjectStore store = ObjectStore.forInspection(geometry, ftl);
     Map<String, Long> lost = new TreeMap<>();
     List<String> samples = new ArrayList<>();
+    try {
+      MetadataLog.requireFlash(dataDir, ftl.flash().foundData());
+    } catch (DamagedMetadataException e) {
+      return new Report(new MetadataLog.Inspection(null, null, -1, 0, -1, e, 0, List.of()), false, List.of(),
+          List.of(), List.of(), 0, 0, 0, false, lost, samples);
+    }
     MetadataLog.Inspection inspection = MetadataLog.inspect(dataDir, ftl.flash().foundData(), store::readSnapshot,
         store::replay, (type, in) -> {
           String line = ObjectStore.describeRecord(type, in);

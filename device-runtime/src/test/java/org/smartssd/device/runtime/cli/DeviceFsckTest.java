@@ -245,6 +245,26 @@ class DeviceFsckTest {
   }
 
   @Test
+  void missingFlashFilesCannotBeSalvaged() throws Exception {
+    history();
+    try (Stream<Path> files = Files.list(dir.resolve("flash"))) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    Run check = fsck();
+    assertEquals(Cli.EXIT_DAMAGED, check.code(), check.out());
+    assertTrue(check.out().contains("metadata: DAMAGED: the flash files in " + dir.resolve("flash")
+        + " are missing or empty"), check.out());
+    Run salvage = fsck("--salvage");
+    assertEquals(Cli.EXIT_DAMAGED, salvage.code(), salvage.out());
+    assertTrue(salvage.out().contains("cannot salvage: the flash files are gone; nothing was changed"), salvage.out());
+    try (Stream<Path> files = Files.list(dir.resolve("flash"))) {
+      assertEquals(0, files.count(), "fsck made no flash files");
+    }
+  }
+
+  @Test
   void fsckRefusesADataDirectoryInUseOrMissing() throws Exception {
     history();
     try (SimulatedDevice device = TestDevices.start(config())) {
