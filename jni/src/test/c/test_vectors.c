@@ -552,6 +552,8 @@ static void test_error_responses(void) {
                "8 executions are running; the limit is 8");
   expect_error("response-error-auth-required.bin", SSD_OP_DELETE, 0x1C, SSD_AUTH_REQUIRED, 0,
                "DELETE: device d requires hosts to authenticate first");
+  expect_error("response-error-corrupt.bin", SSD_OP_READ, 0x18, SSD_CORRUPT, 50000,
+               "'/data/wc98/day-01.log' is corrupt at offset 8192: bytes 8192..16383 are lost");
   ssd_error err;
 
   /* Messages the library writes are cut between characters too: a key of 400 "é" given twice
@@ -893,7 +895,9 @@ static void test_names(void) {
   CHECK_STR(ssd_status_name(SSD_BAD_HANDLE), "BAD_HANDLE");
   CHECK_STR(ssd_status_name(SSD_AUTH_REQUIRED), "AUTH_REQUIRED");
   CHECK_INT(SSD_AUTH_REQUIRED, 16);
-  CHECK_STR(ssd_status_name(17), "UNKNOWN");
+  CHECK_STR(ssd_status_name(SSD_CORRUPT), "CORRUPT");
+  CHECK_INT(SSD_CORRUPT, 17);
+  CHECK_STR(ssd_status_name(18), "UNKNOWN");
   CHECK_STR(ssd_status_name(SSD_E_IO), "IO_ERROR");
   CHECK_STR(ssd_status_name(SSD_E_VERSION), "NO_COMMON_VERSION");
   CHECK_STR(ssd_status_name(SSD_E_INTERRUPTED), "INTERRUPTED");

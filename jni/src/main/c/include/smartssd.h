@@ -9,7 +9,7 @@
  *     (ssd_decode_*), which touch no socket.
  *
  * Conventions:
- *   - Functions return an int status: SSD_OK (0), a device status (1..16, as sent by the device),
+ *   - Functions return an int status: SSD_OK (0), a device status (1..17, as sent by the device),
  *     or a local error (negative SSD_E_*).
  *   - Every function taking an `ssd_error *err` fills it (when not NULL): code 0 and an empty
  *     message on success, else the code and a message. For a device status the message is the
@@ -56,7 +56,7 @@ extern "C" {
 #define SSD_SECRET_MAX_BYTES 4096 /* the longest secret file read (without trailing white space) */
 #define SSD_SECRET_FILE_ENV "SMARTSSD_SECRET_FILE" /* names the secret file when the options do not */
 
-/* Device statuses (0..16, as on the wire) and local errors (negative). */
+/* Device statuses (0..17, as on the wire) and local errors (negative). */
 enum ssd_status {
   SSD_OK = 0,
   SSD_NOT_FOUND = 1,
@@ -77,6 +77,9 @@ enum ssd_status {
   /* The device requires hosts to authenticate and this connection has not (no secret, or the
    * wrong one); also ssd_connect's status when the device's own proof is wrong. */
   SSD_AUTH_REQUIRED = 16,
+  /* The device read a page whose checksum failed; the message names the object and the byte offset
+   * ("'PATH' is corrupt at offset N: ..."). The bytes are lost and never returned. */
+  SSD_CORRUPT = 17,
 
   SSD_E_IO = -1,       /* socket error (including failing to connect) */
   SSD_E_CLOSED = -2,   /* the peer closed the connection (also mid-frame), or the client was closed */

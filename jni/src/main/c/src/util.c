@@ -13,7 +13,7 @@ static const char *const DEVICE_STATUS_NAMES[] = {
     "DIRECTORY_NOT_EMPTY", "IS_DIRECTORY", "PAST_END",     "BAD_REQUEST",
     "OUT_OF_SPACE", "BUSY",         "INTERNAL",            "UNSUPPORTED_VERSION",
     "UNKNOWN_OPCODE", "FRAME_TOO_LARGE", "LEASE_CONFLICT", "BAD_HANDLE",
-    "AUTH_REQUIRED",
+    "AUTH_REQUIRED", "CORRUPT",
 };
 
 /* Indexed by -code. */

@@ -81,6 +81,31 @@ public class DeviceException extends IOException {
     public AuthRequired(String message) { super(message); }
   }
 
+  /**
+   * The device read a page whose checksum failed: the bytes are lost (the device keeps one copy),
+   * and it never returns them. The device's message names the object and the byte offset of the
+   * damaged page ({@code 'PATH' is corrupt at offset N: ...}); {@link #offset()} reads it back.
+   */
+  public static final class Corrupt extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    private static final java.util.regex.Pattern OFFSET = java.util.regex.Pattern.compile(" is corrupt at offset (\\d+)");
+
+    public Corrupt(String message) { super(message); }
+
+    /** The byte offset in the object of the damaged page the message names, or -1 when it names none. */
+    public long offset() {
+      java.util.regex.Matcher m = OFFSET.matcher(String.valueOf(getMessage()));
+      if (!m.find()) {
+        return -1;
+      }
+      try {
+        return Long.parseLong(m.group(1));
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+  }
+
   /** The write handle is closed or unknown. */
   public static final class BadHandle extends DeviceException {
     private static final long serialVersionUID = 1L;

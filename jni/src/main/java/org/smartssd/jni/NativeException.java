@@ -3,7 +3,7 @@ package org.smartssd.jni;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A failure reported by the C library: its status code (a device status, 0..16 as in {@code
+ * A failure reported by the C library: its status code (a device status, 0..17 as in {@code
  * org.smartssd.device.protocol.Status}, or a local error, negative, as {@code enum ssd_status} in
  * {@code smartssd.h}) and its message. Thrown by the JNI binding; {@link NativeDeviceClient} turns
  * it into the exception the Java transport raises for the same failure.

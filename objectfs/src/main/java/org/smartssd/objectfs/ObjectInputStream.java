@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Objects;
 import org.apache.hadoop.fs.ByteBufferReadable;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
@@ -106,7 +107,7 @@ public class ObjectInputStream extends FSInputStream
     if (!buffered(pos)) {
       if (len >= bufferSize) {
         // As BufferedInputStream: a read at least as large as the buffer skips it.
-        int n = readFromDevice(pos, ByteBuffer.wrap(b, off, (int) Math.min(len, length - pos)));
+        int n = readUpToDamage(pos, ByteBuffer.wrap(b, off, (int) Math.min(len, length - pos)));
         pos += n;
         return delivered(n);
       }
@@ -132,7 +133,7 @@ public class ObjectInputStream extends FSInputStream
       if (dst.remaining() >= bufferSize) {
         ByteBuffer slice = dst.slice();
         slice.limit((int) Math.min(slice.remaining(), length - pos));
-        int n = readFromDevice(pos, slice);
+        int n = readUpToDamage(pos, slice);
         dst.position(dst.position() + n);
         pos += n;
         return delivered(n);
@@ -201,7 +202,7 @@ public class ObjectInputStream extends FSInputStream
     if (position >= length) {
       return -1;
     }
-    return delivered(readFromDevice(position, ByteBuffer.wrap(b, off, (int) Math.min(len, length - position))));
+    return delivered(readUpToDamage(position, ByteBuffer.wrap(b, off, (int) Math.min(len, length - position))));
   }
 
   @Override
@@ -218,7 +219,7 @@ public class ObjectInputStream extends FSInputStream
     }
     int done = 0;
     while (done < len) {
-      done += readFromDevice(position + done, ByteBuffer.wrap(b, off + done, len - done));
+      done += readUpToDamage(position + done, ByteBuffer.wrap(b, off + done, len - done));
     }
     delivered(len);
   }
@@ -275,9 +276,30 @@ public class ObjectInputStream extends FSInputStream
       buffer = new byte[bufferSize];
     }
     bufferLength = 0; // a failed fill leaves nothing stale behind
-    int n = readFromDevice(pos, ByteBuffer.wrap(buffer, 0, (int) Math.min(bufferSize, length - pos)));
+    int n = readUpToDamage(pos, ByteBuffer.wrap(buffer, 0, (int) Math.min(bufferSize, length - pos)));
     bufferStart = pos;
     bufferLength = n;
+  }
+
+  /**
+   * As {@link #readFromDevice}, but when the range holds a page that fails its checksum after its
+   * first byte, reads the intact bytes before that page instead (fewer than asked); the read that
+   * starts at the damaged page fails with {@link ChecksumException}, which names its offset.
+   */
+  private int readUpToDamage(long offset, ByteBuffer dst) throws IOException {
+    try {
+      return readFromDevice(offset, dst);
+    } catch (ChecksumException e) {
+      long damaged = e.getPos();
+      if (damaged <= offset || damaged >= offset + dst.remaining()) {
+        throw e;
+      }
+      ByteBuffer before = dst.duplicate();
+      before.limit(before.position() + (int) (damaged - offset));
+      int n = readFromDevice(offset, before);
+      dst.position(dst.position() + n);
+      return n;
+    }
   }
 
   /**

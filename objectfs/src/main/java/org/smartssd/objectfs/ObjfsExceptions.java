@@ -7,6 +7,7 @@ import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.NotDirectoryException;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
@@ -76,6 +77,9 @@ final class ObjfsExceptions {
       // HDFS's AlreadyBeingCreatedException lives in hdfs; no common type says "being written".
       translated = new IOException(op.verb + " " + target + ": the file is being written by another writer"
           + " (the device allows one writer per file): " + detail(device, e));
+    } else if (e instanceof DeviceException.Corrupt corrupt) {
+      // What HDFS raises for a block that fails its checksum: the position is the damaged page's offset.
+      translated = new ChecksumException(message, corrupt.offset());
     } else if (e instanceof DeviceException.AuthRequired) {
       // What HDFS raises when a connection's SASL authentication fails.
       translated = new org.apache.hadoop.security.AccessControlException(message + " (" + ObjfsConfigKeys.SECRET_FILE

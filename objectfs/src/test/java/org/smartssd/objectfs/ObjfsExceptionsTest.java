@@ -9,6 +9,7 @@ import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.NotDirectoryException;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
@@ -50,6 +51,16 @@ class ObjfsExceptionsTest {
     assertThat(translate(Op.WRITE, new DeviceException.OutOfSpace(device("full"))))
         .isExactlyInstanceOf(IOException.class)
         .hasMessageEndingWith("full");
+  }
+
+  @Test
+  void aCorruptPageIsAChecksumExceptionAtItsOffset() {
+    IOException t = translate(Op.READ, new DeviceException.Corrupt(device("'/data/f' is corrupt at offset 16384: bytes"
+        + " 16384..24575 (page 2 of the file) are lost")));
+    assertThat(t).isExactlyInstanceOf(ChecksumException.class)
+        .hasMessage("read " + TARGET + ": '/data/f' is corrupt at offset 16384: bytes 16384..24575 (page 2 of the file)"
+            + " are lost");
+    assertThat(((ChecksumException) t).getPos()).isEqualTo(16384);
   }
 
   @Test

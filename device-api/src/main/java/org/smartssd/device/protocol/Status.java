@@ -31,9 +31,10 @@ public enum Status {
   FRAME_TOO_LARGE(13, "the frame is larger than the device accepts", DeviceException.FrameTooLarge::new),
   LEASE_CONFLICT(14, "the file already has a writer", DeviceException.LeaseConflict::new),
   BAD_HANDLE(15, "the write handle is closed or unknown", DeviceException.BadHandle::new),
-  AUTH_REQUIRED(16, "the device requires the host to authenticate first", DeviceException.AuthRequired::new);
+  AUTH_REQUIRED(16, "the device requires the host to authenticate first", DeviceException.AuthRequired::new),
+  CORRUPT(17, "the data failed its checksum on the device; it is lost", DeviceException.Corrupt::new);
 
-  private static final Status[] BY_CODE = new Status[17];
+  private static final Status[] BY_CODE = new Status[18];
 
   static {
     for (Status s : values()) {

@@ -167,7 +167,9 @@ final class FrameVectors {
       response("response-error-busy.bin", Opcode.EXECUTE_OBJECT, 0x21,
           new Response.Error(Status.BUSY, "8 executions are running; the limit is 8"), 0),
       response("response-error-auth-required.bin", Opcode.DELETE, 0x1C,
-          new Response.Error(Status.AUTH_REQUIRED, "DELETE: device d requires hosts to authenticate first"), 0));
+          new Response.Error(Status.AUTH_REQUIRED, "DELETE: device d requires hosts to authenticate first"), 0),
+      response("response-error-corrupt.bin", Opcode.READ, 0x18, new Response.Error(Status.CORRUPT,
+          "'/data/wc98/day-01.log' is corrupt at offset 8192: bytes 8192..16383 are lost"), 50_000));
 
   private FrameVectors() {}
 

@@ -40,16 +40,17 @@ class StatusTest {
       Map.entry(Status.FRAME_TOO_LARGE, DeviceException.FrameTooLarge.class),
       Map.entry(Status.LEASE_CONFLICT, DeviceException.LeaseConflict.class),
       Map.entry(Status.BAD_HANDLE, DeviceException.BadHandle.class),
-      Map.entry(Status.AUTH_REQUIRED, DeviceException.AuthRequired.class)));
+      Map.entry(Status.AUTH_REQUIRED, DeviceException.AuthRequired.class),
+      Map.entry(Status.CORRUPT, DeviceException.Corrupt.class)));
 
   @Test
-  void codesAreZeroToSixteenInDeclarationOrder() {
+  void codesAreZeroToSeventeenInDeclarationOrder() {
     Set<Integer> codes = new HashSet<>();
     for (Status s : Status.values()) {
       assertTrue(codes.add(s.code()), "duplicate code of " + s);
       assertEquals(s.ordinal(), s.code(), s + ": PROTOCOL.md numbers them in this order");
     }
-    assertEquals(17, codes.size());
+    assertEquals(18, codes.size());
   }
 
   @Test
@@ -57,8 +58,8 @@ class StatusTest {
     for (Status s : Status.values()) {
       assertSame(s, Status.fromCode(s.code()));
     }
-    ProtocolException e = assertThrows(ProtocolException.class, () -> Status.fromCode(17));
-    assertTrue(e.getMessage().contains("17"), e.getMessage());
+    ProtocolException e = assertThrows(ProtocolException.class, () -> Status.fromCode(18));
+    assertTrue(e.getMessage().contains("18"), e.getMessage());
     assertThrows(ProtocolException.class, () -> Status.fromCode(-1));
     assertThrows(ProtocolException.class, () -> Status.fromCode(0xFFFF));
   }
@@ -71,6 +72,16 @@ class StatusTest {
     assertEquals(DOCUMENTED.get(status), e.getClass(), status.name());
     assertEquals("127.0.0.1:7070: /x: " + status.defaultMessage(), e.getMessage());
     assertFalse(status.defaultMessage().isBlank());
+  }
+
+  @Test
+  void aCorruptStatusCarriesTheOffsetItsMessageNames() {
+    DeviceException.Corrupt e = (DeviceException.Corrupt) Status.CORRUPT.toException(
+        "127.0.0.1:7070: '/data/day 1.log' is corrupt at offset 8192: bytes 8192..12287 (page 2 of the file) are lost");
+    assertEquals(8192, e.offset());
+    assertEquals(-1, ((DeviceException.Corrupt) Status.CORRUPT.toException("no offset here")).offset());
+    assertEquals(-1, ((DeviceException.Corrupt) Status.CORRUPT.toException("'/x' is corrupt at offset 99999999999999999999"))
+        .offset());
   }
 
   @Test

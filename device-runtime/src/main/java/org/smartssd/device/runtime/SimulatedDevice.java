@@ -2,12 +2,8 @@ package org.smartssd.device.runtime;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +17,7 @@ import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.runtime.config.DeviceConfig;
 import org.smartssd.device.runtime.flash.FlashArray;
 import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
+import org.smartssd.device.runtime.ftl.MetadataLog;
 import org.smartssd.device.runtime.host.CommandHandler;
 import org.smartssd.device.runtime.host.DeviceServer;
 import org.smartssd.device.runtime.host.HostLimits;
@@ -41,8 +38,7 @@ public final class SimulatedDevice implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SimulatedDevice.class);
 
   private final DeviceConfig config;
-  private final FileChannel lockFile;
-  private final FileLock lock;
+  private final DataDirectoryLock lock;
   private final TimingModel timing;
   private final FlashArray flash;
   private final ObjectStore store;
@@ -55,18 +51,7 @@ public final class SimulatedDevice implements Closeable {
     this.config = config;
     Path dataDir = config.dataDir();
     prepareDataDirectory(dataDir);
-    this.lockFile = FileChannel.open(dataDir.resolve("device.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock acquired;
-    try {
-      acquired = lockFile.tryLock();
-    } catch (OverlappingFileLockException e) {
-      acquired = null;
-    }
-    if (acquired == null) {
-      lockFile.close();
-      throw new IOException("data directory " + dataDir + " is in use by another device");
-    }
-    this.lock = acquired;
+    this.lock = DataDirectoryLock.acquire(dataDir);
     TimingModel t = null;
     FlashArray f = null;
     ObjectStore s = null;
@@ -75,6 +60,11 @@ public final class SimulatedDevice implements Closeable {
       // Before the flash is laid out (gigabytes of sparse files for a large profile), not after.
       checkPortIsFree(config.bindAddress(), config.port());
       t = new TimingModel(config.geometry(), config.timing(), clock);
+      if (!FlashArray.hasData(dataDir)) {
+        MetadataLog.requireFlash(dataDir, false);
+        // A new device: its metadata area first, so that flash files never exist without one.
+        MetadataLog.format(dataDir);
+      }
       f = FlashArray.open(dataDir, config.geometry(), t);
       FlashTranslationLayer ftl = new FlashTranslationLayer(config.geometry(), config.overprovisioningPercent(),
           config.gcMinFreeBlocksPerWay(), f);
@@ -101,8 +91,7 @@ public final class SimulatedDevice implements Closeable {
       }
       closeQuietly(s);
       closeQuietly(f);
-      lock.release();
-      lockFile.close();
+      lock.close();
       throw failure;
     }
   }
@@ -190,8 +179,7 @@ public final class SimulatedDevice implements Closeable {
       store.close();
       flash.close();
     } finally {
-      lock.release();
-      lockFile.close();
+      lock.close();
       stopped.countDown();
       LOG.info("device {} stopped", config.deviceName());
     }

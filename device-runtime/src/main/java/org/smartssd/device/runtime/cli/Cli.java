@@ -2,12 +2,18 @@ package org.smartssd.device.runtime.cli;
 
 import java.io.IOException;
 import org.smartssd.device.runtime.config.ConfigException;
+import org.smartssd.device.runtime.ftl.DamagedMetadataException;
 import picocli.CommandLine;
 
-/** Runs a picocli command with the project's exit codes: 0 done, 1 failed, 2 bad usage or configuration. */
+/**
+ * Runs a picocli command with the project's exit codes: 0 done, 1 failed, 2 bad usage or
+ * configuration, 3 the data directory is damaged (a device refuses to start on it, or fsck found
+ * damage): a supervisor should not just start it again, but run {@code smartssd device fsck}.
+ */
 public final class Cli {
   public static final int EXIT_FAILED = 1;
   public static final int EXIT_USAGE = 2;
+  public static final int EXIT_DAMAGED = 3;
 
   private Cli() {}
 
@@ -17,6 +23,10 @@ public final class Cli {
       if (e instanceof ConfigException || e instanceof IllegalArgumentException) {
         line.getErr().println("smartssd: " + e.getMessage());
         return EXIT_USAGE;
+      }
+      if (e instanceof DamagedMetadataException) {
+        line.getErr().println("smartssd: " + e.getMessage());
+        return EXIT_DAMAGED;
       }
       if (e instanceof IOException) {
         line.getErr().println("smartssd: " + e.getMessage());

@@ -28,12 +28,14 @@ final class ChannelFile implements Closeable {
   private static final int MAX_REOPENS = 3;
 
   private final Path path;
+  private final boolean readOnly;
   private volatile FileChannel channel;
   private volatile boolean closed;
 
-  private ChannelFile(Path path, FileChannel channel) {
+  private ChannelFile(Path path, FileChannel channel, boolean readOnly) {
     this.path = path;
     this.channel = channel;
+    this.readOnly = readOnly;
   }
 
   /** Opens the file, creating it sparse at {@code sizeBytes} when missing (or left empty by a crash). */
@@ -48,7 +50,17 @@ final class ChannelFile implements Closeable {
           + geometry + " needs " + sizeBytes + " bytes a channel; use the geometry it was created with,"
           + " or another data directory");
     }
-    return new ChannelFile(path, FileChannel.open(path, READ, WRITE));
+    return new ChannelFile(path, FileChannel.open(path, READ, WRITE), false);
+  }
+
+  /** Opens an existing file of {@code sizeBytes} for reading only (a check changes nothing). */
+  static ChannelFile openForReading(Path path, long sizeBytes, String geometry) throws IOException {
+    long existing = Files.size(path);
+    if (existing != sizeBytes) {
+      throw new IOException("flash geometry changed? " + path + " is " + existing + " bytes, but the configured "
+          + geometry + " needs " + sizeBytes + " bytes a channel; use the geometry it was created with");
+    }
+    return new ChannelFile(path, FileChannel.open(path, READ), true);
   }
 
   Path path() {
@@ -122,6 +134,6 @@ final class ChannelFile implements Closeable {
       return;
     }
     LOG.warn("{} was closed by an interrupted thread; reopening it", path);
-    channel = FileChannel.open(path, READ, WRITE);
+    channel = readOnly ? FileChannel.open(path, READ) : FileChannel.open(path, READ, WRITE);
   }
 }

@@ -18,6 +18,11 @@ import org.smartssd.device.runtime.timing.FlashTimeline;
  * physical pages; a rewrite goes out of place and invalidates the old page; greedy garbage
  * collection relocates the valid pages of the emptiest block and erases it.
  *
+ * <p>Integrity: every page is programmed for its logical page number, with a checksum in its
+ * out-of-band entry ({@link FlashArray}); every read checks both, so a read through a stale mapping
+ * fails like a read of damaged data. Garbage collection moves a page that fails its check as it is,
+ * so it goes on failing.
+ *
  * <p>Durability: every mapping change is journalled ({@link #RECORD_MAP}); {@link #syncDurably()}
  * forces the flash backing files before the journal, so a durable mapping never points at data that
  * is not durable. A block is erased only after the journal records that emptied it are durable, so
@@ -105,6 +110,16 @@ public final class FlashTranslationLayer {
     return geometry.pageSizeBytes();
   }
 
+  public FlashArray flash() {
+    return flash;
+  }
+
+  /** The physical page {@code lbn} maps to, or -1; for messages and checks. */
+  public int ppaOf(int lbn) {
+    checkLbn(lbn);
+    return lbnToPpa[lbn];
+  }
+
   // ---- logical block numbers ----
 
   /** Reserves the lowest free logical block number. */
@@ -154,19 +169,23 @@ public final class FlashTranslationLayer {
       throw new IllegalStateException("logical page " + lbn + " is written but was never allocated");
     }
     int ppa = allocatePage(preferredChannel, cmd);
-    flash.programPage(ppa, data, cmd);
+    flash.programPage(ppa, data, lbn, cmd);
     unforcedPrograms = true;
     map(lbn, ppa);
   }
 
-  /** Reads the whole page of {@code lbn} into {@code dst}. */
+  /**
+   * Reads the whole page of {@code lbn} into {@code dst}.
+   *
+   * @throws org.smartssd.device.runtime.flash.PageCorruptException when the page fails its check
+   */
   public void read(int lbn, ByteBuffer dst, FlashTimeline cmd) throws IOException {
     checkLbn(lbn);
     int ppa = lbnToPpa[lbn];
     if (ppa == UNMAPPED) {
       throw new IOException("logical page " + lbn + " is not mapped to flash");
     }
-    flash.readPage(ppa, dst, cmd);
+    flash.readPage(ppa, dst, lbn, cmd);
   }
 
   /** Makes all programmed data and every journalled record durable: data first, then the journal. */
@@ -260,11 +279,8 @@ public final class FlashTranslationLayer {
         if (lbn == UNMAPPED) {
           continue;
         }
-        gcBuffer.clear();
-        flash.readPage(first + page, gcBuffer, cmd);
-        gcBuffer.flip();
         int target = takePage(w, true);
-        flash.programPage(target, gcBuffer, cmd);
+        flash.movePage(first + page, target, lbn, gcBuffer, cmd);
         unforcedPrograms = true;
         map(lbn, target);
         gcPagesMoved++;
@@ -315,6 +331,46 @@ public final class FlashTranslationLayer {
           + ", outside this geometry");
     }
     lbnToPpa[lbn] = ppa;
+  }
+
+  /**
+   * Records a checksum for every mapped page from the data it holds now: the one-time upgrade of a
+   * data directory written before pages had checksums. Call after recovery, then force the flash.
+   *
+   * @return the pages checksummed
+   */
+  public int checksumMappedPages() throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(geometry.pageSizeBytes());
+    int done = 0;
+    for (int lbn = 0; lbn < logicalPages; lbn++) {
+      if (lbnToPpa[lbn] != UNMAPPED) {
+        flash.recordChecksum(lbnToPpa[lbn], lbn, buffer);
+        done++;
+      }
+    }
+    return done;
+  }
+
+  /** Mapped logical pages whose physical page is on {@code channel}. */
+  public int mappedPagesOn(int channel) {
+    int n = 0;
+    for (int ppa : lbnToPpa) {
+      if (ppa != UNMAPPED && addressing.channel(ppa) == channel) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Logical pages mapped now (before {@link #finishRecovery}: also those written but never committed). */
+  public int mappedPages() {
+    int n = 0;
+    for (int ppa : lbnToPpa) {
+      if (ppa != UNMAPPED) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Writes the mapping (only mapped entries). */

@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
@@ -28,16 +28,26 @@ import org.slf4j.LoggerFactory;
  * store append their records here; what {@link #sync()} acknowledged survives a crash of the process.
  *
  * <p>Journal record: {@code u32 length, u32 crc32c, u8 type, payload} (length and crc cover type and
- * payload). A torn or corrupt tail, which only a crash mid-append can leave, is cut off at recovery.
- * A checkpoint is written to a temporary file, forced, and renamed, so a crash leaves either the old
- * checkpoint with its journal or the new one.
+ * payload). A checkpoint is {@code u32 magic, body, u32 crc32c} of all before it. Both are checked
+ * at recovery: a torn tail (an incomplete last record with nothing valid after it, which a crash in
+ * the middle of an append leaves) is cut; any other damage stops recovery with a
+ * {@link DamagedMetadataException} before anything is changed (see {@link JournalScanner}).
+ *
+ * <p>Generations: checkpoint {@code n} goes with journal {@code n}. A checkpoint is written to a
+ * temporary file and forced; the next journal is created empty and the directory forced; only then
+ * is the checkpoint renamed into place, and the generation before it deleted. So, after any crash,
+ * the newest checkpoint {@code c} has its journal {@code c}; a journal {@code c + 1} may be there,
+ * empty (a checkpoint that did not finish). A metadata area is therefore damaged when journal
+ * {@code c} is missing, when a journal newer than {@code c} holds records (its checkpoint is
+ * missing), or when it holds nothing while the flash holds data. A new device's area is made
+ * ({@link #format}) before its flash files, so a crash between the two leaves a valid empty area.
  */
 public final class MetadataLog implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(MetadataLog.class);
   private static final Pattern CHECKPOINT = Pattern.compile("checkpoint-(\\d{12})\\.bin");
+  private static final Pattern JOURNAL = Pattern.compile("journal-(\\d{12})\\.log");
   private static final int CHECKPOINT_MAGIC = 0x53534443; // "SSDC"
-  private static final int RECORD_HEADER_BYTES = 9;
-  private static final int MAX_RECORD_BYTES = 64 << 20;
+  private static final int MAX_RECORD_BYTES = JournalScanner.MAX_RECORD_BYTES;
 
   /** Reads one journal record during recovery. */
   @FunctionalInterface
@@ -57,6 +67,18 @@ public final class MetadataLog implements Closeable {
     void read(DataInputStream in) throws IOException;
   }
 
+  /**
+   * What {@link #inspect} found, changing nothing: the files of the current generation, the records
+   * replayed, a torn tail, the first damage (null when none), and the records found after it.
+   */
+  public record Inspection(Path checkpoint, Path journal, long journalBytes, long records, long tornTailAt,
+      DamagedMetadataException damage, long recordsAfterDamage, List<String> notes) {
+    public boolean damaged() {
+      return damage != null;
+    }
+  }
+
+  private final Path dataDir;
   private final Path dir;
   private long sequence;
   private FileChannel journal;
@@ -64,37 +86,171 @@ public final class MetadataLog implements Closeable {
   private long journalBytes;
   private long appendedSinceSync;
 
-  private MetadataLog(Path dir) {
-    this.dir = dir;
+  private MetadataLog(Path dataDir) {
+    this.dataDir = dataDir;
+    this.dir = dataDir.resolve("meta");
+  }
+
+  /**
+   * Makes the metadata area of a new device: an empty journal 0, forced, in {@code <dataDir>/meta}.
+   * Does nothing when the area already holds a checkpoint or a journal.
+   */
+  public static void format(Path dataDir) throws IOException {
+    Path dir = dataDir.resolve("meta");
+    Files.createDirectories(dir);
+    if (Layout.of(dir).isEmpty()) {
+      try (FileChannel ch = FileChannel.open(journalPath(dir, 0), StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE)) {
+        ch.force(true);
+      }
+      forceDirectory(dir);
+    }
+  }
+
+  /**
+   * Refuses a data directory whose metadata area holds a checkpoint while {@code flashHasData} says
+   * its flash holds nothing: a checkpoint is written only after the flash files were made, so they
+   * were lost (a new device's empty flash would otherwise be made, and every page read as damaged).
+   */
+  public static void requireFlash(Path dataDir, boolean flashHasData) throws IOException {
+    Path dir = dataDir.resolve("meta");
+    if (flashHasData || !Files.isDirectory(dir)) {
+      return;
+    }
+    Layout layout = Layout.of(dir);
+    if (layout.current() > 0) {
+      throw new DamagedMetadataException(DamagedMetadataException.Kind.FLASH_MISSING, dataDir.resolve("flash"), -1,
+          "the flash files in " + dataDir.resolve("flash") + " are missing or empty, but checkpoint "
+              + checkpointPath(dir, layout.current()) + " says the device stored its files there", dataDir);
+    }
+  }
+
+  /** As {@link #open(Path, boolean, SnapshotReader, RecordHandler, IntPredicate)}, any record type taken. */
+  public static MetadataLog open(Path dataDir, boolean flashHasData, SnapshotReader snapshot, RecordHandler records)
+      throws IOException {
+    return open(dataDir, flashHasData, snapshot, records, type -> true);
   }
 
   /**
    * Opens the metadata area, loading the newest checkpoint with {@code snapshot} (not called when
-   * there is none: a new device) and then replaying its journal with {@code records}.
+   * there is none: a new device) and then replaying its journal with {@code records}; cuts a torn
+   * tail.
+   *
+   * @param flashHasData whether the device's flash files held data before it was opened: then an
+   *     area with no metadata at all is damage, not a new device
+   * @param knownTypes the record types the writers use (for resynchronising after damage)
+   * @throws DamagedMetadataException when the area is damaged; nothing has been changed then
    */
-  public static MetadataLog open(Path dataDir, SnapshotReader snapshot, RecordHandler records)
-      throws IOException {
+  public static MetadataLog open(Path dataDir, boolean flashHasData, SnapshotReader snapshot, RecordHandler records,
+      IntPredicate knownTypes) throws IOException {
     Path dir = dataDir.resolve("meta");
+    Layout layout = Files.isDirectory(dir) ? Layout.of(dir) : Layout.none();
+    DamagedMetadataException missing = layout.problem(dataDir, flashHasData);
+    if (missing != null) {
+      throw missing;
+    }
     Files.createDirectories(dir);
-    MetadataLog log = new MetadataLog(dir);
-    log.recover(snapshot, records);
+    MetadataLog log = new MetadataLog(dataDir);
+    log.recover(layout, snapshot, records, knownTypes);
     return log;
   }
 
-  private void recover(SnapshotReader snapshot, RecordHandler records) throws IOException {
-    List<Long> checkpoints = checkpointSequences();
-    sequence = 0;
-    if (!checkpoints.isEmpty()) {
-      sequence = checkpoints.get(checkpoints.size() - 1);
-      readCheckpoint(checkpointPath(sequence), snapshot);
+  /**
+   * Reads the metadata area as {@link #open} would, changing nothing (no file is created, cut or
+   * deleted): loads the checkpoint and replays the journal up to its end or its first damage, and
+   * passes the valid records found after the damage to {@code afterDamage}, to describe what is lost.
+   */
+  public static Inspection inspect(Path dataDir, boolean flashHasData, SnapshotReader snapshot, RecordHandler records,
+      RecordHandler afterDamage, IntPredicate knownTypes) throws IOException {
+    Path dir = dataDir.resolve("meta");
+    Layout layout = Files.isDirectory(dir) ? Layout.of(dir) : Layout.none();
+    List<String> notes = layout.notes(dir);
+    Path checkpoint = layout.current() > 0 ? checkpointPath(dir, layout.current()) : null;
+    Path journalPath = journalPath(dir, layout.current());
+    DamagedMetadataException missing = layout.problem(dataDir, flashHasData);
+    if (missing != null) {
+      return new Inspection(checkpoint, journalPath, -1, 0, -1, missing, 0, notes);
+    }
+    if (layout.isEmpty()) {
+      return new Inspection(null, journalPath, 0, 0, -1, null, 0, notes);
+    }
+    try {
+      if (checkpoint != null) {
+        readCheckpoint(checkpoint, snapshot, dataDir);
+      }
+    } catch (DamagedMetadataException e) {
+      return new Inspection(checkpoint, journalPath, Files.size(journalPath), 0, -1, e, 0, notes);
+    }
+    try (FileChannel ch = FileChannel.open(journalPath, StandardOpenOption.READ)) {
+      JournalScanner.Result r = new JournalScanner(journalPath, dataDir, ch, knownTypes).scan(records, afterDamage);
+      return new Inspection(checkpoint, journalPath, ch.size(), r.records(), r.tornAt(), r.damage(),
+          r.recordsAfterDamage(), notes);
+    }
+  }
+
+  /**
+   * Repairs around salvageable damage that {@link #inspect} found, keeping what is intact: the
+   * journal is cut at its damage (the records before it are a state the device was in; those after
+   * it are not applied, because the lost ones between may have deleted, moved or reused what they
+   * name), or a missing journal is made anew, empty (the state of the checkpoint). Copies the
+   * current generation's files into {@code evidence} first; deletes nothing.
+   */
+  public static void salvage(Path dataDir, Inspection inspection, Path evidence) throws IOException {
+    DamagedMetadataException damage = inspection.damage();
+    if (damage == null || (damage.kind() != DamagedMetadataException.Kind.JOURNAL_RECORD
+        && damage.kind() != DamagedMetadataException.Kind.JOURNAL_MISSING)) {
+      throw new IllegalArgumentException("nothing the metadata log can salvage: " + damage);
+    }
+    Files.createDirectories(evidence);
+    for (Path file : new Path[] {inspection.checkpoint(), inspection.journal()}) {
+      if (file != null && Files.exists(file)) {
+        Files.copy(file, evidence.resolve(file.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
+      }
+    }
+    forceDirectory(evidence);
+    if (damage.kind() == DamagedMetadataException.Kind.JOURNAL_RECORD) {
+      try (FileChannel ch = FileChannel.open(inspection.journal(), StandardOpenOption.WRITE)) {
+        ch.truncate(damage.offset());
+        ch.force(true);
+      }
+      LOG.warn("{}: cut at byte offset {} by fsck --salvage; the whole journal is kept in {}", inspection.journal(),
+          damage.offset(), evidence);
+    } else {
+      try (FileChannel ch = FileChannel.open(inspection.journal(), StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE)) {
+        ch.force(true);
+      }
+      forceDirectory(inspection.journal().getParent());
+      LOG.warn("{}: made anew, empty, by fsck --salvage", inspection.journal());
+    }
+  }
+
+  private void recover(Layout layout, SnapshotReader snapshot, RecordHandler records, IntPredicate knownTypes)
+      throws IOException {
+    sequence = layout.current();
+    if (sequence > 0) {
+      readCheckpoint(checkpointPath(sequence), snapshot, dataDir);
     }
     Path journalPath = journalPath(sequence);
-    journal = FileChannel.open(journalPath, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
-    long good = replay(journal, records);
-    if (good < journal.size()) {
-      LOG.warn("{}: cutting a torn journal tail of {} bytes at offset {}", journalPath,
-          journal.size() - good, good);
+    journal = layout.isEmpty()
+        ? FileChannel.open(journalPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)
+        : FileChannel.open(journalPath, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    JournalScanner.Result result;
+    try {
+      result = new JournalScanner(journalPath, dataDir, journal, knownTypes).scan(records, null);
+    } catch (IOException | RuntimeException e) {
+      journal.close();
+      throw e;
+    }
+    if (result.damage() != null) {
+      journal.close();
+      throw result.damage();
+    }
+    long good = result.goodBytes();
+    if (result.tornAt() >= 0) {
+      LOG.warn("{}: cutting a torn tail of {} bytes at offset {} (an incomplete last record, which a crash in the"
+          + " middle of an append leaves; {} intact records before it)", journalPath, journal.size() - good, good,
+          result.records());
       journal.truncate(good);
       journal.force(true);
     }
@@ -105,34 +261,118 @@ public final class MetadataLog implements Closeable {
 
   /** Removes what an interrupted checkpoint left of the generation before. */
   private void deleteOlderThan(long seq) throws IOException {
-    for (long old : checkpointSequences()) {
+    Layout layout = Layout.of(dir);
+    for (long old : layout.checkpoints()) {
       if (old < seq) {
         Files.deleteIfExists(checkpointPath(old));
       }
     }
-    for (long old = seq - 1; old >= 0 && Files.exists(journalPath(old)); old--) {
-      Files.deleteIfExists(journalPath(old));
-    }
-  }
-
-  private List<Long> checkpointSequences() throws IOException {
-    List<Long> found = new ArrayList<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-      for (Path f : files) {
-        Matcher m = CHECKPOINT.matcher(f.getFileName().toString());
-        if (m.matches()) {
-          found.add(Long.parseLong(m.group(1)));
-        }
+    for (long old : layout.journals()) {
+      if (old < seq) {
+        Files.deleteIfExists(journalPath(old));
       }
     }
-    found.sort(null);
-    return found;
   }
 
-  private static void readCheckpoint(Path file, SnapshotReader snapshot) throws IOException {
+  /** The checkpoints and journals in a metadata directory, by sequence. */
+  private record Layout(List<Long> checkpoints, List<Long> journals, List<Long> journalSizes, boolean temporary) {
+    static Layout none() {
+      return new Layout(List.of(), List.of(), List.of(), false);
+    }
+
+    static Layout of(Path dir) throws IOException {
+      List<Long> checkpoints = new ArrayList<>();
+      java.util.TreeMap<Long, Long> journals = new java.util.TreeMap<>();
+      boolean temporary = false;
+      try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+        for (Path f : files) {
+          String name = f.getFileName().toString();
+          Matcher c = CHECKPOINT.matcher(name);
+          Matcher j = JOURNAL.matcher(name);
+          if (c.matches()) {
+            checkpoints.add(Long.parseLong(c.group(1)));
+          } else if (j.matches()) {
+            journals.put(Long.parseLong(j.group(1)), Files.size(f));
+          } else if (name.equals("checkpoint.tmp")) {
+            temporary = true;
+          }
+        }
+      }
+      checkpoints.sort(null);
+      return new Layout(checkpoints, new ArrayList<>(journals.keySet()), new ArrayList<>(journals.values()), temporary);
+    }
+
+    boolean isEmpty() {
+      return checkpoints.isEmpty() && journals.isEmpty();
+    }
+
+    /** The newest checkpoint's sequence; 0 when there is none. */
+    long current() {
+      return checkpoints.isEmpty() ? 0 : checkpoints.get(checkpoints.size() - 1);
+    }
+
+    /** Why this layout cannot be recovered (a file is missing), or null. */
+    DamagedMetadataException problem(Path dataDir, boolean flashHasData) {
+      Path dir = dataDir.resolve("meta");
+      if (isEmpty()) {
+        return flashHasData ? new DamagedMetadataException(DamagedMetadataException.Kind.METADATA_MISSING, dir, -1,
+            "the metadata area " + dir + " holds no checkpoint and no journal, but the flash files in "
+                + dataDir.resolve("flash") + " hold data: what says which file is where is gone", dataDir) : null;
+      }
+      long c = current();
+      for (int i = 0; i < journals.size(); i++) {
+        long j = journals.get(i);
+        if (j == c + 1 && journalSizes.get(i) > 0 || j > c + 1) {
+          return new DamagedMetadataException(DamagedMetadataException.Kind.CHECKPOINT_MISSING,
+              checkpointPath(dir, j), -1, "metadata checkpoint " + checkpointPath(dir, j) + " is missing, but "
+                  + journalPath(dir, j) + " (" + journalSizes.get(i) + " bytes) holds changes made after it: they cannot"
+                  + " be applied without it, and every change before it is in it", dataDir);
+        }
+      }
+      if (!journals.contains(c)) {
+        return c == 0
+            ? new DamagedMetadataException(DamagedMetadataException.Kind.CHECKPOINT_MISSING, checkpointPath(dir, 1),
+                -1, "the metadata area " + dir + " has no checkpoint and no " + journalPath(dir, 0).getFileName()
+                    + ", but " + journals.size() + " other journal(s): their checkpoint is missing", dataDir)
+            : new DamagedMetadataException(DamagedMetadataException.Kind.JOURNAL_MISSING, journalPath(dir, c), -1,
+                "metadata journal " + journalPath(dir, c) + " is missing, but checkpoint " + checkpointPath(dir, c)
+                    + " needs it: every change made since that checkpoint was written (files created, written,"
+                    + " renamed or deleted) is lost", dataDir);
+      }
+      return null;
+    }
+
+    /** Files that are not damage but are worth a line in a report. */
+    List<String> notes(Path dir) {
+      List<String> notes = new ArrayList<>();
+      long c = current();
+      for (long old : checkpoints) {
+        if (old < c) {
+          notes.add(checkpointPath(dir, old) + ": an older generation an interrupted checkpoint left (deleted at the next"
+              + " start)");
+        }
+      }
+      for (long j : journals) {
+        if (j < c) {
+          notes.add(journalPath(dir, j) + ": an older generation an interrupted checkpoint left (deleted at the next"
+              + " start)");
+        } else if (j == c + 1) {
+          notes.add(journalPath(dir, j) + ": empty, made by a checkpoint that did not finish");
+        }
+      }
+      if (temporary) {
+        notes.add(dir.resolve("checkpoint.tmp") + ": what a checkpoint that did not finish wrote (ignored)");
+      }
+      return notes;
+    }
+  }
+
+  private static void readCheckpoint(Path file, SnapshotReader snapshot, Path dataDir) throws IOException {
     byte[] bytes = Files.readAllBytes(file);
-    if (bytes.length < 12) {
-      throw new IOException("metadata checkpoint " + file + " is truncated (" + bytes.length + " bytes)");
+    if (bytes.length < 8) {
+      throw new DamagedMetadataException(DamagedMetadataException.Kind.CHECKPOINT, file, bytes.length,
+          "metadata checkpoint " + file + " is truncated (" + bytes.length + " bytes): every file it lists is affected",
+          dataDir);
     }
     ByteBuffer buf = ByteBuffer.wrap(bytes);
     int magic = buf.getInt(0);
@@ -142,54 +382,19 @@ public final class MetadataLog implements Closeable {
     if (magic != CHECKPOINT_MAGIC || (int) crc.getValue() != storedCrc) {
       // A checkpoint only becomes visible by an atomic rename after it was forced, so this is
       // damage from outside the device: refuse to guess.
-      throw new IOException("metadata checkpoint " + file + " is corrupt (bad magic or checksum)");
+      throw new DamagedMetadataException(DamagedMetadataException.Kind.CHECKPOINT, file, -1,
+          "metadata checkpoint " + file + " is damaged: " + (magic != CHECKPOINT_MAGIC
+              ? String.format("its first 4 bytes are 0x%08x, not the magic 0x%08x", magic, CHECKPOINT_MAGIC)
+              : String.format("its %d bytes give CRC-32C 0x%08x, its last 4 bytes hold 0x%08x", bytes.length - 4,
+                  (int) crc.getValue(), storedCrc))
+              + ": it holds the whole namespace and mapping, so every file is affected", dataDir);
     }
     try (DataInputStream in = new DataInputStream(
         new java.io.ByteArrayInputStream(bytes, 4, bytes.length - 8))) {
       snapshot.read(in);
-    }
-  }
-
-  /** Replays records from the start of the journal; returns the offset just past the last good one. */
-  private static long replay(FileChannel ch, RecordHandler records) throws IOException {
-    long size = ch.size();
-    long pos = 0;
-    ByteBuffer header = ByteBuffer.allocate(RECORD_HEADER_BYTES - 1);
-    while (pos + RECORD_HEADER_BYTES <= size) {
-      header.clear();
-      readFully(ch, header, pos);
-      int length = header.getInt(0);
-      int storedCrc = header.getInt(4);
-      if (length < 1 || length > MAX_RECORD_BYTES || pos + 8 + length > size) {
-        return pos;
-      }
-      ByteBuffer body = ByteBuffer.allocate(length);
-      readFully(ch, body, pos + 8);
-      CRC32C crc = new CRC32C();
-      crc.update(body.array(), 0, length);
-      if ((int) crc.getValue() != storedCrc) {
-        return pos;
-      }
-      int type = body.get(0) & 0xFF;
-      try (DataInputStream in = new DataInputStream(
-          new java.io.ByteArrayInputStream(body.array(), 1, length - 1))) {
-        records.apply(type, in);
-      } catch (EOFException e) {
-        throw new IOException("journal record of type " + type + " at offset " + pos + " is too short", e);
-      }
-      pos += 8 + length;
-    }
-    return pos;
-  }
-
-  private static void readFully(FileChannel ch, ByteBuffer dst, long position) throws IOException {
-    long p = position;
-    while (dst.hasRemaining()) {
-      int n = ch.read(dst, p);
-      if (n < 0) {
-        throw new EOFException("journal ended at " + p);
-      }
-      p += n;
+    } catch (IOException | RuntimeException e) {
+      throw new DamagedMetadataException(DamagedMetadataException.Kind.CHECKPOINT, file, -1,
+          "metadata checkpoint " + file + " passes its checksum but cannot be read: " + e.getMessage(), dataDir);
     }
   }
 
@@ -280,11 +485,13 @@ public final class MetadataLog implements Closeable {
       }
       ch.force(true);
     }
-    // The new journal exists (empty) before the checkpoint that points to it becomes visible.
+    // The new journal exists (empty, its directory entry forced) before the checkpoint that points
+    // to it becomes visible: a checkpoint without its journal is damage, never a crash's leftover.
     Path nextJournal = journalPath(next);
     FileChannel newJournal = FileChannel.open(nextJournal, StandardOpenOption.CREATE,
         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ, StandardOpenOption.WRITE);
     newJournal.force(true);
+    forceDirectory(dir);
     try {
       Files.move(tmp, checkpointPath(next), StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {
@@ -313,10 +520,18 @@ public final class MetadataLog implements Closeable {
   }
 
   private Path checkpointPath(long seq) {
-    return dir.resolve(String.format("checkpoint-%012d.bin", seq));
+    return checkpointPath(dir, seq);
   }
 
   private Path journalPath(long seq) {
+    return journalPath(dir, seq);
+  }
+
+  private static Path checkpointPath(Path dir, long seq) {
+    return dir.resolve(String.format("checkpoint-%012d.bin", seq));
+  }
+
+  private static Path journalPath(Path dir, long seq) {
     return dir.resolve(String.format("journal-%012d.log", seq));
   }
 

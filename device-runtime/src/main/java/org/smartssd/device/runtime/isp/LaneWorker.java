@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
+import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.objects.StoreException;
 import org.smartssd.device.runtime.timing.InternalTimeline;
@@ -352,7 +353,13 @@ final class LaneWorker implements Runnable {
       ByteBuffer slot = batch.duplicate().position(i * pageSize).limit((i + 1) * pageSize).slice();
       try {
         store.readPageForScan(exec.targets.get(item.input()).objectId(), item.page(), slot, timeline);
-      } catch (StoreException | IOException e) {
+      } catch (StoreException e) {
+        // A page that fails its check fails the execution as a READ of it fails: the status, then its message.
+        exec.fail(e.status() == Status.CORRUPT ? Status.CORRUPT + ": " + e.getMessage()
+            : "internal read of page " + item.page() + " of " + exec.targets.get(item.input()).path() + " failed: "
+                + e.getMessage());
+        throw new Stop();
+      } catch (IOException e) {
         exec.fail("internal read of page " + item.page() + " of " + exec.targets.get(item.input()).path()
             + " failed: " + e.getMessage());
         throw new Stop();

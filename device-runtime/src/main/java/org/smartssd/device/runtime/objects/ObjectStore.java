@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.protocol.Status;
+import org.smartssd.device.runtime.flash.FlashArray;
+import org.smartssd.device.runtime.flash.PageCorruptException;
+import org.smartssd.device.runtime.ftl.DamagedMetadataException;
 import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
 import org.smartssd.device.runtime.ftl.MetadataLog;
 import org.smartssd.device.runtime.ftl.OutOfSpaceException;
@@ -42,7 +45,8 @@ import org.smartssd.device.runtime.timing.FlashTimeline;
 public final class ObjectStore implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
   private static final long ROOT_ID = 1;
-  private static final int SNAPSHOT_VERSION = 1;
+  /** 2: pages carry checksums in their out-of-band entries; 1: written before they did. */
+  private static final int SNAPSHOT_VERSION = 2;
 
   // Namespace journal records (types 10 and up; the flash translation layer has those below).
   private static final int RECORD_MKDIR = 10;
@@ -75,6 +79,8 @@ public final class ObjectStore implements Closeable {
   private MetadataLog log;
   private long nextId = ROOT_ID + 1;
   private long nextHandle = 1;
+  /** The snapshot version of the checkpoint recovery loaded (the current one when there was none). */
+  private int loadedSnapshotVersion = SNAPSHOT_VERSION;
 
   private ObjectStore(DeviceGeometry geometry, FlashTranslationLayer ftl, long checkpointLogBytes,
       LongSupplier wallClockMillis) {
@@ -89,16 +95,22 @@ public final class ObjectStore implements Closeable {
 
   /**
    * Opens the store in {@code dataDir}: loads the last checkpoint, replays the journal, drops what
-   * was never committed, and starts a fresh checkpoint.
+   * was never committed, and starts a fresh checkpoint. A data directory written before pages had
+   * checksums gets them here, once, from the data its pages hold.
+   *
+   * @throws DamagedMetadataException when the metadata is damaged, or the checksums of live pages
+   *     are missing; nothing has been changed then
    */
   public static ObjectStore open(Path dataDir, DeviceGeometry geometry, FlashTranslationLayer ftl,
       long checkpointLogBytes, LongSupplier wallClockMillis) throws IOException {
     ObjectStore store = new ObjectStore(geometry, ftl, checkpointLogBytes, wallClockMillis);
-    MetadataLog log = MetadataLog.open(dataDir, store::readSnapshot, store::replay);
+    MetadataLog log = MetadataLog.open(dataDir, ftl.flash().foundData(), store::readSnapshot, store::replay,
+        ObjectStore::isRecordType);
     try {
       ftl.attachLog(log);
       store.log = log;
       ftl.finishRecovery(store.ownedLbns());
+      store.checkChecksums(dataDir);
       store.checkpoint();
     } catch (IOException | RuntimeException e) {
       log.close();
@@ -107,6 +119,66 @@ public final class ObjectStore implements Closeable {
     LOG.info("object store in {}: {} objects, {} of {} bytes free", dataDir, store.byId.size(),
         store.freeBytes(), store.capacityBytes());
     return store;
+  }
+
+  /** An empty store for {@link StoreCheck}, which replays the metadata into it without a journal of its own. */
+  static ObjectStore forInspection(DeviceGeometry geometry, FlashTranslationLayer ftl) {
+    return new ObjectStore(geometry, ftl, Long.MAX_VALUE, () -> 0L);
+  }
+
+  /** Whether {@code type} is a journal record type of the store or of the flash translation layer. */
+  static boolean isRecordType(int type) {
+    return type == FlashTranslationLayer.RECORD_MAP || (type >= RECORD_MKDIR && type <= RECORD_COMMIT);
+  }
+
+  /**
+   * After recovery: pages written before checksums existed get them now; a channel whose
+   * out-of-band file is missing while live pages sit on it is damage.
+   */
+  private void checkChecksums(Path dataDir) throws IOException {
+    FlashArray flash = ftl.flash();
+    if (loadedSnapshotVersion < 2) {
+      long start = System.nanoTime();
+      flash.createMissingOob();
+      int pages = ftl.checksumMappedPages();
+      flash.force();
+      LOG.info("{} was written before flash pages had checksums: recorded the CRC-32C of its {} live pages, as they"
+          + " are now, in {} ms (once; damage done before this cannot be detected)", dataDir, pages,
+          (System.nanoTime() - start) / 1_000_000);
+      return;
+    }
+    for (int channel : flash.channelsWithoutOob()) {
+      int live = ftl.mappedPagesOn(channel);
+      if (live > 0) {
+        throw new DamagedMetadataException(DamagedMetadataException.Kind.CHECKSUMS_MISSING, flash.oobPath(channel), -1,
+            "the out-of-band file " + flash.oobPath(channel) + " is missing: the checksums of the " + live
+                + " live pages on channel " + channel + " (" + filesOnChannel(channel) + ") are lost", dataDir);
+      }
+    }
+    flash.createMissingOob();
+  }
+
+  /** The files with a page on {@code channel}, for messages: their count and the first few paths. */
+  private String filesOnChannel(int channel) {
+    List<String> paths = new ArrayList<>();
+    int count = 0;
+    for (Inode node : byId.values()) {
+      if (node.directory) {
+        continue;
+      }
+      for (int i = 0; i < node.committedPages; i++) {
+        int ppa = ftl.ppaOf(node.lbns.get(i));
+        if (ppa >= 0 && ftl.flash().addressing().channel(ppa) == channel) {
+          count++;
+          if (paths.size() < 5) {
+            paths.add("'" + node.path() + "'");
+          }
+          break;
+        }
+      }
+    }
+    return count + " file" + (count == 1 ? "" : "s") + (paths.isEmpty() ? "" : ": " + String.join(", ", paths)
+        + (count > paths.size() ? ", ..." : ""));
   }
 
   // ---- namespace ----
@@ -206,7 +278,7 @@ public final class ObjectStore implements Closeable {
       ByteBuffer tail = ByteBuffer.allocate(pageSize);
       if (inTail > 0) {
         // Appends continue the last partial page: bring it back from flash.
-        ftl.read(file.lbns.get((int) (file.length / pageSize)), tail, cmd);
+        readPage(file, (int) (file.length / pageSize), tail, cmd);
         tail.position(inTail);
       }
       file.tail = tail;
@@ -412,11 +484,11 @@ public final class ObjectStore implements Closeable {
         if (index == tailPage) {
           out.put(file.tail.duplicate().position(inPage).limit(inPage + take));
         } else if (take == pageSize) {
-          ftl.read(file.lbns.get(index), out.slice().limit(pageSize), cmd);
+          readPage(file, index, out.slice().limit(pageSize), cmd);
           out.position(out.position() + pageSize);
         } else {
           page = page == null ? ByteBuffer.allocate(pageSize) : page.clear();
-          ftl.read(file.lbns.get(index), page, cmd);
+          readPage(file, index, page, cmd);
           out.put(page.flip().position(inPage).limit(inPage + take));
         }
         pos += take;
@@ -425,6 +497,88 @@ public final class ObjectStore implements Closeable {
     } finally {
       lock.readLock().unlock();
     }
+  }
+
+  /**
+   * Reads page {@code index} of {@code file} from flash; a page that fails its check is
+   * {@link Status#CORRUPT}, with a message that starts {@code 'PATH' is corrupt at offset N:}.
+   */
+  private void readPage(Inode file, int index, ByteBuffer dst, FlashTimeline cmd) throws StoreException, IOException {
+    int lbn = file.lbns.get(index);
+    try {
+      ftl.read(lbn, dst, cmd);
+    } catch (PageCorruptException e) {
+      throw new StoreException(Status.CORRUPT, corruptMessage(file, index, lbn, e));
+    }
+  }
+
+  private String corruptMessage(Inode file, int index, int lbn, PageCorruptException e) {
+    long offset = (long) index * pageSize;
+    long last = Math.min(offset + pageSize, Math.max(file.length, offset + 1)) - 1;
+    return "'" + file.path() + "' is corrupt at offset " + offset + ": bytes " + offset + ".." + last + " (page "
+        + index + " of the file, logical page " + lbn + ") are lost: " + e.getMessage();
+  }
+
+  /** A page of a file that fails its check on flash. */
+  public record CorruptPage(String path, long objectId, int pageIndex, long offset, long length, String reason) {}
+
+  /**
+   * Reads every committed page of every file and checks it: what {@code fsck} reports, and what it
+   * moves aside. Accounts nothing on the modelled clock.
+   */
+  public List<CorruptPage> verifyPages() throws IOException {
+    lock.readLock().lock();
+    try {
+      List<CorruptPage> corrupt = new ArrayList<>();
+      ByteBuffer page = ByteBuffer.allocate(pageSize);
+      List<Inode> files = new ArrayList<>();
+      for (Inode node : byId.values()) {
+        if (!node.directory) {
+          files.add(node);
+        }
+      }
+      files.sort(java.util.Comparator.comparing(Inode::path));
+      for (Inode file : files) {
+        for (int i = 0; i < file.committedPages; i++) {
+          page.clear();
+          long offset = (long) i * pageSize;
+          long length = Math.min(pageSize, file.durableLength - offset);
+          int lbn = file.lbns.get(i);
+          if (lbn < 0 || lbn >= ftl.logicalPages() || ftl.ppaOf(lbn) < 0) {
+            corrupt.add(new CorruptPage(file.path(), file.id, i, offset, length,
+                "logical page " + lbn + " is not mapped to flash"));
+            continue;
+          }
+          try {
+            ftl.read(lbn, page, null);
+          } catch (PageCorruptException e) {
+            corrupt.add(new CorruptPage(file.path(), file.id, i, offset, length, e.getMessage()));
+          }
+        }
+      }
+      return corrupt;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Committed pages of all files (what {@link #verifyPages} reads). */
+  long committedPages() {
+    long n = 0;
+    for (Inode node : byId.values()) {
+      if (!node.directory) {
+        n += node.committedPages;
+      }
+    }
+    return n;
+  }
+
+  int loadedSnapshotVersion() {
+    return loadedSnapshotVersion;
+  }
+
+  long fileCount() {
+    return byId.values().stream().filter(n -> !n.directory).count();
   }
 
   // ---- internal reads of executions ----
@@ -466,7 +620,7 @@ public final class ObjectStore implements Closeable {
       if (pageIndex == tailPage) {
         dst.put(file.tail.duplicate().flip());
       } else if (pageIndex < file.lbns.size()) {
-        ftl.read(file.lbns.get(pageIndex), dst, timeline);
+        readPage(file, pageIndex, dst, timeline);
       } else {
         throw new StoreException(Status.PAST_END, "page " + pageIndex + " is past the end of '" + file.path() + "'");
       }
@@ -740,11 +894,13 @@ public final class ObjectStore implements Closeable {
     ftl.writeSnapshot(out);
   }
 
-  private void readSnapshot(DataInputStream in) throws IOException {
+  void readSnapshot(DataInputStream in) throws IOException {
     int version = in.readInt();
-    if (version != SNAPSHOT_VERSION) {
-      throw new IOException("metadata checkpoint version " + version + " is not " + SNAPSHOT_VERSION);
+    if (version < 1 || version > SNAPSHOT_VERSION) {
+      throw new IOException("metadata checkpoint version " + version + " is not 1 to " + SNAPSHOT_VERSION
+          + " (written by a newer device?)");
     }
+    loadedSnapshotVersion = version;
     int storedPageSize = in.readInt();
     if (storedPageSize != pageSize) {
       throw new IOException("the device was formatted with " + storedPageSize + "-byte pages, not " + pageSize);
@@ -770,7 +926,7 @@ public final class ObjectStore implements Closeable {
     ftl.readSnapshot(in);
   }
 
-  private void replay(int type, DataInputStream in) throws IOException {
+  void replay(int type, DataInputStream in) throws IOException {
     if (type < RECORD_MKDIR) {
       ftl.replay(type, in);
       return;
@@ -814,6 +970,40 @@ public final class ObjectStore implements Closeable {
     }
   }
 
+  /**
+   * One line about a journal record that recovery will not apply (it lies after damage), for
+   * {@code fsck}'s report: its kind, and the name and object it touches where the record has them.
+   */
+  static String describeRecord(int type, DataInputStream in) throws IOException {
+    switch (type) {
+      case FlashTranslationLayer.RECORD_MAP:
+        return "map";
+      case RECORD_MKDIR: {
+        long id = in.readLong();
+        long parent = in.readLong();
+        return "mkdir '" + in.readUTF() + "' (object " + id + ", in directory object " + parent + ")";
+      }
+      case RECORD_CREATE: {
+        long id = in.readLong();
+        long parent = in.readLong();
+        return "create '" + in.readUTF() + "' (object " + id + ", in directory object " + parent + ")";
+      }
+      case RECORD_RENAME: {
+        long id = in.readLong();
+        long parent = in.readLong();
+        return "rename object " + id + " to '" + in.readUTF() + "' in directory object " + parent;
+      }
+      case RECORD_DELETE:
+        return "delete object " + in.readLong();
+      case RECORD_COMMIT: {
+        long id = in.readLong();
+        return "commit object " + id + " at " + in.readLong() + " bytes";
+      }
+      default:
+        return "record of unknown type " + type;
+    }
+  }
+
   private Inode node(long id) throws IOException {
     Inode node = byId.get(id);
     if (node == null) {
@@ -831,7 +1021,7 @@ public final class ObjectStore implements Closeable {
   }
 
   /** Logical pages owned by files after recovery; checks each file has exactly its pages. */
-  private BitSet ownedLbns() throws IOException {
+  BitSet ownedLbns() throws IOException {
     BitSet owned = new BitSet(ftl.logicalPages());
     for (Inode node : byId.values()) {
       if (node.directory) {

@@ -34,6 +34,7 @@ import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.ExecutionPoller;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
+import org.smartssd.device.runtime.Damage;
 import org.smartssd.device.runtime.SimulatedDevice;
 import org.smartssd.device.runtime.TestDevices;
 import org.smartssd.device.runtime.isp.TestJars;
@@ -169,6 +170,31 @@ public abstract class DeviceClientSuite {
     assertThatThrownBy(() -> client.mkdirs("relative")).isInstanceOf(DeviceException.BadRequest.class);
     // After all that, the connection still works.
     assertThat(client.status("/file").length()).isEqualTo(1);
+  }
+
+  @Test
+  void aPageThatFailsItsChecksumIsCorruptWithItsOffset() throws Exception {
+    int page = 4096; // TestDevices.small's
+    byte[] data = TestDevices.bytes(3 * page, 11);
+    writeFile("/damaged", data);
+    client.close();
+    device.close();
+    Path dataDir = dir.resolve("device");
+    Damage.Page where = Damage.locate(dataDir, data, 1, page);
+    Damage.flipByte(where.file(dataDir), where.offset() + 9);
+    device = TestDevices.start(TestDevices.small(dataDir));
+    client = connect(DeviceAddress.parse(device.address()), options(SMALL_FRAMES));
+
+    long id = client.open("/damaged").objectId();
+    assertThatThrownBy(() -> client.read(id, 0, ByteBuffer.allocate(3 * page)))
+        .isInstanceOfSatisfying(DeviceException.Corrupt.class, e -> assertThat(e.offset()).isEqualTo(page))
+        .hasMessageContaining(client.address().toString())
+        .hasMessageContaining("'/damaged' is corrupt at offset 4096: bytes 4096..8191");
+    ByteBuffer last = ByteBuffer.allocateDirect(page);
+    assertThat(client.read(id, 2 * page, last)).isEqualTo(page);
+    byte[] got = new byte[page];
+    last.flip().get(got);
+    assertThat(got).isEqualTo(Arrays.copyOfRange(data, 2 * page, 3 * page));
   }
 
   @Test

@@ -2,6 +2,7 @@ package org.smartssd.device.runtime.flash;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -107,8 +108,10 @@ class FlashArrayTest {
   }
 
   @Test
-  void neverWrittenPageReadsAsZeros() throws IOException {
-    assertArrayEquals(new byte[512], read(flash.addressing().totalPages() - 1));
+  void aNeverWrittenPageReadsAsErasedNotAsAChecksumMismatch() throws IOException {
+    PageCorruptException e = assertThrows(PageCorruptException.class,
+        () -> read(flash.addressing().totalPages() - 1));
+    assertTrue(e.reason().startsWith("its out-of-band entry says it is erased"), e.getMessage());
   }
 
   @Test
@@ -192,7 +195,7 @@ class FlashArrayTest {
 
     Command read = timing.begin();
     flash.readPage(addressing.ppa(1, 0, 0, 0), ByteBuffer.allocate(512), read);
-    flash.readPage(addressing.ppa(1, 1, 0, 0), ByteBuffer.allocate(512), null); // not accounted
+    flash.readPage(addressing.ppa(2, 1, 0, 0), ByteBuffer.allocate(512), null); // not accounted
     read.transferOut(512);
     read.complete();
 
@@ -271,6 +274,163 @@ class FlashArrayTest {
     assertArrayEquals(pattern(5, 512), read(5));
     flash.programPage(6, ByteBuffer.wrap(pattern(6, 512)), null);
     assertArrayEquals(pattern(6, 512), read(6));
+  }
+
+  // ---- out-of-band checksums ----
+
+  @Test
+  void everyProgramLeavesAnOutOfBandFileBesideItsChannel() throws IOException {
+    for (int c = 0; c < 3; c++) {
+      assertEquals(2 * 4 * 4 * 8, Files.size(dataDir.resolve("flash").resolve(String.format("channel-%03d.oob", c))));
+    }
+    int ppa = flash.addressing().ppa(1, 0, 2, 1);
+    flash.programPage(ppa, ByteBuffer.wrap(pattern(ppa, 512)), 41, null);
+    byte[] oob = Files.readAllBytes(dataDir.resolve("flash/channel-001.oob"));
+    int entry = flash.addressing().pageInChannel(ppa) * 8;
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(pattern(ppa, 512));
+    crc.update(new byte[] {0, 0, 0, 41});
+    ByteBuffer e = ByteBuffer.wrap(oob, entry, 8);
+    assertEquals((int) crc.getValue(), e.getInt(), "crc32c of the data and the owner");
+    assertEquals(42, e.getInt(), "owner + 1");
+  }
+
+  @Test
+  void aFlippedDataByteFailsTheReadAndNeverHandsOutTheBytes() throws IOException {
+    int ppa = flash.addressing().ppa(2, 1, 1, 2);
+    flash.programPage(ppa, ByteBuffer.wrap(pattern(ppa, 512)), 7, null);
+    flash.force();
+    flipByte(dataDir.resolve("flash/channel-002.flash"), (long) flash.addressing().pageInChannel(ppa) * 512 + 100);
+
+    ByteBuffer dst = ByteBuffer.allocate(512);
+    PageCorruptException e = assertThrows(PageCorruptException.class, () -> flash.readPage(ppa, dst, 7, null));
+    assertEquals(ppa, e.ppa());
+    assertTrue(e.getMessage().startsWith("physical page " + ppa + " (channel 2, way 1, block 1, page 2) failed its"
+        + " check: checksum mismatch"), e.getMessage());
+    assertArrayEquals(new byte[512], dst.array(), "the damaged bytes are not handed out");
+    // The other pages of the channel are not affected.
+    int other = flash.addressing().ppa(2, 1, 1, 3);
+    flash.programPage(other, ByteBuffer.wrap(pattern(other, 512)), 8, null);
+    ByteBuffer fine = ByteBuffer.allocate(512);
+    flash.readPage(other, fine, 8, null);
+    assertArrayEquals(pattern(other, 512), fine.array());
+  }
+
+  @Test
+  void aFlippedOutOfBandByteFailsTheRead() throws IOException {
+    int ppa = flash.addressing().ppa(0, 1, 3, 0);
+    flash.programPage(ppa, ByteBuffer.wrap(pattern(ppa, 512)), 3, null);
+    flash.force();
+    long entry = (long) flash.addressing().pageInChannel(ppa) * 8;
+    flash.close();
+    flipByte(dataDir.resolve("flash/channel-000.oob"), entry + 1); // in the crc
+    flash = FlashArray.open(dataDir, GEOMETRY, timing);
+    PageCorruptException crc = assertThrows(PageCorruptException.class,
+        () -> flash.readPage(ppa, ByteBuffer.allocate(512), 3, null));
+    assertTrue(crc.reason().startsWith("checksum mismatch"), crc.getMessage());
+
+    int second = flash.addressing().ppa(0, 1, 3, 1);
+    flash.programPage(second, ByteBuffer.wrap(pattern(second, 512)), 4, null);
+    flash.force();
+    flash.close();
+    flipByte(dataDir.resolve("flash/channel-000.oob"), (long) flash.addressing().pageInChannel(second) * 8 + 7);
+    flash = FlashArray.open(dataDir, GEOMETRY, timing);
+    PageCorruptException tag = assertThrows(PageCorruptException.class,
+        () -> flash.readPage(second, ByteBuffer.allocate(512), 4, null));
+    assertTrue(tag.reason().startsWith("checksum mismatch"), "a damaged owner tag fails the checksum: " + tag);
+  }
+
+  @Test
+  void aPageProgrammedForAnotherOwnerIsRefused() throws IOException {
+    flash.programPage(9, ByteBuffer.wrap(pattern(9, 512)), 100, null);
+    PageCorruptException e = assertThrows(PageCorruptException.class,
+        () -> flash.readPage(9, ByteBuffer.allocate(512), 101, null));
+    assertTrue(e.reason().startsWith("it holds logical page 100, not 101"), e.getMessage());
+  }
+
+  @Test
+  void anEraseMarksTheBlocksEntriesErased() throws IOException {
+    PageAddressing a = flash.addressing();
+    int ppa = a.ppa(1, 1, 2, 0);
+    flash.programPage(ppa, ByteBuffer.wrap(pattern(ppa, 512)), 5, null);
+    flash.eraseBlock(a.blockId(ppa), null);
+    PageCorruptException e = assertThrows(PageCorruptException.class,
+        () -> flash.readPage(ppa, ByteBuffer.allocate(512), 5, null));
+    assertTrue(e.reason().startsWith("its out-of-band entry says it is erased"), e.getMessage());
+    flash.programPage(ppa, ByteBuffer.wrap(pattern(ppa + 1, 512)), 6, null);
+    ByteBuffer dst = ByteBuffer.allocate(512);
+    flash.readPage(ppa, dst, 6, null);
+    assertArrayEquals(pattern(ppa + 1, 512), dst.array());
+  }
+
+  @Test
+  void movingADamagedPageKeepsItDamagedAndAnIntactOneIntact() throws IOException {
+    PageAddressing a = flash.addressing();
+    int good = a.ppa(1, 0, 0, 0);
+    int bad = a.ppa(1, 0, 0, 1);
+    flash.programPage(good, ByteBuffer.wrap(pattern(good, 512)), 1, null);
+    flash.programPage(bad, ByteBuffer.wrap(pattern(bad, 512)), 2, null);
+    flash.force();
+    flipByte(dataDir.resolve("flash/channel-001.flash"), (long) a.pageInChannel(bad) * 512);
+    ByteBuffer buffer = ByteBuffer.allocate(512);
+    assertTrue(flash.movePage(good, a.ppa(1, 1, 0, 0), 1, buffer, null));
+    assertFalse(flash.movePage(bad, a.ppa(1, 1, 0, 1), 2, buffer, null));
+    ByteBuffer dst = ByteBuffer.allocate(512);
+    flash.readPage(a.ppa(1, 1, 0, 0), dst, 1, null);
+    assertArrayEquals(pattern(good, 512), dst.array());
+    assertThrows(PageCorruptException.class, () -> flash.readPage(a.ppa(1, 1, 0, 1), ByteBuffer.allocate(512), 2,
+        null));
+  }
+
+  @Test
+  void aChannelWithDataButNoOutOfBandFileIsOpenedWithoutChecksums() throws IOException {
+    int ppa = flash.addressing().ppa(2, 0, 0, 0);
+    flash.programPage(ppa, ByteBuffer.wrap(pattern(ppa, 512)), 12, null);
+    flash.force();
+    flash.close();
+    Path oob = dataDir.resolve("flash/channel-002.oob");
+    Files.delete(oob);
+    flash = FlashArray.open(dataDir, GEOMETRY, timing);
+    assertEquals(List.of(2), flash.channelsWithoutOob());
+    assertFalse(Files.exists(oob), "opening creates nothing the store has not decided on");
+    PageCorruptException e = assertThrows(PageCorruptException.class,
+        () -> flash.readPage(ppa, ByteBuffer.allocate(512), 12, null));
+    assertTrue(e.reason().contains("checksum is missing"), e.getMessage());
+
+    flash.createMissingOob();
+    assertEquals(List.of(), flash.channelsWithoutOob());
+    flash.recordChecksum(ppa, 12, ByteBuffer.allocate(512));
+    ByteBuffer dst = ByteBuffer.allocate(512);
+    flash.readPage(ppa, dst, 12, null);
+    assertArrayEquals(pattern(ppa, 512), dst.array());
+  }
+
+  @Test
+  void openedForCheckingItCreatesAndChangesNothing() throws IOException {
+    int ppa = flash.addressing().ppa(0, 0, 0, 0);
+    flash.programPage(ppa, ByteBuffer.wrap(pattern(ppa, 512)), 0, null);
+    flash.force();
+    flash.close();
+    Files.delete(dataDir.resolve("flash/channel-001.flash"));
+    Files.delete(dataDir.resolve("flash/channel-002.oob"));
+    flash = FlashArray.openForCheck(dataDir, GEOMETRY, timing);
+    assertFalse(Files.exists(dataDir.resolve("flash/channel-001.flash")));
+    assertFalse(Files.exists(dataDir.resolve("flash/channel-002.oob")));
+    assertArrayEquals(pattern(ppa, 512), read(ppa));
+    PageCorruptException missing = assertThrows(PageCorruptException.class, () -> read(flash.addressing().ppa(1, 0, 0, 0)));
+    assertTrue(missing.reason().contains("backing file"), missing.getMessage());
+    assertThrows(IllegalStateException.class, () -> flash.programPage(ppa, ByteBuffer.allocate(512), null));
+    assertThrows(IllegalStateException.class, () -> flash.eraseBlock(0, null));
+  }
+
+  private static void flipByte(Path file, long offset) throws IOException {
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+      ByteBuffer b = ByteBuffer.allocate(1);
+      ch.read(b, offset);
+      b.put(0, (byte) (b.get(0) ^ 0x20)).rewind();
+      ch.write(b, offset);
+    }
   }
 
   private byte[] read(int ppa) throws IOException {

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,6 +22,8 @@ import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.runtime.config.TimingParameters;
 import org.smartssd.device.runtime.flash.FlashArray;
+import org.smartssd.device.runtime.flash.PageAddressing;
+import org.smartssd.device.runtime.flash.PageCorruptException;
 import org.smartssd.device.runtime.timing.Command;
 import org.smartssd.device.runtime.timing.TimingModel;
 
@@ -37,7 +41,7 @@ class FlashTranslationLayerTest {
     timing = new TimingModel(GEOMETRY, TIMING, System::nanoTime);
     flash = FlashArray.open(dir, GEOMETRY, timing);
     FlashTranslationLayer ftl = new FlashTranslationLayer(GEOMETRY, overprovisioningPercent, 2, flash);
-    log = MetadataLog.open(dir, ftl::readSnapshot, ftl::replay);
+    log = MetadataLog.open(dir, false, ftl::readSnapshot, ftl::replay);
     ftl.attachLog(log);
     return ftl;
   }
@@ -120,6 +124,39 @@ class FlashTranslationLayerTest {
       assertArrayEquals(page(e.getValue()).array(), read(ftl, e.getKey()), "logical page " + e.getKey());
     }
     assertTrue(timing.statistics(ftl.gcPagesMoved()).channels().stream().mapToLong(c -> c.blocksErased()).sum() > 0);
+  }
+
+  @Test
+  void aDamagedPageFailsItsReadAndGarbageCollectionDoesNotLaunderIt() throws IOException {
+    FlashTranslationLayer ftl = open(25);
+    int damaged = ftl.allocateLbn();
+    ftl.write(damaged, 0, page(99), null);
+    int ppa = ftl.ppaOf(damaged);
+    PageAddressing a = flash.addressing();
+    Path file = dir.resolve("flash").resolve(FlashArray.fileName(a.channel(ppa)));
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(new byte[] {(byte) ~page(99).get(300)}), (long) a.pageInChannel(ppa) * 512 + 300);
+    }
+    PageCorruptException before = assertThrows(PageCorruptException.class, () -> read(ftl, damaged));
+    assertTrue(before.reason().startsWith("checksum mismatch"), before.getMessage());
+
+    int[] lbns = new int[70];
+    for (int i = 0; i < lbns.length; i++) {
+      lbns[i] = ftl.allocateLbn();
+    }
+    Random random = new Random(3);
+    Map<Integer, Long> content = new HashMap<>();
+    for (int round = 0; round < 1300 && ftl.ppaOf(damaged) == ppa; round++) {
+      int lbn = lbns[random.nextInt(lbns.length)];
+      ftl.write(lbn, 0, page(round * 1000L + lbn), null);
+      content.put(lbn, round * 1000L + lbn);
+    }
+    assertTrue(ftl.ppaOf(damaged) != ppa, "garbage collection moved the damaged page");
+    PageCorruptException after = assertThrows(PageCorruptException.class, () -> read(ftl, damaged));
+    assertTrue(after.reason().startsWith("checksum mismatch"), after.getMessage());
+    for (Map.Entry<Integer, Long> e : content.entrySet()) {
+      assertArrayEquals(page(e.getValue()).array(), read(ftl, e.getKey()), "logical page " + e.getKey());
+    }
   }
 
   @Test
