@@ -173,9 +173,12 @@ class DeviceCommandTest {
       assertEquals(Cli.EXIT_FAILED, busy.code());
       assertTrue(busy.err().contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()) && busy.err().contains(
           "--port"), busy.err());
-      try (var files = Files.list(data)) {
-        assertTrue(files.noneMatch(p -> p.getFileName().toString().startsWith("channel")),
-            "no flash was laid out for a device that cannot listen");
+      Path flash = data.resolve("flash"); // where FlashArray lays out its channel files
+      if (Files.exists(flash)) {
+        try (var files = Files.list(flash)) {
+          assertTrue(files.noneMatch(p -> p.getFileName().toString().startsWith("channel")),
+              "no flash was laid out for a device that cannot listen");
+        }
       }
     }
   }
