@@ -72,7 +72,7 @@ public final class SimulatedDevice implements Closeable {
     IspEngine e = null;
     try {
       t = new TimingModel(config.geometry(), config.timing(), clock);
-      f = FlashArray.open(dataDir, config.geometry(), t);
+      f = FlashArray.open(dataDir, config.geometry(), t, config.reclaimSpace());
       FlashTranslationLayer ftl = new FlashTranslationLayer(config.geometry(), config.overprovisioningPercent(),
           config.gcMinFreeBlocksPerWay(), f);
       s = ObjectStore.open(dataDir, config.geometry(), ftl, config.checkpointLogBytes(), System::currentTimeMillis);

@@ -23,6 +23,15 @@ import org.smartssd.device.runtime.timing.FlashTimeline;
  * is not durable. A block is erased only after the journal records that emptied it are durable, so
  * a recovered mapping never points at a page that was reused.
  *
+ * <p>Space: a page stops being needed when its logical page is rewritten elsewhere or released (its
+ * file deleted or replaced). Such dead pages give their backing bytes back to the file system
+ * ({@link FlashArray#discardPages}) at once, without waiting for garbage collection to erase their
+ * block, which happens only when a way runs short of free blocks: until then a device that writes and
+ * deletes would keep on its host's disk every byte it ever wrote. Punching a page destroys its content,
+ * so the same rule as for erases holds (see {@link #syncDurably()}): a dead page is punched only after
+ * the journal records that made it dead are durable. Erases and discards are not modelled operations
+ * of the device; they do not change what the timing model accounts.
+ *
  * <p>Not thread-safe: the object store calls it under its lock (reads under the shared lock only:
  * {@link #read} changes nothing).
  */
@@ -49,6 +58,11 @@ public final class FlashTranslationLayer {
   private final int[] openBlock;
   private final int[] nextWay;
   private boolean unforcedPrograms;
+  /**
+   * Physical pages no mapping needs any more, whose bytes are punched at the next {@link #syncDurably()}
+   * (after the journal is durable); empty while the flash does not reclaim space.
+   */
+  private final BitSet deadPages;
   private long gcPagesMoved;
   private final ByteBuffer gcBuffer;
 
@@ -69,6 +83,7 @@ public final class FlashTranslationLayer {
     Arrays.fill(lbnToPpa, UNMAPPED);
     Arrays.fill(ppaToLbn, UNMAPPED);
     this.lbnInUse = new BitSet(logicalPages);
+    this.deadPages = new BitSet(total);
     this.blockValidPages = new int[geometry.totalBlocks()];
     this.blockWritePointer = new int[geometry.totalBlocks()];
     int ways = geometry.channels() * geometry.waysPerChannel();
@@ -169,13 +184,81 @@ public final class FlashTranslationLayer {
     flash.readPage(ppa, dst, cmd);
   }
 
-  /** Makes all programmed data and every journalled record durable: data first, then the journal. */
+  /**
+   * Makes all programmed data and every journalled record durable: data first, then the journal. Then
+   * gives back the bytes of the pages that died since the last call.
+   *
+   * <p>Why punching here is safe after a crash at any point: a page becomes dead only by a change
+   * whose journal record was appended before it (a rewrite appends its new mapping in {@link #write};
+   * the object store appends a delete or a replacing create before it releases the file's logical
+   * pages), and every record appended so far is durable once {@code log.sync()} returns. So when a
+   * page is punched, no state recovery can return to maps it: recovery replays only durable records,
+   * and the durable ones say the page is dead. Punching before that would be harmful: a crash between
+   * the punch and the journal's sync would recover a mapping to zeros. The reverse is harmless: a
+   * punch the crash loses (the file system had not committed it) leaves dead bytes, which the next
+   * start gives back ({@link #discardUnmappedPages()}); and a page punched twice, or punched and then
+   * erased (which punches the block), just reads zeros again.
+   */
   public void syncDurably() throws IOException {
     if (unforcedPrograms) {
       flash.force();
       unforcedPrograms = false;
     }
     log.sync();
+    discardDeadPages();
+  }
+
+  /** Punches the dead pages, one hole per run of neighbouring pages (the array splits runs at channel ends). */
+  private void discardDeadPages() throws IOException {
+    for (int start = deadPages.nextSetBit(0); start >= 0; ) {
+      int end = deadPages.nextClearBit(start);
+      flash.discardPages(start, end - start);
+      start = deadPages.nextSetBit(end);
+    }
+    deadPages.clear();
+  }
+
+  /**
+   * Gives back the bytes of every physical page that no logical page maps to: what a crash left behind
+   * (programs never made durable, punches the file system lost) and what a device kept before it
+   * reclaimed space. Call it only when the mapping in memory is durable, as after recovery once the
+   * object store has written its checkpoint: a page punched here must be one no recovery can map again.
+   *
+   * @return the pages given back
+   */
+  public int discardUnmappedPages() throws IOException {
+    if (!flash.reclaimingSpace()) {
+      return 0;
+    }
+    int[] discarded = {0};
+    // Only where the files hold bytes: on a device mostly never written, that is little.
+    flash.forEachAllocatedRun((first, count) -> {
+      int end = first + count;
+      int ppa = first;
+      while (ppa < end) {
+        if (ppaToLbn[ppa] != UNMAPPED) {
+          ppa++;
+          continue;
+        }
+        int runEnd = ppa + 1;
+        while (runEnd < end && ppaToLbn[runEnd] == UNMAPPED) {
+          runEnd++;
+        }
+        flash.discardPages(ppa, runEnd - ppa);
+        discarded[0] += runEnd - ppa;
+        ppa = runEnd;
+      }
+    });
+    return discarded[0];
+  }
+
+  /** Physical pages holding live data: mapped by a logical page. */
+  public long livePages() {
+    long live = 0;
+    for (int valid : blockValidPages) {
+      live += valid;
+    }
+    return live;
   }
 
   private void map(int lbn, int ppa) {
@@ -192,6 +275,9 @@ public final class FlashTranslationLayer {
       ppaToLbn[old] = UNMAPPED;
       blockValidPages[addressing.blockId(old)]--;
       lbnToPpa[lbn] = UNMAPPED;
+      if (flash.reclaimingSpace()) {
+        deadPages.set(old);
+      }
     }
   }
 
@@ -269,7 +355,9 @@ public final class FlashTranslationLayer {
         map(lbn, target);
         gcPagesMoved++;
       }
-      // The records that emptied the victim must be durable before its pages can be reused.
+      // The records that emptied the victim must be durable before its pages can be reused (or
+      // punched: the erase punches the whole block, so its pages need no holes of their own).
+      deadPages.clear(first, first + pagesPerBlock);
       syncDurably();
       flash.eraseBlock(victim, cmd);
       blockWritePointer[victim] = 0;
@@ -368,6 +456,7 @@ public final class FlashTranslationLayer {
       }
     }
     lbnSearchFrom = 0;
+    deadPages.clear();
     rebuildBlockState();
   }
 

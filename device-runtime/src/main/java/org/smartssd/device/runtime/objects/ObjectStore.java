@@ -100,6 +100,9 @@ public final class ObjectStore implements Closeable {
       store.log = log;
       ftl.finishRecovery(store.ownedLbns());
       store.checkpoint();
+      // Only now is the recovered mapping durable (in the checkpoint): pages it leaves unmapped can go.
+      int discarded = ftl.discardUnmappedPages();
+      LOG.debug("{}: gave back the disk space of {} unmapped flash pages", dataDir, discarded);
     } catch (IOException | RuntimeException e) {
       log.close();
       throw e;
@@ -513,6 +516,16 @@ public final class ObjectStore implements Closeable {
     lock.readLock().lock();
     try {
       return (long) ftl.freeLogicalPages() * pageSize;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Bytes of the flash pages that hold live data (mapped pages, whole). */
+  public long liveFlashBytes() {
+    lock.readLock().lock();
+    try {
+      return ftl.livePages() * pageSize;
     } finally {
       lock.readLock().unlock();
     }
