@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.DiskUse;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.runtime.config.DeviceConfig;
 import org.smartssd.device.runtime.flash.FlashArray;
@@ -153,7 +154,13 @@ public final class SimulatedDevice implements Closeable {
   }
 
   public DeviceStatistics statistics() {
-    return timing.statistics(store.gcPagesMoved());
+    return timing.statistics(store.gcPagesMoved()).withDiskUse(diskUse());
+  }
+
+  /** The flash files' disk use against the live data they hold, and whether space is reclaimed. */
+  public DiskUse diskUse() {
+    return new DiskUse(flash.reclaimingSpace(), flash.reclaimNote(), flash.allocatedBytes(), flash.fileBytes(),
+        store.liveFlashBytes(), flash.punchedBytes());
   }
 
   /** Waits until the device has stopped (by {@link #close()} or a SHUTDOWN command). */
