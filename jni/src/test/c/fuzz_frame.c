@@ -77,7 +77,7 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
         ENSURE(st.has_disk_use);
         check_str(&st.disk_use.reclaim_note);
         ENSURE(!st.disk_use.reclaiming || st.disk_use.reclaim_note.len == 0);
-        ENSURE(n == 12 * 8 + 4 + (size_t)st.n_channels * 32 + 1 + 2 + st.disk_use.reclaim_note.len + 4 * 8);
+        ENSURE(n == 12 * 8 + 4 + (size_t)st.n_channels * 32 + 1 + 2 + st.disk_use.reclaim_note.len + 5 * 8);
         ENSURE(st.n_channels == 0 || st.channels != NULL);
       }
       ssd_device_statistics_free(&st);

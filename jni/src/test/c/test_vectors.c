@@ -405,6 +405,7 @@ static void test_responses(void) {
   CHECK_EQ(st.disk_use.file_bytes, UINT64_C(0x800000000));
   CHECK_EQ(st.disk_use.live_bytes, UINT64_C(0x123456789));
   CHECK_EQ(st.disk_use.punched_bytes, UINT64_C(0x8000000000000005));
+  CHECK_EQ(st.disk_use.holes_punched, 77);
   ssd_device_statistics_free(&st);
   CHECK_INT(ssd_decode_statistics(p, len, 1, &st, &err), SSD_E_PROTOCOL);
   CHECK_CONTAINS(err.message, "trailing");

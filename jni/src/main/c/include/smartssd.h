@@ -197,6 +197,7 @@ typedef struct ssd_disk_use {
   uint64_t file_bytes;      /* the files' (sparse) size: the raw flash capacity */
   uint64_t live_bytes;      /* flash pages holding live data, in bytes */
   uint64_t punched_bytes;   /* bytes handed back since the device started */
+  uint64_t holes_punched;   /* holes punched since the device started */
 } ssd_disk_use;
 
 typedef struct ssd_device_statistics {

@@ -743,6 +743,7 @@ SSD_API int ssd_decode_statistics(const void *payload, size_t len, int version,
     d->file_bytes = ssd_get_u64(&r, "diskUse.fileBytes");
     d->live_bytes = ssd_get_u64(&r, "diskUse.liveBytes");
     d->punched_bytes = ssd_get_u64(&r, "diskUse.punchedBytes");
+    d->holes_punched = ssd_get_u64(&r, "diskUse.holesPunched");
     out->has_disk_use = true;
   }
   ssd_reader_end(&r);

@@ -17,9 +17,10 @@ import java.util.Objects;
  * @param liveBytes bytes of the flash pages that hold live data (mapped pages, whole pages)
  * @param punchedBytes bytes handed back to the file system since the device started (a range punched
  *     twice counts twice)
+ * @param holesPunched holes punched since the device started (each a run of neighbouring pages or blocks)
  */
 public record DiskUse(boolean reclaiming, String reclaimNote, long allocatedBytes, long fileBytes, long liveBytes,
-    long punchedBytes) {
+    long punchedBytes, long holesPunched) {
 
   /** {@link #allocatedBytes} of a device that cannot tell (all ones on the wire). */
   public static final long UNKNOWN = -1;

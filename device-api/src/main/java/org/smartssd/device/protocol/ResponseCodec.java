@@ -128,7 +128,7 @@ final class ResponseCodec {
         throw new IllegalArgumentException("statistics of protocol version " + version + " must carry disk use");
       }
       w.bool(d.reclaiming()).string(d.reclaimNote()).u64(d.allocatedBytes()).u64(d.fileBytes()).u64(d.liveBytes())
-          .u64(d.punchedBytes());
+          .u64(d.punchedBytes()).u64(d.holesPunched());
     }
   }
 
@@ -160,7 +160,7 @@ final class ResponseCodec {
         throw r.error("diskUse.reclaimNote", "set while reclaiming: " + note);
       }
       diskUse = new DiskUse(reclaiming, note, r.u64("diskUse.allocatedBytes"), r.u64("diskUse.fileBytes"),
-          r.u64("diskUse.liveBytes"), r.u64("diskUse.punchedBytes"));
+          r.u64("diskUse.liveBytes"), r.u64("diskUse.punchedBytes"), r.u64("diskUse.holesPunched"));
     }
     return new DeviceStatistics(uptime, commands, in, out, linkBusy, horizon, gcMoved, internalDelay, delayed, behind,
         commandNanos, executionNanos, channels, diskUse);

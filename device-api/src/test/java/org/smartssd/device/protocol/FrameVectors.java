@@ -61,7 +61,7 @@ final class FrameVectors {
   /** As a version 2 device answers: with disk use, here of a device that cannot reclaim space. */
   static final DeviceStatistics STATISTICS_V2 = STATISTICS.withDiskUse(new DiskUse(false,
       "the file system of /data/flash does not support punching holes", DiskUse.UNKNOWN, 0x8_0000_0000L,
-      0x1_2345_6789L, 0x8000_0000_0000_0005L));
+      0x1_2345_6789L, 0x8000_0000_0000_0005L, 77));
 
   static final long TASKLET = 0x8000_0000_0000_0002L;
   static final long EXECUTION = 0xC000_0000_0000_0003L;

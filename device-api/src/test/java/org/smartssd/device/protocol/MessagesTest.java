@@ -74,7 +74,7 @@ class MessagesTest {
   void aReasonNotToReclaimWhileReclaimingIsRejected() {
     PayloadWriter w = new PayloadWriter();
     Messages.encodeResponse(1, new Response.Statistics(FrameVectors.STATISTICS), w);
-    ByteBuffer payload = w.bool(true).string("odd").u64(0).u64(0).u64(0).u64(0).toByteBuffer();
+    ByteBuffer payload = w.bool(true).string("odd").u64(0).u64(0).u64(0).u64(0).u64(0).toByteBuffer();
     ProtocolException e = assertThrows(ProtocolException.class,
         () -> Messages.decodeResponse(2, Opcode.STATISTICS, Status.OK, payload));
     assertTrue(e.getMessage().contains("diskUse.reclaimNote"), e.getMessage());

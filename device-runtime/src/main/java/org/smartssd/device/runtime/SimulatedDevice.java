@@ -160,7 +160,7 @@ public final class SimulatedDevice implements Closeable {
   /** The flash files' disk use against the live data they hold, and whether space is reclaimed. */
   public DiskUse diskUse() {
     return new DiskUse(flash.reclaimingSpace(), flash.reclaimNote(), flash.allocatedBytes(), flash.fileBytes(),
-        store.liveFlashBytes(), flash.punchedBytes());
+        store.liveFlashBytes(), flash.punchedBytes(), flash.holesPunched());
   }
 
   /** Waits until the device has stopped (by {@link #close()} or a SHUTDOWN command). */

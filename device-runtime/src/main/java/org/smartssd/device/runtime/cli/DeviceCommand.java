@@ -227,8 +227,8 @@ public final class DeviceCommand implements Runnable {
       out.printf("disk use              unknown (the device cannot measure it without its native library)%n");
     }
     if (d.reclaiming()) {
-      out.printf("space reclaim         on: erased flash gives its disk space back (%s punched since start)%n",
-          bytes(d.punchedBytes()));
+      out.printf("space reclaim         on: erased flash gives its disk space back (%s in %d holes punched since"
+          + " start)%n", bytes(d.punchedBytes()), d.holesPunched());
     } else {
       out.printf("space reclaim         off: %s%n", d.reclaimNote());
     }

@@ -57,6 +57,7 @@ public final class FlashArray implements Closeable {
   /** Why space is not reclaimed; null while it is. Set once, never cleared. */
   private final AtomicReference<String> reclaimOff;
   private final AtomicLong punchedBytes = new AtomicLong();
+  private final AtomicLong holesPunched = new AtomicLong();
 
   private FlashArray(Path directory, DeviceGeometry geometry, TimingModel timing, ChannelFile[] files,
       long channelBytes, String reclaimOff) {
@@ -279,6 +280,7 @@ public final class FlashArray implements Closeable {
         return;
       }
       punchedBytes.addAndGet(length);
+      holesPunched.incrementAndGet();
       ppa += n;
       left -= n;
     }
@@ -346,6 +348,11 @@ public final class FlashArray implements Closeable {
   /** Bytes punched since the array was opened (a range punched twice counts twice). */
   public long punchedBytes() {
     return punchedBytes.get();
+  }
+
+  /** Holes punched since the array was opened. */
+  public long holesPunched() {
+    return holesPunched.get();
   }
 
   /** The channel files' size: the raw flash capacity (they are sparse, so this is not their disk use). */

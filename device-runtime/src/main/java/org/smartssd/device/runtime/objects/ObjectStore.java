@@ -862,7 +862,7 @@ public final class ObjectStore implements Closeable {
         release(h);
       }
       if (log != null) {
-        ftl.syncDurably();
+        ftl.syncAndDiscard();
         log.close();
       }
     } finally {

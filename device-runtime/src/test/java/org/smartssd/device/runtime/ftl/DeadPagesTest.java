@@ -28,6 +28,8 @@ import org.smartssd.device.runtime.timing.TimingModel;
 class DeadPagesTest {
   // 2 channels x 2 ways x 8 blocks x 4 pages of 4 KiB.
   private static final DeviceGeometry GEOMETRY = new DeviceGeometry(2, 2, 8, 4, 4096, 1);
+  /** 2 channels x 2 ways x 8 blocks x 32 pages of 4 KiB: 1024 pages, blocks of 32. */
+  private static final DeviceGeometry BATCH_GEOMETRY = new DeviceGeometry(2, 2, 8, 32, 4096, 1);
   private static final int PAGE = GEOMETRY.pageSizeBytes();
   private static final TimingParameters TIMING =
       new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000, true);
@@ -52,9 +54,13 @@ class DeadPagesTest {
   }
 
   private FlashTranslationLayer open(boolean reclaim) throws IOException {
-    timing = new TimingModel(GEOMETRY, TIMING, System::nanoTime);
-    flash = FlashArray.open(dir, GEOMETRY, timing, reclaim);
-    FlashTranslationLayer ftl = new FlashTranslationLayer(GEOMETRY, 25, 2, flash);
+    return open(reclaim, GEOMETRY);
+  }
+
+  private FlashTranslationLayer open(boolean reclaim, DeviceGeometry geometry) throws IOException {
+    timing = new TimingModel(geometry, TIMING, System::nanoTime);
+    flash = FlashArray.open(dir, geometry, timing, reclaim);
+    FlashTranslationLayer ftl = new FlashTranslationLayer(geometry, 25, 2, flash);
     log = MetadataLog.open(dir, ftl::readSnapshot, ftl::replay);
     ftl.attachLog(log);
     return ftl;
@@ -151,14 +157,61 @@ class DeadPagesTest {
         ftl.syncDurably();
         // Every dead page is punched at the sync, and GC erased blocks are punched whole. Beside the
         // live pages a file may take a block or two for its extent tree, once it is cut in many pieces.
+        // Dead pages of blocks that still hold live ones wait for a batch, up to the threshold.
         long allocated = allocatedPages();
-        assertTrue(allocated >= ftl.livePages() && allocated <= ftl.livePages() + 2L * GEOMETRY.channels(),
-            "round " + round + ": " + allocated + " pages allocated for " + ftl.livePages() + " live");
+        assertTrue(ftl.deadPagesWaiting() < ftl.discardThreshold(), "round " + round);
+        assertTrue(allocated >= ftl.livePages()
+            && allocated <= ftl.livePages() + ftl.deadPagesWaiting() + 2L * GEOMETRY.channels(),
+            "round " + round + ": " + allocated + " pages allocated for " + ftl.livePages() + " live and "
+                + ftl.deadPagesWaiting() + " dead waiting");
       }
     }
     assertTrue(ftl.gcPagesMoved() > 0, "garbage collection ran");
     for (Map.Entry<Integer, Long> e : content.entrySet()) {
       assertArrayEquals(page(e.getValue()).array(), read(ftl, e.getKey()), "logical page " + e.getKey());
+    }
+  }
+
+  @Test
+  void aWholeDeadBlockIsOneHoleAtOnceDeadPagesOfLiveBlocksWaitForABatch() throws IOException {
+    FlashTranslationLayer ftl = open(true, BATCH_GEOMETRY);
+    // 64 pages on channel 0: its ways take them in turn, so that way 0's block gets the even ones.
+    int[] lbns = new int[64];
+    for (int i = 0; i < lbns.length; i++) {
+      lbns[i] = ftl.allocateLbn();
+      ftl.write(lbns[i], 0, page(i), null);
+    }
+    ftl.syncDurably();
+    assertEquals(64, allocatedPages());
+    for (int i = 0; i < 64; i += 2) {
+      ftl.releaseLbn(lbns[i]);
+    }
+    ftl.syncDurably();
+    assertEquals(32, allocatedPages(), "the dead block is punched at the sync");
+    assertEquals(1, flash.holesPunched(), "in one hole");
+    assertEquals(0, ftl.deadPagesWaiting());
+
+    // 1% of 1024 pages: 10 dead pages of a live block may wait.
+    assertEquals(10, ftl.discardThreshold());
+    for (int i = 1; i < 10; i += 2) {
+      ftl.releaseLbn(lbns[i]);
+    }
+    ftl.syncDurably();
+    assertEquals(5, ftl.deadPagesWaiting());
+    assertEquals(32, allocatedPages(), "5 dead pages of a live block wait");
+    for (int i = 11; i < 22; i += 2) {
+      ftl.releaseLbn(lbns[i]);
+    }
+    ftl.syncDurably();
+    assertEquals(0, ftl.deadPagesWaiting());
+    assertEquals(21, allocatedPages(), "11 waited: punched");
+    ftl.releaseLbn(lbns[63]);
+    ftl.syncDurably();
+    assertEquals(21, allocatedPages());
+    ftl.syncAndDiscard();
+    assertEquals(20, allocatedPages(), "at close every dead page goes");
+    for (int i = 23; i < 63; i += 2) {
+      assertArrayEquals(page(i).array(), read(ftl, lbns[i]));
     }
   }
 
