@@ -271,9 +271,11 @@ public final class FlashArray implements Closeable {
       long length = (long) n * pageSizeBytes;
       int rc = files[channel].punchHole(offsetBytes(ppa), length);
       if (rc < 0) {
-        String why = (NativeFiles.isUnsupported(-rc) ? "the file system does not support punching holes in " : "punching a hole failed in ")
-            + files[channel].path() + " (fallocate at " + offsetBytes(ppa) + ", " + length + " bytes: "
-            + NativeFiles.describe(-rc) + ")";
+        String what = NativeFiles.isUnsupported(-rc)
+            ? "the file system does not support punching holes in "
+            : "punching a hole failed in ";
+        String why = what + files[channel].path() + " (fallocate at " + offsetBytes(ppa) + ", " + length
+            + " bytes: " + NativeFiles.describe(-rc) + ")";
         if (reclaimOff.compareAndSet(null, why)) {
           LOG.warn("space reclaim off: {}; from now on erased flash keeps its disk space", why);
         }

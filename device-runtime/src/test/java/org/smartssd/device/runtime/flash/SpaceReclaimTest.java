@@ -203,6 +203,69 @@ class SpaceReclaimTest {
     }
   }
 
+  /** Runs chattr(1); false where it cannot (not root, a file system without the flag). */
+  private static boolean chattr(String flag, Path file) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("chattr", flag, file.toString()).redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    return p.waitFor() == 0;
+  }
+
+  /**
+   * A punch the file system refuses while the device runs (here: the channel file made append-only,
+   * which forbids punching) turns reclaim off with the reason, and the device goes on with its data.
+   */
+  @Test
+  void aPunchRefusedLaterTurnsReclaimOffAndNothingElse() throws Exception {
+    assumeTrue(nativeLoaded(), "built without the native library");
+    try (FlashArray flash = open(true)) {
+      int block = flash.addressing().blockId(0, 0, 1);
+      fill(flash, block);
+      Path file = dataDir.resolve("flash").resolve(FlashArray.fileName(0));
+      assumeTrue(chattr("+a", file), "chattr +a needs root and a file system with the flag");
+      try {
+        int first = flash.addressing().firstPpa(block);
+        flash.discardPages(first, 2);
+        assertFalse(flash.reclaimingSpace());
+        assertTrue(flash.reclaimNote().startsWith("punching a hole failed in " + file + " (fallocate at "),
+            flash.reclaimNote());
+        assertEquals(0, flash.punchedBytes());
+        flash.discardPages(first + 2, 2); // off now: not tried again
+        flash.eraseBlock(block, null);
+        assertArrayEquals(random(first), read(flash, first), "the bytes stay, as without reclaim");
+        assertEquals(BLOCK_BYTES, flash.allocatedBytes());
+      } finally {
+        chattr("-a", file);
+      }
+    }
+  }
+
+  /**
+   * The probe at start is what finds a file system that cannot punch holes; one where the probe cannot
+   * even be written (here: the flash directory made immutable) is reported the same way, at start.
+   */
+  @Test
+  void aProbeThatFailsAtStartTurnsReclaimOffAndSaysWhy() throws Exception {
+    assumeTrue(nativeLoaded(), "built without the native library");
+    int block;
+    try (FlashArray flash = open(true)) {
+      block = flash.addressing().blockId(1, 1, 0);
+      fill(flash, block);
+    }
+    Path flashDir = dataDir.resolve("flash");
+    assumeTrue(chattr("+i", flashDir), "chattr +i needs root and a file system with the flag");
+    try (FlashArray flash = open(true)) {
+      assertFalse(flash.reclaimingSpace());
+      assertTrue(flash.reclaimNote().startsWith("probing " + flashDir.resolve(FlashArray.PROBE_FILE) + " failed: "),
+          flash.reclaimNote());
+      int first = flash.addressing().firstPpa(block);
+      assertArrayEquals(random(first), read(flash, first));
+      flash.eraseBlock(block, null);
+      assertEquals(BLOCK_BYTES, flash.allocatedBytes(), "disk use is still measured");
+    } finally {
+      chattr("-i", flashDir);
+    }
+  }
+
   @Test
   void theProbeLeavesNothingBehind() throws Exception {
     try (FlashArray flash = open(true)) {
