@@ -63,8 +63,21 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
     }
     case 2: {
       ssd_device_statistics st;
-      if (ssd_decode_statistics(p, n, &st, &err) == SSD_OK) {
+      if (ssd_decode_statistics(p, n, 1, &st, &err) == SSD_OK) {
         ENSURE(n == 12 * 8 + 4 + (size_t)st.n_channels * 32);
+        ENSURE(st.n_channels == 0 || st.channels != NULL);
+        ENSURE(!st.has_disk_use);
+      }
+      ssd_device_statistics_free(&st);
+      break;
+    }
+    case 13: {
+      ssd_device_statistics st;
+      if (ssd_decode_statistics(p, n, 2, &st, &err) == SSD_OK) {
+        ENSURE(st.has_disk_use);
+        check_str(&st.disk_use.reclaim_note);
+        ENSURE(!st.disk_use.reclaiming || st.disk_use.reclaim_note.len == 0);
+        ENSURE(n == 12 * 8 + 4 + (size_t)st.n_channels * 32 + 1 + 2 + st.disk_use.reclaim_note.len + 5 * 8);
         ENSURE(st.n_channels == 0 || st.channels != NULL);
       }
       ssd_device_statistics_free(&st);
@@ -166,10 +179,11 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
   ENSURE(memchr(err.message, '\0', sizeof err.message) != NULL);
 }
 
-#define N_DECODERS 13
+#define N_DECODERS 14
 
-/* The decoder of a reply to this opcode with this status (as the client picks it). */
-static int decoder_for(uint16_t opcode, uint16_t status) {
+/* The decoder of a reply to this opcode with this status, in a frame of this version (as the client
+ * picks it). */
+static int decoder_for(uint16_t version, uint16_t opcode, uint16_t status) {
   if (status != SSD_OK) {
     return 10;
   }
@@ -178,7 +192,7 @@ static int decoder_for(uint16_t opcode, uint16_t status) {
     case SSD_OP_AUTH_CHALLENGE: return 11;
     case SSD_OP_AUTHENTICATE: return 12;
     case SSD_OP_DEVICE_INFO: return 1;
-    case SSD_OP_STATISTICS: return 2;
+    case SSD_OP_STATISTICS: return version >= SSD_DISK_USE_VERSION ? 13 : 2;
     case SSD_OP_CREATE:
     case SSD_OP_APPEND: return 4;
     case SSD_OP_WRITE:
@@ -209,7 +223,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const uint8_t *payload;
   if (ssd_frame_parse(data, size, UINT32_MAX, &h, &payload, &err) == SSD_OK) {
     ENSURE(payload == data + SSD_HEADER_BYTES && size == SSD_HEADER_BYTES + (size_t)h.payload_len);
-    decode_as(decoder_for(h.opcode, h.status), payload, h.payload_len);
+    decode_as(decoder_for(h.version, h.opcode, h.status), payload, h.payload_len);
   }
   /* Every decoder over the bytes after a header's worth, and over all of them. */
   const uint8_t *rest = size >= SSD_HEADER_BYTES ? data + SSD_HEADER_BYTES : data;

@@ -238,8 +238,8 @@ static void test_map_order(void) {
 /* ---- responses ------------------------------------------------------------------------------- */
 
 /* Loads a response vector and checks its header. The payload stays in *f. */
-static const uint8_t *response(const char *name, file *f, uint16_t opcode, uint64_t id,
-                               uint16_t status, uint64_t nanos, uint32_t *len) {
+static const uint8_t *response_of(const char *name, file *f, uint16_t version, uint16_t opcode,
+                                  uint64_t id, uint16_t status, uint64_t nanos, uint32_t *len) {
   *f = load(name);
   ssd_header h;
   const uint8_t *payload;
@@ -249,7 +249,7 @@ static const uint8_t *response(const char *name, file *f, uint16_t opcode, uint6
     fprintf(stderr, "%s: %s\n", name, err.message);
   }
   REQUIRE(rc == SSD_OK);
-  CHECK_EQ(h.version, 1);
+  CHECK_EQ(h.version, version);
   CHECK_EQ(h.opcode, opcode);
   CHECK_EQ(h.flags, SSD_FLAG_RESPONSE);
   CHECK_EQ(h.status, status);
@@ -258,6 +258,12 @@ static const uint8_t *response(const char *name, file *f, uint16_t opcode, uint6
   CHECK_EQ(h.payload_len, f->len - 32);
   *len = h.payload_len;
   return payload;
+}
+
+/* A response vector of protocol version 1, as most are. */
+static const uint8_t *response(const char *name, file *f, uint16_t opcode, uint64_t id,
+                               uint16_t status, uint64_t nanos, uint32_t *len) {
+  return response_of(name, f, 1, opcode, id, status, nanos, len);
 }
 
 static void check_str(const ssd_str *s, const char *expected) {
@@ -289,6 +295,30 @@ static void check_stats_running(const ssd_execution_stats *s) {
   CHECK_EQ(s->behind_model_nanos, 0);
   CHECK_EQ(s->counted_tail_ops, 0);
   CHECK_EQ(s->counted_tail_bulk_bytes, 0);
+}
+
+static void check_statistics(const ssd_device_statistics *st) {
+  CHECK_EQ(st->uptime_nanos, UINT64_C(3600000000000));
+  CHECK_EQ(st->commands, 123456);
+  CHECK_EQ(st->host_bytes_in, UINT64_C(0x100000001));
+  CHECK_EQ(st->host_bytes_out, 987654321);
+  CHECK_EQ(st->link_busy_nanos, 55000000);
+  CHECK_EQ(st->modelled_horizon_nanos, UINT64_C(0x7FFFFFFFFFFFFFFF));
+  CHECK_EQ(st->gc_pages_moved, 42);
+  CHECK_EQ(st->modelled_internal_delay_nanos, 777000);
+  CHECK_EQ(st->commands_delayed_by_internal, 3);
+  CHECK_EQ(st->answers_behind_model_nanos, 4500);
+  CHECK_EQ(st->modelled_command_nanos, 88000000);
+  CHECK_EQ(st->modelled_execution_nanos, 99000000);
+  REQUIRE(st->n_channels == 2);
+  CHECK_EQ(st->channels[0].pages_read, 100);
+  CHECK_EQ(st->channels[0].pages_programmed, 200);
+  CHECK_EQ(st->channels[0].blocks_erased, 3);
+  CHECK_EQ(st->channels[0].busy_nanos, 5000000);
+  CHECK_EQ(st->channels[1].pages_read, UINT64_C(0x7FFFFFFFFFFFFFFF));
+  CHECK_EQ(st->channels[1].pages_programmed, 1);
+  CHECK_EQ(st->channels[1].blocks_erased, 0);
+  CHECK_EQ(st->channels[1].busy_nanos, 9);
 }
 
 static void test_responses(void) {
@@ -356,29 +386,29 @@ static void test_responses(void) {
 
   p = response("response-statistics.bin", &f, SSD_OP_STATISTICS, 3, 0, 1000, &len);
   ssd_device_statistics st;
-  REQUIRE(ssd_decode_statistics(p, len, &st, &err) == SSD_OK);
-  CHECK_EQ(st.uptime_nanos, UINT64_C(3600000000000));
-  CHECK_EQ(st.commands, 123456);
-  CHECK_EQ(st.host_bytes_in, UINT64_C(0x100000001));
-  CHECK_EQ(st.host_bytes_out, 987654321);
-  CHECK_EQ(st.link_busy_nanos, 55000000);
-  CHECK_EQ(st.modelled_horizon_nanos, UINT64_C(0x7FFFFFFFFFFFFFFF));
-  CHECK_EQ(st.gc_pages_moved, 42);
-  CHECK_EQ(st.modelled_internal_delay_nanos, 777000);
-  CHECK_EQ(st.commands_delayed_by_internal, 3);
-  CHECK_EQ(st.answers_behind_model_nanos, 4500);
-  CHECK_EQ(st.modelled_command_nanos, 88000000);
-  CHECK_EQ(st.modelled_execution_nanos, 99000000);
-  REQUIRE(st.n_channels == 2);
-  CHECK_EQ(st.channels[0].pages_read, 100);
-  CHECK_EQ(st.channels[0].pages_programmed, 200);
-  CHECK_EQ(st.channels[0].blocks_erased, 3);
-  CHECK_EQ(st.channels[0].busy_nanos, 5000000);
-  CHECK_EQ(st.channels[1].pages_read, UINT64_C(0x7FFFFFFFFFFFFFFF));
-  CHECK_EQ(st.channels[1].pages_programmed, 1);
-  CHECK_EQ(st.channels[1].blocks_erased, 0);
-  CHECK_EQ(st.channels[1].busy_nanos, 9);
+  REQUIRE(ssd_decode_statistics(p, len, 1, &st, &err) == SSD_OK);
+  CHECK(!st.has_disk_use);
+  check_statistics(&st);
   ssd_device_statistics_free(&st);
+  /* Version 1 has nothing after the channels; version 2 needs its DiskUse. */
+  CHECK_INT(ssd_decode_statistics(p, len, 2, &st, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "diskUse.reclaiming");
+  free(f.data);
+
+  p = response_of("response-statistics-v2.bin", &f, 2, SSD_OP_STATISTICS, 3, 0, 1000, &len);
+  REQUIRE(ssd_decode_statistics(p, len, 2, &st, &err) == SSD_OK);
+  check_statistics(&st);
+  CHECK(st.has_disk_use);
+  CHECK(!st.disk_use.reclaiming);
+  check_str(&st.disk_use.reclaim_note, "the file system of /data/flash does not support punching holes");
+  CHECK_EQ(st.disk_use.allocated_bytes, SSD_UNKNOWN_BYTES);
+  CHECK_EQ(st.disk_use.file_bytes, UINT64_C(0x800000000));
+  CHECK_EQ(st.disk_use.live_bytes, UINT64_C(0x123456789));
+  CHECK_EQ(st.disk_use.punched_bytes, UINT64_C(0x8000000000000005));
+  CHECK_EQ(st.disk_use.holes_punched, 77);
+  ssd_device_statistics_free(&st);
+  CHECK_INT(ssd_decode_statistics(p, len, 1, &st, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "trailing");
   free(f.data);
 
   p = response("response-empty.bin", &f, SSD_OP_MKDIRS, 0x10, 0, 25000, &len);
@@ -590,7 +620,7 @@ static void test_error_responses(void) {
 
 /* Decodes a payload with the decoder for a kind of response; frees whatever it decoded. */
 enum kind {
-  K_VERSIONS, K_INFO, K_STATISTICS, K_EMPTY, K_OPENED, K_U64, K_STATUS, K_DATA, K_LISTING,
+  K_VERSIONS, K_INFO, K_STATISTICS, K_STATISTICS_V2, K_EMPTY, K_OPENED, K_U64, K_STATUS, K_DATA, K_LISTING,
   K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED
 };
 
@@ -606,9 +636,10 @@ static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
       ssd_device_info_free(&x);
       return rc;
     }
-    case K_STATISTICS: {
+    case K_STATISTICS:
+    case K_STATISTICS_V2: {
       ssd_device_statistics x;
-      int rc = ssd_decode_statistics(p, len, &x, err);
+      int rc = ssd_decode_statistics(p, len, k == K_STATISTICS ? 1 : 2, &x, err);
       ssd_device_statistics_free(&x);
       return rc;
     }
@@ -669,6 +700,7 @@ static const struct {
     {"response-versions.bin", K_VERSIONS},
     {"response-info.bin", K_INFO},
     {"response-statistics.bin", K_STATISTICS},
+    {"response-statistics-v2.bin", K_STATISTICS_V2},
     {"response-empty.bin", K_EMPTY},
     {"response-opened.bin", K_OPENED},
     {"response-length.bin", K_U64},
@@ -768,6 +800,11 @@ static void test_bad_values(void) {
   expect_rejected("response-listing.bin", K_LISTING, 0, 0x7F, "entries");
   expect_rejected("response-listing.bin", K_LISTING, 0, 0x80, "entries"); /* negative */
   expect_rejected("response-statistics.bin", K_STATISTICS, 12 * 8 + 3, 3, "channels");
+  /* DiskUse: a bool of 2; a reason not to reclaim while reclaiming */
+  expect_rejected("response-statistics-v2.bin", K_STATISTICS_V2, 12 * 8 + 4 + 2 * 32, 2,
+                  "diskUse.reclaiming");
+  expect_rejected("response-statistics-v2.bin", K_STATISTICS_V2, 12 * 8 + 4 + 2 * 32, 1,
+                  "diskUse.reclaimNote");
   expect_rejected("response-data.bin", K_DATA, 3, 13, "data");
   expect_rejected("response-progress.bin", K_PROGRESS, 1 + 2 + 4 + 24 * 8, 0x40, "results");
   /* the handshake: a bool of 2; a nonce of the wrong length for `required`; a short proof */

@@ -45,7 +45,10 @@ extern "C" {
 #define SSD_HEADER_BYTES 32
 #define SSD_FLAG_RESPONSE 0x0001u
 #define SSD_MIN_VERSION 1 /* protocol versions this library speaks */
-#define SSD_MAX_VERSION 1
+#define SSD_MAX_VERSION 2
+#define SSD_CURRENT_VERSION 1 /* written when no version was negotiated: the request frame encoders */
+#define SSD_DISK_USE_VERSION 2 /* the first version whose STATISTICS answer carries DiskUse */
+#define SSD_UNKNOWN_BYTES UINT64_MAX /* ssd_disk_use.allocated_bytes of a device that cannot tell */
 #define SSD_TO_END UINT64_MAX /* ssd_input_range.length: to the end of the object */
 #define SSD_MERGE_LANE (-1)   /* ssd_tasklet_result.lane of the controller core's merge */
 
@@ -188,6 +191,18 @@ typedef struct ssd_channel_statistics {
   uint64_t pages_read, pages_programmed, blocks_erased, busy_nanos;
 } ssd_channel_statistics;
 
+/* DiskUse, in STATISTICS from protocol version 2 on: what the device's flash files take on its
+ * host's disk, against the live data they hold. */
+typedef struct ssd_disk_use {
+  bool reclaiming;          /* erased and dead flash pages give their disk space back */
+  ssd_str reclaim_note;     /* why not, when not (empty while reclaiming) */
+  uint64_t allocated_bytes; /* what the flash files take on disk; SSD_UNKNOWN_BYTES: cannot tell */
+  uint64_t file_bytes;      /* the files' (sparse) size: the raw flash capacity */
+  uint64_t live_bytes;      /* flash pages holding live data, in bytes */
+  uint64_t punched_bytes;   /* bytes handed back since the device started */
+  uint64_t holes_punched;   /* holes punched since the device started */
+} ssd_disk_use;
+
 typedef struct ssd_device_statistics {
   uint64_t uptime_nanos;
   uint64_t commands;
@@ -203,6 +218,8 @@ typedef struct ssd_device_statistics {
   uint64_t modelled_execution_nanos;
   uint32_t n_channels;
   ssd_channel_statistics *channels;
+  bool has_disk_use; /* a version 2 answer: disk_use is set */
+  ssd_disk_use disk_use;
   void *mem_;
 } ssd_device_statistics;
 
@@ -547,7 +564,8 @@ SSD_API void ssd_buffer_fixed(ssd_buffer *b, void *mem, size_t cap);
 SSD_API void ssd_buffer_alloc(ssd_buffer *b);
 SSD_API void ssd_buffer_free(ssd_buffer *b);
 
-/* Request frame encoders: version SSD_MAX_VERSION, flags 0, status 0, modelled nanos 0. */
+/* Request frame encoders: version SSD_CURRENT_VERSION (requests are the same in every version),
+ * flags 0, status 0, modelled nanos 0. */
 SSD_API int ssd_encode_api_versions(ssd_buffer *out, uint64_t request_id, ssd_error *err);
 SSD_API int ssd_encode_device_info(ssd_buffer *out, uint64_t request_id, ssd_error *err);
 SSD_API int ssd_encode_statistics(ssd_buffer *out, uint64_t request_id, ssd_error *err);
@@ -615,8 +633,10 @@ SSD_API int ssd_decode_auth_challenge(const void *payload, size_t len, bool *req
 /* AUTHENTICATE: the device's proof (exactly SSD_PROOF_BYTES). */
 SSD_API int ssd_decode_authenticated(const void *payload, size_t len,
                                      uint8_t proof[SSD_PROOF_BYTES], ssd_error *err);
-SSD_API int ssd_decode_statistics(const void *payload, size_t len, ssd_device_statistics *out,
-                                  ssd_error *err);
+/* STATISTICS, as protocol `version` lays it out (the version of the reply's frame): with DiskUse
+ * from SSD_DISK_USE_VERSION on. */
+SSD_API int ssd_decode_statistics(const void *payload, size_t len, int version,
+                                  ssd_device_statistics *out, ssd_error *err);
 /* SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT. */
 SSD_API int ssd_decode_empty(const void *payload, size_t len, ssd_error *err);
 /* CREATE, APPEND. */

@@ -230,7 +230,11 @@ SSD_API int ssd_statistics(ssd_client *c, ssd_device_statistics *out, uint64_t *
   ssd_reply reply;
   rc = call(c, SSD_OP_STATISTICS, NULL, 0, NULL, 0, &reply, nanos, err);
   if (rc == SSD_OK) {
-    rc = decoded(c, ssd_decode_statistics(reply.payload, reply.payload_len, out, err), err);
+    /* The device answers in the version of the request: the negotiated one. */
+    rc = decoded(c,
+                 ssd_decode_statistics(reply.payload, reply.payload_len, ssd_protocol_version(c),
+                                       out, err),
+                 err);
   }
   ssd_reply_free(&reply);
   return rc;

@@ -274,7 +274,7 @@ static size_t frame_begin(ssd_writer *w, ssd_buffer *out, uint16_t opcode, uint6
   ssd_writer_init(w, out);
   size_t start = w->pos;
   ssd_put_u32(w, SSD_MAGIC);
-  ssd_put_u16(w, SSD_MAX_VERSION);
+  ssd_put_u16(w, SSD_CURRENT_VERSION);
   ssd_put_u16(w, opcode);
   ssd_put_u16(w, 0); /* flags */
   ssd_put_u16(w, 0); /* status */
@@ -700,11 +700,11 @@ SSD_API int ssd_decode_device_info(const void *payload, size_t len, struct ssd_d
   return SSD_OK;
 }
 
-SSD_API int ssd_decode_statistics(const void *payload, size_t len, ssd_device_statistics *out,
-                                  ssd_error *err) {
+SSD_API int ssd_decode_statistics(const void *payload, size_t len, int version,
+                                  ssd_device_statistics *out, ssd_error *err) {
   memset(out, 0, sizeof *out);
   ssd_arena arena;
-  ssd_arena_init(&arena, len);
+  ssd_arena_init(&arena, len + 1);
   ssd_reader r;
   ssd_reader_init(&r, payload, len, "STATISTICS response", &arena, err);
   out->uptime_nanos = ssd_get_u64(&r, "uptimeNanos");
@@ -732,6 +732,20 @@ SSD_API int ssd_decode_statistics(const void *payload, size_t len, ssd_device_st
     ch[i].busy_nanos = ssd_get_u64(&r, "busyNanos");
   }
   ssd_reader_element(&r, NULL, 0);
+  if (version >= SSD_DISK_USE_VERSION) {
+    ssd_disk_use *d = &out->disk_use;
+    d->reclaiming = ssd_get_bool(&r, "diskUse.reclaiming");
+    ssd_get_string(&r, "diskUse.reclaimNote", &d->reclaim_note);
+    if (!r.failed && d->reclaiming && d->reclaim_note.len > 0) {
+      ssd_reader_fail(&r, "diskUse.reclaimNote", "set while reclaiming: %s", d->reclaim_note.s);
+    }
+    d->allocated_bytes = ssd_get_u64(&r, "diskUse.allocatedBytes");
+    d->file_bytes = ssd_get_u64(&r, "diskUse.fileBytes");
+    d->live_bytes = ssd_get_u64(&r, "diskUse.liveBytes");
+    d->punched_bytes = ssd_get_u64(&r, "diskUse.punchedBytes");
+    d->holes_punched = ssd_get_u64(&r, "diskUse.holesPunched");
+    out->has_disk_use = true;
+  }
   ssd_reader_end(&r);
   void *owner;
   int rc = finish_owned(&r, &arena, out, sizeof *out, &owner);

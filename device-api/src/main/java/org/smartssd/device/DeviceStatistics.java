@@ -26,6 +26,8 @@ import java.util.List;
  *     (its start to its end, results delivered): executions that overlap count once, so that one an
  *     unpaced device starts before the model has finished the last is not charged its wait
  * @param channels per-channel counters, indexed by channel number
+ * @param diskUse the flash files' disk use against live data, and whether space is reclaimed; null when
+ *     the device did not report it (protocol version 1)
  */
 public record DeviceStatistics(
     long uptimeNanos,
@@ -40,10 +42,28 @@ public record DeviceStatistics(
     long answersBehindModelNanos,
     long modelledCommandNanos,
     long modelledExecutionNanos,
-    List<ChannelStatistics> channels) {
+    List<ChannelStatistics> channels,
+    DiskUse diskUse) {
 
   public DeviceStatistics {
     channels = List.copyOf(channels);
+  }
+
+  /** The counters without disk use, as protocol version 1 carries them. */
+  public DeviceStatistics(long uptimeNanos, long commands, long hostBytesIn, long hostBytesOut, long linkBusyNanos,
+      long modelledHorizonNanos, long gcPagesMoved, long modelledInternalDelayNanos, long commandsDelayedByInternal,
+      long answersBehindModelNanos, long modelledCommandNanos, long modelledExecutionNanos,
+      List<ChannelStatistics> channels) {
+    this(uptimeNanos, commands, hostBytesIn, hostBytesOut, linkBusyNanos, modelledHorizonNanos, gcPagesMoved,
+        modelledInternalDelayNanos, commandsDelayedByInternal, answersBehindModelNanos, modelledCommandNanos,
+        modelledExecutionNanos, channels, null);
+  }
+
+  /** These counters with {@code use} as their disk use (null: none). */
+  public DeviceStatistics withDiskUse(DiskUse use) {
+    return new DeviceStatistics(uptimeNanos, commands, hostBytesIn, hostBytesOut, linkBusyNanos, modelledHorizonNanos,
+        gcPagesMoved, modelledInternalDelayNanos, commandsDelayedByInternal, answersBehindModelNanos,
+        modelledCommandNanos, modelledExecutionNanos, channels, use);
   }
 
   public long totalPagesRead() {

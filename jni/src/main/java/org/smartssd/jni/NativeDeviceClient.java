@@ -232,7 +232,8 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
       throw translate(address, status, message(payload), opcode.name());
     }
     byte[] bytes = payload instanceof byte[] b ? b : new byte[0];
-    Response response = Messages.decodeResponse(opcode, Status.OK, ByteBuffer.wrap(bytes));
+    // The device answers in the request's version: the one the C library negotiated.
+    Response response = Messages.decodeResponse(version, opcode, Status.OK, ByteBuffer.wrap(bytes));
     return new Reply(response, nanos);
   }
 
@@ -286,7 +287,7 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
   protected <T extends Response> T call(Request request, Class<T> type) throws IOException {
     long[] header = new long[NativeConnection.HEADER_SLOTS];
     byte[] payload = exchange(request, null, 0, header);
-    Response response = Messages.decodeResponse(request.opcode(), Status.OK,
+    Response response = Messages.decodeResponse(version, request.opcode(), Status.OK,
         ByteBuffer.wrap(payload == null ? new byte[0] : payload));
     if (!type.isInstance(response)) {
       throw new ProtocolException(address + ": " + request.opcode() + " answered with a "

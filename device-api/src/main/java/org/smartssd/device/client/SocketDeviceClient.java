@@ -297,7 +297,7 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
     }
     try {
       Status status = Status.fromCode(header.status());
-      Response response = Messages.decodeResponse(p.opcode, status, frame.payload());
+      Response response = Messages.decodeResponse(header.version(), p.opcode, status, frame.payload());
       if (response instanceof Response.Error error) {
         p.future.completeExceptionally(error.status().toException(address + ": " + error.message()));
       } else {

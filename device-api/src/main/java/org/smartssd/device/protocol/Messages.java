@@ -23,19 +23,34 @@ public final class Messages {
     return RequestCodec.decode(opcode, payload);
   }
 
+  /** Encodes a response as {@link ProtocolConstants#CURRENT_VERSION} lays it out. */
   public static void encodeResponse(Response response, PayloadWriter writer) {
-    ResponseCodec.encode(response, writer);
+    encodeResponse(ProtocolConstants.CURRENT_VERSION, response, writer);
   }
 
   /**
-   * Decodes the payload of a response to {@code opcode}: a non-OK status always gives
-   * {@link Response.Error}, OK gives {@code opcode.responseType()}.
+   * Encodes a response as protocol {@code version} lays it out: they differ only in STATISTICS, which
+   * carries {@code DiskUse} from version 2 on (and must have one there).
+   */
+  public static void encodeResponse(int version, Response response, PayloadWriter writer) {
+    ResponseCodec.encode(version, response, writer);
+  }
+
+  /** Decodes a response laid out as in {@link ProtocolConstants#CURRENT_VERSION}. */
+  public static Response decodeResponse(Opcode opcode, Status status, ByteBuffer payload)
+      throws ProtocolException {
+    return decodeResponse(ProtocolConstants.CURRENT_VERSION, opcode, status, payload);
+  }
+
+  /**
+   * Decodes the payload of a response to {@code opcode} in a frame of protocol {@code version}: a
+   * non-OK status always gives {@link Response.Error}, OK gives {@code opcode.responseType()}.
    *
    * @throws ProtocolException when the payload does not hold exactly the expected fields
    */
-  public static Response decodeResponse(Opcode opcode, Status status, ByteBuffer payload)
+  public static Response decodeResponse(int version, Opcode opcode, Status status, ByteBuffer payload)
       throws ProtocolException {
-    return ResponseCodec.decode(opcode, status, payload);
+    return ResponseCodec.decode(version, opcode, status, payload);
   }
 
   /**
@@ -77,7 +92,7 @@ public final class Messages {
     checkAnswers(opcode, response);
     Status status = response instanceof Response.Error e ? e.status() : Status.OK;
     PayloadWriter payload = new PayloadWriter();
-    encodeResponse(response, payload);
+    encodeResponse(version, response, payload);
     return frame(
         FrameHeader.response(version, opcode, status, payload.size(), requestId, modelledNanos), payload);
   }

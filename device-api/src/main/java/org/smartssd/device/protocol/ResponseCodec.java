@@ -7,6 +7,7 @@ import java.util.Map;
 import org.smartssd.device.ChannelStatistics;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.DiskUse;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.tasklet.ExecutionState;
@@ -18,7 +19,7 @@ final class ResponseCodec {
 
   private ResponseCodec() {}
 
-  static void encode(Response response, PayloadWriter w) {
+  static void encode(int version, Response response, PayloadWriter w) {
     if (response instanceof Response.AuthChallenge a) {
       w.bool(a.required()).bytes(a.deviceNonce());
     } else if (response instanceof Response.Authenticated a) {
@@ -28,7 +29,7 @@ final class ResponseCodec {
     } else if (response instanceof Response.Info i) {
       encodeInfo(i.info(), w);
     } else if (response instanceof Response.Statistics s) {
-      encodeStatistics(s.statistics(), w);
+      encodeStatistics(version, s.statistics(), w);
     } else if (response instanceof Response.Opened o) {
       w.u64(o.handle()).u64(o.objectId()).u64(o.length());
     } else if (response instanceof Response.Length l) {
@@ -55,7 +56,7 @@ final class ResponseCodec {
     // Empty has an empty payload.
   }
 
-  static Response decode(Opcode opcode, Status status, ByteBuffer payload) throws ProtocolException {
+  static Response decode(int version, Opcode opcode, Status status, ByteBuffer payload) throws ProtocolException {
     PayloadReader r = new PayloadReader(payload, opcode + " response");
     Response response;
     if (status.isError()) {
@@ -66,7 +67,7 @@ final class ResponseCodec {
         case AUTH_CHALLENGE -> authChallenge(r);
         case AUTHENTICATE -> new Response.Authenticated(r.fixedBytes("proof", HostSecret.PROOF_BYTES));
         case DEVICE_INFO -> new Response.Info(info(r));
-        case STATISTICS -> new Response.Statistics(statistics(r));
+        case STATISTICS -> new Response.Statistics(statistics(version, r));
         case SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT -> new Response.Empty();
         case CREATE, APPEND -> new Response.Opened(r.u64("handle"), r.u64("objectId"), r.u64("length"));
         case WRITE, FLUSH, SYNC, CLOSE -> new Response.Length(r.u64("length"));
@@ -113,7 +114,7 @@ final class ResponseCodec {
     return new DeviceInfo(name, profile, geometry, capacity, free, paced, parameters);
   }
 
-  private static void encodeStatistics(DeviceStatistics s, PayloadWriter w) {
+  private static void encodeStatistics(int version, DeviceStatistics s, PayloadWriter w) {
     w.u64(s.uptimeNanos()).u64(s.commands()).u64(s.hostBytesIn()).u64(s.hostBytesOut())
         .u64(s.linkBusyNanos()).u64(s.modelledHorizonNanos()).u64(s.gcPagesMoved())
         .u64(s.modelledInternalDelayNanos()).u64(s.commandsDelayedByInternal()).u64(s.answersBehindModelNanos()).u64(s.modelledCommandNanos())
@@ -121,9 +122,17 @@ final class ResponseCodec {
     for (ChannelStatistics c : s.channels()) {
       w.u64(c.pagesRead()).u64(c.pagesProgrammed()).u64(c.blocksErased()).u64(c.busyNanos());
     }
+    if (version >= ProtocolConstants.DISK_USE_VERSION) {
+      DiskUse d = s.diskUse();
+      if (d == null) {
+        throw new IllegalArgumentException("statistics of protocol version " + version + " must carry disk use");
+      }
+      w.bool(d.reclaiming()).string(d.reclaimNote()).u64(d.allocatedBytes()).u64(d.fileBytes()).u64(d.liveBytes())
+          .u64(d.punchedBytes()).u64(d.holesPunched());
+    }
   }
 
-  private static DeviceStatistics statistics(PayloadReader r) throws ProtocolException {
+  private static DeviceStatistics statistics(int version, PayloadReader r) throws ProtocolException {
     long uptime = r.u64("uptimeNanos");
     long commands = r.u64("commands");
     long in = r.u64("hostBytesIn");
@@ -143,8 +152,18 @@ final class ResponseCodec {
       channels.add(new ChannelStatistics(
           r.u64(c + "pagesRead"), r.u64(c + "pagesProgrammed"), r.u64(c + "blocksErased"), r.u64(c + "busyNanos")));
     }
+    DiskUse diskUse = null;
+    if (version >= ProtocolConstants.DISK_USE_VERSION) {
+      boolean reclaiming = r.bool("diskUse.reclaiming");
+      String note = r.string("diskUse.reclaimNote");
+      if (reclaiming && !note.isEmpty()) {
+        throw r.error("diskUse.reclaimNote", "set while reclaiming: " + note);
+      }
+      diskUse = new DiskUse(reclaiming, note, r.u64("diskUse.allocatedBytes"), r.u64("diskUse.fileBytes"),
+          r.u64("diskUse.liveBytes"), r.u64("diskUse.punchedBytes"), r.u64("diskUse.holesPunched"));
+    }
     return new DeviceStatistics(uptime, commands, in, out, linkBusy, horizon, gcMoved, internalDelay, delayed, behind,
-        commandNanos, executionNanos, channels);
+        commandNanos, executionNanos, channels, diskUse);
   }
 
   private static Response.Listing listing(PayloadReader r) throws ProtocolException {

@@ -36,7 +36,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.smartssd.device.ChannelStatistics;
 import org.smartssd.device.DeviceException;
+import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.protocol.Frame;
 import org.smartssd.device.protocol.FrameHeader;
@@ -268,11 +270,11 @@ class SocketDeviceClientTest {
   @ParameterizedTest
   @EnumSource(FakeDevice.Listener.class)
   void noCommonVersionFailsConnectAndClosesTheConnection(FakeDevice.Listener listener) throws Exception {
-    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(2, 3), (connection, frame) -> { })) {
+    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(3, 4), (connection, frame) -> { })) {
       DeviceException.UnsupportedVersion e = assertThrows(DeviceException.UnsupportedVersion.class,
           () -> SocketDeviceClient.connect(device.address(), PATIENT));
       assertTrue(e.getMessage().startsWith(device.address() + ": no common protocol version"), e.getMessage());
-      assertTrue(e.getMessage().contains("1..1") && e.getMessage().contains("2..3"), e.getMessage());
+      assertTrue(e.getMessage().contains("1..2") && e.getMessage().contains("3..4"), e.getMessage());
       assertTrue(device.connections.take().ended.await(30, TimeUnit.SECONDS), "the client must close");
     }
   }
@@ -282,11 +284,30 @@ class SocketDeviceClientTest {
   void highestCommonVersionIsUsedForLaterRequests(FakeDevice.Listener listener) throws Exception {
     try (FakeDevice device = new FakeDevice(listener, new Response.Versions(1, 9), FakeDevice.answering(r -> new Response.Empty()));
         SocketDeviceClient client = SocketDeviceClient.connect(device.address(), PATIENT)) {
-      assertEquals(1, client.protocolVersion());
+      assertEquals(2, client.protocolVersion());
       client.mkdirs("/a");
       FakeDevice.Connection connection = device.connections.take();
       assertEquals(ProtocolConstants.MAX_VERSION, connection.versionsSeen.take(), "API_VERSIONS");
-      assertEquals(1, connection.versionsSeen.take(), "MKDIRS");
+      assertEquals(2, connection.versionsSeen.take(), "MKDIRS");
+    }
+  }
+
+  /** A device of protocol version 1 is still served; its statistics come without disk use. */
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void aVersion1DeviceAnswersStatisticsWithoutDiskUse(FakeDevice.Listener listener) throws Exception {
+    DeviceStatistics v1 = new DeviceStatistics(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+        List.of(new ChannelStatistics(1, 2, 3, 4)));
+    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(1, 1),
+            FakeDevice.answering(r -> new Response.Statistics(v1)));
+        SocketDeviceClient client = SocketDeviceClient.connect(device.address(), PATIENT)) {
+      assertEquals(1, client.protocolVersion());
+      DeviceStatistics got = client.statistics();
+      assertEquals(v1, got);
+      assertEquals(null, got.diskUse());
+      FakeDevice.Connection connection = device.connections.take();
+      connection.versionsSeen.take();
+      assertEquals(1, connection.versionsSeen.take(), "STATISTICS");
     }
   }
 

@@ -9,6 +9,7 @@ import org.smartssd.device.ChannelStatistics;
 import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.DiskUse;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.tasklet.ExecutionState;
@@ -22,17 +23,16 @@ import org.smartssd.device.tasklet.TaskletResult;
  * is held to; regenerate the files and say so.
  */
 final class FrameVectors {
-  /** A frame file and the message it holds. */
-  record Vector(String file, Opcode opcode, long requestId, Object message, long modelledNanos) {
+  /** A frame file and the message it holds, in a frame of protocol {@code version}. */
+  record Vector(String file, int version, Opcode opcode, long requestId, Object message, long modelledNanos) {
     boolean isRequest() {
       return message instanceof Request;
     }
 
     ByteBuffer encode() {
       return isRequest()
-          ? Messages.requestFrame(ProtocolConstants.CURRENT_VERSION, requestId, (Request) message)
-          : Messages.responseFrame(ProtocolConstants.CURRENT_VERSION, requestId, opcode, (Response) message,
-              modelledNanos);
+          ? Messages.requestFrame(version, requestId, (Request) message)
+          : Messages.responseFrame(version, requestId, opcode, (Response) message, modelledNanos);
     }
   }
 
@@ -57,6 +57,11 @@ final class FrameVectors {
       List.of(
           new ChannelStatistics(100, 200, 3, 5_000_000),
           new ChannelStatistics(0x7FFF_FFFF_FFFF_FFFFL, 1, 0, 9)));
+
+  /** As a version 2 device answers: with disk use, here of a device that cannot reclaim space. */
+  static final DeviceStatistics STATISTICS_V2 = STATISTICS.withDiskUse(new DiskUse(false,
+      "the file system of /data/flash does not support punching holes", DiskUse.UNKNOWN, 0x8_0000_0000L,
+      0x1_2345_6789L, 0x8000_0000_0000_0005L, 77));
 
   static final long TASKLET = 0x8000_0000_0000_0002L;
   static final long EXECUTION = 0xC000_0000_0000_0003L;
@@ -126,6 +131,7 @@ final class FrameVectors {
       response("response-authenticated.bin", Opcode.AUTHENTICATE, 6, new Response.Authenticated(hex(DEVICE_PROOF)), 0),
       response("response-info.bin", Opcode.DEVICE_INFO, 2, new Response.Info(INFO), 1_000),
       response("response-statistics.bin", Opcode.STATISTICS, 3, new Response.Statistics(STATISTICS), 1_000),
+      new Vector("response-statistics-v2.bin", 2, Opcode.STATISTICS, 3, new Response.Statistics(STATISTICS_V2), 1_000),
       response("response-empty.bin", Opcode.MKDIRS, 0x10, new Response.Empty(), 25_000),
       response("response-opened.bin", Opcode.CREATE, 0x0102_0304_0506_0708L,
           new Response.Opened(HANDLE, OBJECT_ID, 0), 30_000),
@@ -184,11 +190,11 @@ final class FrameVectors {
   }
 
   private static Vector request(String file, long requestId, Request request) {
-    return new Vector(file, request.opcode(), requestId, request, 0);
+    return new Vector(file, ProtocolConstants.CURRENT_VERSION, request.opcode(), requestId, request, 0);
   }
 
   private static Vector response(String file, Opcode opcode, long requestId, Response response, long nanos) {
-    return new Vector(file, opcode, requestId, response, nanos);
+    return new Vector(file, ProtocolConstants.CURRENT_VERSION, opcode, requestId, response, nanos);
   }
 
   static ByteBuffer ascii(String s) {

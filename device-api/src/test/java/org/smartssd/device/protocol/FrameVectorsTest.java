@@ -25,7 +25,7 @@ import org.smartssd.device.protocol.FrameVectors.Vector;
 /**
  * Holds the codec to the bytes in {@code src/test/resources/frames/}, both ways. To rewrite the
  * files after a deliberate change of a vector or of the format:
- * {@code mvn -B -o -pl device-api install -Dsmartssd.frames.regenerate=true}, then review the diff.
+ * {@code mvn -B -o -pl device-api test -Dsmartssd.frames.regenerate=true}, then review the diff.
  */
 class FrameVectorsTest {
   private static final boolean REGENERATE = Boolean.getBoolean("smartssd.frames.regenerate");
@@ -61,7 +61,7 @@ class FrameVectorsTest {
     return FrameVectors.ALL.stream().map(v -> DynamicTest.dynamicTest(v.file(), () -> {
       ByteBuffer frame = ByteBuffer.wrap(fileBytes(v.file()));
       FrameHeader header = FrameHeader.readFrom(frame);
-      assertEquals(ProtocolConstants.CURRENT_VERSION, header.version());
+      assertEquals(v.version(), header.version());
       assertEquals(v.opcode().code(), header.opcode());
       assertEquals(v.requestId(), header.requestId());
       assertEquals(v.modelledNanos(), header.modelledNanos());
@@ -75,7 +75,8 @@ class FrameVectorsTest {
         Response expected = (Response) v.message();
         Status status = expected instanceof Response.Error e ? e.status() : Status.OK;
         assertEquals(status.code(), header.status());
-        assertEquals(expected, Messages.decodeResponse(v.opcode(), Status.fromCode(header.status()), frame));
+        assertEquals(expected,
+            Messages.decodeResponse(header.version(), v.opcode(), Status.fromCode(header.status()), frame));
       }
     }));
   }
@@ -120,7 +121,7 @@ class FrameVectorsTest {
     try (InputStream in = FrameVectorsTest.class.getResourceAsStream("/frames/" + file)) {
       if (in == null) {
         fail("frame vector frames/" + file + " is missing; write it with"
-            + " mvn -B -o -pl device-api install -Dsmartssd.frames.regenerate=true");
+            + " mvn -B -o -pl device-api test -Dsmartssd.frames.regenerate=true");
       }
       return in.readAllBytes();
     }

@@ -53,6 +53,34 @@ class MessagesTest {
   }
 
   @Test
+  void statisticsCarryDiskUseFromVersion2On() throws ProtocolException {
+    Response.Statistics withDiskUse = new Response.Statistics(FrameVectors.STATISTICS_V2);
+    PayloadWriter v1 = new PayloadWriter();
+    Messages.encodeResponse(1, withDiskUse, v1);
+    PayloadWriter v2 = new PayloadWriter();
+    Messages.encodeResponse(2, withDiskUse, v2);
+    // A version 1 client gets the version 1 layout, without disk use, from a device that has it.
+    assertEquals(new Response.Statistics(FrameVectors.STATISTICS),
+        Messages.decodeResponse(1, Opcode.STATISTICS, Status.OK, v1.toByteBuffer()));
+    assertEquals(withDiskUse, Messages.decodeResponse(2, Opcode.STATISTICS, Status.OK, v2.toByteBuffer()));
+    assertThrows(ProtocolException.class,
+        () -> Messages.decodeResponse(2, Opcode.STATISTICS, Status.OK, v1.toByteBuffer()));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Messages.encodeResponse(2, new Response.Statistics(FrameVectors.STATISTICS), new PayloadWriter()));
+    assertTrue(e.getMessage().contains("disk use"), e.getMessage());
+  }
+
+  @Test
+  void aReasonNotToReclaimWhileReclaimingIsRejected() {
+    PayloadWriter w = new PayloadWriter();
+    Messages.encodeResponse(1, new Response.Statistics(FrameVectors.STATISTICS), w);
+    ByteBuffer payload = w.bool(true).string("odd").u64(0).u64(0).u64(0).u64(0).u64(0).toByteBuffer();
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Messages.decodeResponse(2, Opcode.STATISTICS, Status.OK, payload));
+    assertTrue(e.getMessage().contains("diskUse.reclaimNote"), e.getMessage());
+  }
+
+  @Test
   void badBoolInARequestIsRejected() {
     ByteBuffer payload = new PayloadWriter().string("/a").u8(1).u8(7).toByteBuffer();
     ProtocolException e = assertThrows(ProtocolException.class, () -> Messages.decodeRequest(Opcode.CREATE, payload));
@@ -360,6 +388,6 @@ class MessagesTest {
     }
     Response expected = (Response) v.message();
     Status status = expected instanceof Response.Error e ? e.status() : Status.OK;
-    return Messages.decodeResponse(v.opcode(), status, payload);
+    return Messages.decodeResponse(v.version(), v.opcode(), status, payload);
   }
 }

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.DiskUse;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.runtime.config.DeviceConfig;
 import org.smartssd.device.runtime.flash.FlashArray;
@@ -65,7 +66,7 @@ public final class SimulatedDevice implements Closeable {
         // A new device: its metadata area first, so that flash files never exist without one.
         MetadataLog.format(dataDir);
       }
-      f = FlashArray.open(dataDir, config.geometry(), t);
+      f = FlashArray.open(dataDir, config.geometry(), t, config.reclaimSpace());
       FlashTranslationLayer ftl = new FlashTranslationLayer(config.geometry(), config.overprovisioningPercent(),
           config.gcMinFreeBlocksPerWay(), f);
       s = ObjectStore.open(dataDir, config.geometry(), ftl, config.checkpointLogBytes(), System::currentTimeMillis);
@@ -148,7 +149,13 @@ public final class SimulatedDevice implements Closeable {
   }
 
   public DeviceStatistics statistics() {
-    return timing.statistics(store.gcPagesMoved());
+    return timing.statistics(store.gcPagesMoved()).withDiskUse(diskUse());
+  }
+
+  /** The flash files' disk use against the live data they hold, and whether space is reclaimed. */
+  public DiskUse diskUse() {
+    return new DiskUse(flash.reclaimingSpace(), flash.reclaimNote(), flash.allocatedBytes(), flash.fileBytes(),
+        store.liveFlashBytes(), flash.punchedBytes(), flash.holesPunched());
   }
 
   /** Waits until the device has stopped (by {@link #close()} or a SHUTDOWN command). */

@@ -45,6 +45,7 @@ public final class DeviceConfig {
   private final boolean paced;
   private final DeviceGeometry geometry;
   private final int overprovisioningPercent;
+  private final boolean reclaimSpace;
   private final TimingParameters timing;
   private final long checkpointLogBytes;
   private final int gcMinFreeBlocksPerWay;
@@ -117,6 +118,7 @@ public final class DeviceConfig {
     paced = values.bool(PACE);
     geometry = geometry(values);
     overprovisioningPercent = values.wholeNumber(FLASH_OVERPROVISIONING_PERCENT, 0, 50);
+    reclaimSpace = values.bool(FLASH_RECLAIM_SPACE);
     timing = new TimingParameters(
         values.wholeNumber(FLASH_CELL_READ_NS, 1L, Long.MAX_VALUE),
         values.wholeNumber(FLASH_CELL_PROGRAM_NS, 1L, Long.MAX_VALUE),
@@ -388,6 +390,11 @@ public final class DeviceConfig {
 
   public int overprovisioningPercent() {
     return overprovisioningPercent;
+  }
+
+  /** Whether erased and dead flash pages give their disk space back ({@code flash.reclaim-space}). */
+  public boolean reclaimSpace() {
+    return reclaimSpace;
   }
 
   public TimingParameters timing() {

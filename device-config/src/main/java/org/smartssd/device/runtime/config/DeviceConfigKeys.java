@@ -84,6 +84,10 @@ public final class DeviceConfigKeys {
   public static final String FLASH_OVERPROVISIONING_PERCENT = "smartssd.device.flash.overprovisioning-percent";
   public static final String FLASH_OVERPROVISIONING_PERCENT_DEFAULT = "7";
 
+  /** Punch holes in the backing files for erased and dead flash pages, where the platform allows it. */
+  public static final String FLASH_RECLAIM_SPACE = "smartssd.device.flash.reclaim-space";
+  public static final String FLASH_RECLAIM_SPACE_DEFAULT = "true";
+
   // Set by the profile.
   public static final String FLASH_CELL_READ_NS = "smartssd.device.flash.cell-read-ns";
   public static final String FLASH_CELL_PROGRAM_NS = "smartssd.device.flash.cell-program-ns";
@@ -239,6 +243,8 @@ public final class DeviceConfigKeys {
           "pages of an object placed on one channel before the next"),
       key(FLASH_OVERPROVISIONING_PERCENT, FLASH_OVERPROVISIONING_PERCENT_DEFAULT, "percent",
           "share of the raw capacity hidden from the host, kept for garbage collection (0 to 50)"),
+      key(FLASH_RECLAIM_SPACE, FLASH_RECLAIM_SPACE_DEFAULT, "boolean",
+          "give the disk space of erased flash blocks, and of pages whose data was deleted or rewritten, back to the file system by punching holes in the backing files (Linux fallocate, through the device's native library), so that disk use follows live data; where that cannot work the device says why at start and in device stats; false keeps the bytes (disk use then grows with the bytes written)"),
       profileKey(FLASH_CELL_READ_NS, "ns", "time to read a page from the cells into the die's register"),
       profileKey(FLASH_CELL_PROGRAM_NS, "ns", "time to program a page from the die's register into the cells"),
       profileKey(FLASH_BLOCK_ERASE_NS, "ns", "time to erase a block"),

@@ -10,6 +10,7 @@ import org.smartssd.device.ChannelStatistics;
 import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.DiskUse;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.SocketDeviceClient;
@@ -245,6 +246,7 @@ public final class DeviceCommand implements Runnable {
       out.printf("internal delay        %.3f ms (modelled: host commands delayed by internal reads, %d of them)%n",
           s.modelledInternalDelayNanos() / 1e6, s.commandsDelayedByInternal());
       out.printf("gc pages moved        %d%n", s.gcPagesMoved());
+      printDiskUse(out, s.diskUse());
       out.printf("%-8s %12s %16s %13s %22s%n", "channel", "pages read", "pages programmed", "blocks erased",
           "busy ms (modelled)");
       List<ChannelStatistics> channels = s.channels();
@@ -255,6 +257,27 @@ public final class DeviceCommand implements Runnable {
       }
       out.flush();
       return 0;
+    }
+  }
+
+  /** The flash files' disk use against live data, and space reclaim; a version 1 device reports neither. */
+  static void printDiskUse(PrintWriter out, DiskUse d) {
+    if (d == null) {
+      out.printf("disk use              not reported (the device speaks protocol version 1)%n");
+      return;
+    }
+    out.printf("live data             %s (flash pages in use)%n", bytes(d.liveBytes()));
+    if (d.allocatedKnown()) {
+      out.printf("disk use              %s (what the flash files take on disk; their size is %s, sparse)%n",
+          bytes(d.allocatedBytes()), bytes(d.fileBytes()));
+    } else {
+      out.printf("disk use              unknown (the device cannot measure it without its native library)%n");
+    }
+    if (d.reclaiming()) {
+      out.printf("space reclaim         on: erased flash gives its disk space back (%s in %d holes punched since"
+          + " start)%n", bytes(d.punchedBytes()), d.holesPunched());
+    } else {
+      out.printf("space reclaim         off: %s%n", d.reclaimNote());
     }
   }
 

@@ -21,6 +21,9 @@ import org.slf4j.LoggerFactory;
  * The sparse backing file of one channel, with positioned I/O that fills or drains the whole buffer.
  * A FileChannel is closed for every thread when any one thread is interrupted during I/O; this class
  * reopens it then, so that one cancelled command cannot take the flash away from all the others.
+ *
+ * <p>With {@link NativeFiles} loaded, the file also has a native descriptor of its own (which no
+ * interrupt closes), for punching holes and for the bytes it takes on disk.
  */
 final class ChannelFile implements Closeable {
 
@@ -31,14 +34,20 @@ final class ChannelFile implements Closeable {
   private final boolean readOnly;
   private volatile FileChannel channel;
   private volatile boolean closed;
+  /** The native descriptor, or -1 without {@link NativeFiles}; guarded by this (a closed number may be reused). */
+  private int nativeFd;
 
-  private ChannelFile(Path path, FileChannel channel, boolean readOnly) {
+  private ChannelFile(Path path, FileChannel channel, boolean readOnly, int nativeFd) {
     this.path = path;
     this.channel = channel;
     this.readOnly = readOnly;
+    this.nativeFd = nativeFd;
   }
 
-  /** Opens the file, creating it sparse at {@code sizeBytes} when missing (or left empty by a crash). */
+  /**
+   * Opens the file, creating it sparse at {@code sizeBytes} when missing (or left empty by a crash),
+   * with a native descriptor too when {@link NativeFiles} is loaded.
+   */
   static ChannelFile open(Path path, long sizeBytes, String geometry) throws IOException {
     long existing = Files.exists(path) ? Files.size(path) : 0;
     if (existing == 0) {
@@ -50,17 +59,31 @@ final class ChannelFile implements Closeable {
           + geometry + " needs " + sizeBytes + " bytes a channel; use the geometry it was created with,"
           + " or another data directory");
     }
-    return new ChannelFile(path, FileChannel.open(path, READ, WRITE), false);
+    FileChannel channel = FileChannel.open(path, READ, WRITE);
+    int fd = -1;
+    if (NativeFiles.unavailable().isEmpty()) {
+      fd = NativeFiles.open(path);
+      if (fd < 0) {
+        IOException failure = new IOException("cannot open " + path + ": " + NativeFiles.describe(-fd));
+        try {
+          channel.close();
+        } catch (IOException e) {
+          failure.addSuppressed(e);
+        }
+        throw failure;
+      }
+    }
+    return new ChannelFile(path, channel, false, fd);
   }
 
-  /** Opens an existing file of {@code sizeBytes} for reading only (a check changes nothing). */
+  /** Opens an existing file of {@code sizeBytes} for reading only (a check changes nothing, punches nothing). */
   static ChannelFile openForReading(Path path, long sizeBytes, String geometry) throws IOException {
     long existing = Files.size(path);
     if (existing != sizeBytes) {
       throw new IOException("flash geometry changed? " + path + " is " + existing + " bytes, but the configured "
           + geometry + " needs " + sizeBytes + " bytes a channel; use the geometry it was created with");
     }
-    return new ChannelFile(path, FileChannel.open(path, READ), true);
+    return new ChannelFile(path, FileChannel.open(path, READ), true, -1);
   }
 
   Path path() {
@@ -93,9 +116,64 @@ final class ChannelFile implements Closeable {
     withChannel("forcing", channel -> channel.force(false));
   }
 
+  /**
+   * Deallocates {@code length} bytes at {@code position}, keeping the file's size (they read as zeros
+   * afterwards): 0, or a negative errno. Needs the native descriptor.
+   */
+  synchronized int punchHole(long position, long length) throws IOException {
+    if (closed) {
+      throw new IOException("flash array closed while punching a hole in " + path);
+    }
+    if (nativeFd < 0) {
+      throw new IllegalStateException(path + " has no native descriptor: " + NativeFiles.unavailable().orElse("?"));
+    }
+    return NativeFiles.punchHole(nativeFd, position, length);
+  }
+
+  /** Bytes the file takes on disk; -1 when that cannot be told (no native descriptor, closed, or fstat failed). */
+  synchronized long allocatedBytes() {
+    if (closed || nativeFd < 0) {
+      return -1;
+    }
+    long bytes = NativeFiles.allocatedBytes(nativeFd);
+    if (bytes < 0) {
+      LOG.debug("fstat of {} failed: {}", path, NativeFiles.describe((int) -bytes));
+      return -1;
+    }
+    return bytes;
+  }
+
+  /**
+   * The next offset at or after {@code offset} where data ({@code data}) or a hole starts;
+   * {@link NativeFiles#NO_MORE_DATA} when no data follows. Needs the native descriptor.
+   *
+   * @throws IOException when the file system refuses to tell, or the file is closed
+   */
+  synchronized long seek(long offset, boolean data) throws IOException {
+    if (closed) {
+      throw new IOException("flash array closed while seeking in " + path);
+    }
+    if (nativeFd < 0) {
+      throw new IllegalStateException(path + " has no native descriptor: " + NativeFiles.unavailable().orElse("?"));
+    }
+    long at = NativeFiles.seek(nativeFd, offset, data);
+    if (at < 0 && at != NativeFiles.NO_MORE_DATA) {
+      throw new IOException("seeking the next " + (data ? "data" : "hole") + " after " + offset + " in " + path + ": "
+          + NativeFiles.describe((int) -at));
+    }
+    return at;
+  }
+
   @Override
   public synchronized void close() throws IOException {
     closed = true;
+    if (nativeFd >= 0) {
+      int rc = NativeFiles.close(nativeFd);
+      nativeFd = -1;
+      if (rc < 0) {
+        LOG.warn("closing the native descriptor of {} failed: {}", path, NativeFiles.describe(-rc));
+      }
+    }
     channel.close();
   }
 

@@ -6,14 +6,19 @@ import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceGeometry;
+import org.smartssd.device.runtime.config.DeviceConfigKeys;
 import org.smartssd.device.runtime.timing.FlashTimeline;
 import org.smartssd.device.runtime.timing.TimingModel;
 
@@ -27,14 +32,24 @@ import org.smartssd.device.runtime.timing.TimingModel;
  * handed out; the read fails with {@link PageCorruptException}. An erase marks the block's entries
  * erased.
  *
- * <p>Erase is modelled only: the bytes stay, because the FTL maps only programmed pages, so an erased
- * page is never read before it is programmed again. Reads and programs are positioned, so any number
- * of threads may use the array at once; keeping two writers off one page is the FTL's business.
+ * <p>Space reclaim: an erase, and {@link #discardPages} for pages whose content nothing needs any more,
+ * give the pages' backing bytes back to the file system by punching a hole (Linux {@code fallocate},
+ * through {@link NativeFiles}), so that the files take about as much disk as the flash holds live data.
+ * A punched page reads as zeros, as a page never written does; the FTL maps only programmed pages, so
+ * it never reads an erased page before programming it again either way. When holes cannot be punched
+ * (switched off, no native library, not Linux, a file system without support), the array says why once
+ * at start, or at the first failure, and goes on keeping the bytes (an erase is then accounted only).
+ *
+ * <p>Reads and programs are positioned, so any number of threads may use the array at once; keeping
+ * two writers off one page, and punching only pages nothing maps, is the FTL's business.
  */
 public final class FlashArray implements Closeable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FlashArray.class);
   private static final Pattern CHANNEL_FILE = Pattern.compile("channel-([0-9]{1,9})\\.flash");
+  /** The probe's size: two 4 KiB file-system blocks, so that a punch frees whole blocks on common file systems. */
+  private static final int PROBE_BYTES = 8192;
+  static final String PROBE_FILE = "punch-probe.tmp";
 
   private final Path directory;
   private final DeviceGeometry geometry;
@@ -47,10 +62,15 @@ public final class FlashArray implements Closeable {
   private final boolean checkOnly;
   private final boolean foundData;
   private final int pageSizeBytes;
+  private final long channelBytes;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Why space is not reclaimed; null while it is. Set once, never cleared. */
+  private final AtomicReference<String> reclaimOff;
+  private final AtomicLong punchedBytes = new AtomicLong();
+  private final AtomicLong holesPunched = new AtomicLong();
 
   private FlashArray(Path directory, DeviceGeometry geometry, TimingModel timing, ChannelFile[] files, OobFile[] oob,
-      boolean checkOnly, boolean foundData) {
+      boolean checkOnly, boolean foundData, long channelBytes, String reclaimOff) {
     this.directory = directory;
     this.geometry = geometry;
     this.addressing = new PageAddressing(geometry);
@@ -60,28 +80,40 @@ public final class FlashArray implements Closeable {
     this.checkOnly = checkOnly;
     this.foundData = foundData;
     this.pageSizeBytes = geometry.pageSizeBytes();
+    this.channelBytes = channelBytes;
+    this.reclaimOff = new AtomicReference<>(reclaimOff);
+  }
+
+  /** Opens the array with space reclaim wherever it works: {@link #open(Path, DeviceGeometry, TimingModel, boolean)}. */
+  public static FlashArray open(Path dataDir, DeviceGeometry geometry, TimingModel timing) throws IOException {
+    return open(dataDir, geometry, timing, true);
   }
 
   /**
    * Opens the array under {@code dataDir}, creating missing channel files. A channel file that holds
    * data but has no out-of-band file (a data directory made before pages had checksums, or one whose
-   * out-of-band file was lost) is opened without one: see {@link #channelsWithoutOob()}.
+   * out-of-band file was lost) is opened without one: see {@link #channelsWithoutOob()}. With
+   * {@code reclaimSpace}, erased and discarded pages give their bytes back to the file system if the
+   * native library is loaded and a hole punched in a probe file beside the channel files reads back as
+   * zeros; otherwise the array logs one warning naming why not, and {@link #reclaimNote()} keeps it.
    *
    * @throws IOException when a file cannot be opened or was made for another geometry
    */
-  public static FlashArray open(Path dataDir, DeviceGeometry geometry, TimingModel timing) throws IOException {
-    return open(dataDir, geometry, timing, false);
+  public static FlashArray open(Path dataDir, DeviceGeometry geometry, TimingModel timing, boolean reclaimSpace)
+      throws IOException {
+    return open(dataDir, geometry, timing, false, reclaimSpace);
   }
 
   /**
-   * Opens an existing array for reading only, creating nothing: a channel whose backing file is
-   * missing reads as damaged, every page of it failing its check.
+   * Opens an existing array for reading only, creating nothing and punching nothing: a channel whose
+   * backing file is missing reads as damaged, every page of it failing its check.
    */
   public static FlashArray openForCheck(Path dataDir, DeviceGeometry geometry, TimingModel timing) throws IOException {
-    return open(dataDir, geometry, timing, true);
+    return open(dataDir, geometry, timing, true, false);
   }
 
-  private static FlashArray open(Path dataDir, DeviceGeometry geometry, TimingModel timing, boolean checkOnly)
+  private static FlashArray open(Path dataDir, DeviceGeometry geometry, TimingModel timing, boolean checkOnly,
+      boolean reclaimSpace)
       throws IOException {
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(geometry, "geometry");
@@ -119,9 +151,67 @@ public final class FlashArray implements Closeable {
       closeQuietly(files, e);
       throw e;
     }
-    LOG.info("flash array at {}: {} channel files of {} bytes ({}){}", directory, files.length, channelBytes, geometry,
-        checkOnly ? ", opened for checking" : "");
-    return new FlashArray(directory, geometry, timing, files, oob, checkOnly, foundData);
+    String off = checkOnly ? "the array is opened for checking only, which changes nothing"
+        : reclaimSpace ? NativeFiles.unavailable().or(() -> probe(directory)).orElse(null)
+        : "switched off (" + DeviceConfigKeys.FLASH_RECLAIM_SPACE + "=false)";
+    LOG.info("flash array at {}: {} channel files of {} bytes ({}){}; space reclaim {}", directory, files.length,
+        channelBytes, geometry, checkOnly ? ", opened for checking" : "",
+        off == null ? "on: erased flash gives its disk space back (punch-hole)" : "off");
+    if (off != null && !checkOnly) {
+      LOG.warn("space reclaim off: {}; the flash files in {} keep the disk space of erased flash, so their disk use"
+          + " grows with the bytes written, not with the data held", off, directory);
+    }
+    return new FlashArray(directory, geometry, timing, files, oob, checkOnly, foundData, channelBytes, off);
+  }
+
+  /**
+   * Why a hole cannot be punched in the file system of {@code directory}, if it cannot: punches a probe
+   * file of its own (never a channel file) and reads it back.
+   */
+  private static Optional<String> probe(Path directory) {
+    Path file = directory.resolve(PROBE_FILE);
+    try {
+      byte[] content = new byte[PROBE_BYTES];
+      Arrays.fill(content, (byte) 0x5A);
+      Files.write(file, content);
+      int fd = NativeFiles.open(file);
+      if (fd < 0) {
+        return Optional.of("cannot open the probe " + file + ": " + NativeFiles.describe(-fd));
+      }
+      int rc;
+      try {
+        rc = NativeFiles.punchHole(fd, 0, PROBE_BYTES);
+      } finally {
+        NativeFiles.close(fd);
+      }
+      if (rc < 0) {
+        return Optional.of(NativeFiles.isUnsupported(-rc)
+            ? "the file system of " + directory + " does not support punching holes (fallocate: "
+                + NativeFiles.describe(-rc) + ")"
+            : "punching a hole in the probe " + file + " failed: " + NativeFiles.describe(-rc));
+      }
+      byte[] back = Files.readAllBytes(file);
+      if (back.length != PROBE_BYTES || !Arrays.equals(back, new byte[PROBE_BYTES])) {
+        return Optional.of("a hole punched in the probe " + file + " does not read back as zeros");
+      }
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.of("probing " + file + " failed: " + e);
+    } finally {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        LOG.debug("cannot remove {}: {}", file, e.toString());
+      }
+    }
+  }
+
+  /**
+   * Why the device's native library (punch-hole, disk use) is not loaded in this JVM, if it is not:
+   * the build skipped it (-DskipNative), another platform, a load error.
+   */
+  public static Optional<String> nativeLibraryUnavailable() {
+    return NativeFiles.unavailable();
   }
 
   /** Whether {@code dataDir} holds flash backing files with data (not a new device). */
@@ -338,16 +428,152 @@ public final class FlashArray implements Closeable {
     oobOf(addressing.channel(ppa)).program(addressing.pageInChannel(ppa), page, owner);
   }
 
-  /** Erases a block: its out-of-band entries say erased; the data is left as it is (see the class comment). */
+  /**
+   * Erases a block: accounted on {@code cmd}, its out-of-band entries set to erased, and its bytes
+   * given back to the file system while space reclaim is on (see the class comment). The caller erases
+   * only a block no durable mapping points into: what is punched is lost for good.
+   */
   public void eraseBlock(int blockId, FlashTimeline cmd) throws IOException {
     int channel = addressing.channelOfBlock(blockId);
     checkUsable(cmd);
     checkWritable();
     LOG.trace("erase block {} (channel {}, way {})", blockId, channel, addressing.wayOfBlock(blockId));
     oobOf(channel).erase(addressing.pageInChannel(addressing.firstPpa(blockId)), geometry.pagesPerBlock());
+    discardPages(addressing.firstPpa(blockId), geometry.pagesPerBlock());
     if (cmd != null) {
       cmd.eraseBlock(channel, addressing.wayOfBlock(blockId));
     }
+  }
+
+  /**
+   * Gives the backing bytes of {@code count} pages from {@code firstPpa} back to the file system (one
+   * hole per channel they span); they read as zeros afterwards. Not a flash operation: nothing is
+   * accounted. For pages whose content nothing needs any more: the FTL calls it only once the journal
+   * records that made them so are durable. Punching a page twice does no harm. Does nothing while
+   * space reclaim is off; a failure turns it off (one warning) rather than failing the caller, as the
+   * pages then just keep their bytes.
+   *
+   * @throws IOException only when the array is closed
+   */
+  public void discardPages(int firstPpa, int count) throws IOException {
+    checkUsable(null);
+    if (count <= 0 || reclaimOff.get() != null) {
+      return;
+    }
+    int ppa = firstPpa;
+    int left = count;
+    addressing.pageInChannel(firstPpa + count - 1); // checks the range's end
+    while (left > 0) {
+      int channel = addressing.channel(ppa);
+      int n = Math.min(left, addressing.pagesPerChannel() - addressing.pageInChannel(ppa));
+      long length = (long) n * pageSizeBytes;
+      int rc = files[channel].punchHole(offsetBytes(ppa), length);
+      if (rc < 0) {
+        String what = NativeFiles.isUnsupported(-rc)
+            ? "the file system does not support punching holes in "
+            : "punching a hole failed in ";
+        String why = what + files[channel].path() + " (fallocate at " + offsetBytes(ppa) + ", " + length
+            + " bytes: " + NativeFiles.describe(-rc) + ")";
+        if (reclaimOff.compareAndSet(null, why)) {
+          LOG.warn("space reclaim off: {}; from now on erased flash keeps its disk space", why);
+        }
+        return;
+      }
+      punchedBytes.addAndGet(length);
+      holesPunched.incrementAndGet();
+      ppa += n;
+      left -= n;
+    }
+  }
+
+  /** A run of neighbouring pages. */
+  @FunctionalInterface
+  public interface PageRunAction {
+    void accept(int firstPpa, int count) throws IOException;
+  }
+
+  /**
+   * Calls {@code action} for each run of pages that may hold bytes on disk, in ppa order: the pages
+   * around each data extent of the channel files (lseek's SEEK_DATA and SEEK_HOLE), whole pages. Where
+   * that cannot be told (no native library, a file system that refuses), the whole array is one run
+   * per channel.
+   */
+  public void forEachAllocatedRun(PageRunAction action) throws IOException {
+    checkUsable(null);
+    int perChannel = addressing.pagesPerChannel();
+    for (int c = 0; c < files.length; c++) {
+      int base = c * perChannel;
+      if (NativeFiles.unavailable().isPresent()) {
+        action.accept(base, perChannel);
+        continue;
+      }
+      long offset = 0;
+      while (offset < channelBytes) {
+        long data;
+        long hole;
+        try {
+          data = files[c].seek(offset, true);
+          if (data == NativeFiles.NO_MORE_DATA) {
+            break;
+          }
+          hole = files[c].seek(data, false);
+        } catch (IOException e) {
+          LOG.debug("cannot tell where {} holds data ({}); taking all of it from offset {}", files[c].path(),
+              e.getMessage(), offset);
+          data = offset;
+          hole = channelBytes;
+        }
+        int first = (int) (data / pageSizeBytes);
+        int end = (int) Math.min(perChannel, (Math.min(hole, channelBytes) + pageSizeBytes - 1) / pageSizeBytes);
+        if (end <= first) {
+          break;
+        }
+        action.accept(base + first, end - first);
+        offset = (long) end * pageSizeBytes;
+      }
+    }
+  }
+
+  /** Whether erased and discarded pages give their bytes back to the file system. */
+  public boolean reclaimingSpace() {
+    return reclaimOff.get() == null;
+  }
+
+  /** Why space is not reclaimed; empty while it is. */
+  public String reclaimNote() {
+    String off = reclaimOff.get();
+    return off == null ? "" : off;
+  }
+
+  /** Bytes punched since the array was opened (a range punched twice counts twice). */
+  public long punchedBytes() {
+    return punchedBytes.get();
+  }
+
+  /** Holes punched since the array was opened. */
+  public long holesPunched() {
+    return holesPunched.get();
+  }
+
+  /** The channel files' size: the raw flash capacity (they are sparse, so this is not their disk use). */
+  public long fileBytes() {
+    return channelBytes * files.length;
+  }
+
+  /**
+   * Bytes the channel files take on disk ({@code st_blocks x 512}, summed); -1 when that cannot be told
+   * (no native library, or the array is closed).
+   */
+  public long allocatedBytes() {
+    long sum = 0;
+    for (ChannelFile file : files) {
+      long bytes = file.allocatedBytes();
+      if (bytes < 0) {
+        return -1;
+      }
+      sum += bytes;
+    }
+    return sum;
   }
 
   /** Makes every programmed page durable; the FTL calls it before its mapping records. */

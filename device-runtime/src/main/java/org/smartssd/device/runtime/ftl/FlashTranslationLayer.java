@@ -28,6 +28,15 @@ import org.smartssd.device.runtime.timing.FlashTimeline;
  * is not durable. A block is erased only after the journal records that emptied it are durable, so
  * a recovered mapping never points at a page that was reused.
  *
+ * <p>Space: a page stops being needed when its logical page is rewritten elsewhere or released (its
+ * file deleted or replaced). Such dead pages give their backing bytes back to the file system
+ * ({@link FlashArray#discardPages}) at once, without waiting for garbage collection to erase their
+ * block, which happens only when a way runs short of free blocks: until then a device that writes and
+ * deletes would keep on its host's disk every byte it ever wrote. Punching a page destroys its content,
+ * so the same rule as for erases holds (see {@link #syncDurably()}): a dead page is punched only after
+ * the journal records that made it dead are durable. Punching is the simulator's housekeeping, not a
+ * flash operation: the timing model accounts exactly as before (an erase when GC erases a block).
+ *
  * <p>Not thread-safe: the object store calls it under its lock (reads under the shared lock only:
  * {@link #read} changes nothing).
  */
@@ -35,6 +44,8 @@ public final class FlashTranslationLayer {
   /** Journal record: {@code u32 lbn, u32 ppa}. */
   public static final int RECORD_MAP = 1;
   private static final int UNMAPPED = -1;
+  /** The most dead pages' bytes left on disk before they are punched (see {@link #discardBatchPages}). */
+  private static final long DISCARD_BATCH_BYTES = 64L << 20;
 
   private final DeviceGeometry geometry;
   private final PageAddressing addressing;
@@ -54,6 +65,32 @@ public final class FlashTranslationLayer {
   private final int[] openBlock;
   private final int[] nextWay;
   private boolean unforcedPrograms;
+  /**
+   * Physical pages no mapping needs any more, whose bytes are punched at the next {@link #syncDurably()}
+   * (after the journal is durable); empty while the flash does not reclaim space.
+   */
+  private final BitSet deadPages;
+  /** Pages set in {@link #deadPages}. */
+  private int deadPageCount;
+  /** Physical pages mapped by a logical page. */
+  private int livePageCount;
+  /**
+   * Full blocks whose every page is dead (all programmed, none valid): punched whole, one hole per run
+   * of neighbouring blocks, at the next {@link #syncDurably()}; their pages are not in {@link #deadPages}.
+   */
+  private final BitSet deadBlocks;
+  /**
+   * Dead pages of blocks that still hold live ones are punched only once as many wait as
+   * {@link #discardThreshold()} allows (this many, 1% of the flash and at most 64 MiB, or a quarter of
+   * the live pages if that is more), and at {@link #syncAndDiscard()}, not at every sync: a punch costs
+   * about as much for a page as for a run of blocks, and concurrent writers interleave their pages in a
+   * block, so that its pages die one by one, in short runs, until the last one kills the block whole
+   * (one hole). The threshold trades disk for punches: the files keep at most that many dead pages
+   * besides whole dead blocks awaiting the next sync (DiskUseBenchmark, 16 writers, 2 GiB deleted:
+   * every dead page at the next sync made 64,000 holes; whole blocks alone 3,000, but left 1.6 times the
+   * live data on disk; this policy 30,000 and 1.2 times, and with 1 GiB live, 1.03 times).
+   */
+  private final int discardBatchPages;
   private long gcPagesMoved;
   private final ByteBuffer gcBuffer;
 
@@ -74,6 +111,9 @@ public final class FlashTranslationLayer {
     Arrays.fill(lbnToPpa, UNMAPPED);
     Arrays.fill(ppaToLbn, UNMAPPED);
     this.lbnInUse = new BitSet(logicalPages);
+    this.deadPages = new BitSet(total);
+    this.deadBlocks = new BitSet(geometry.totalBlocks());
+    this.discardBatchPages = (int) Math.max(1, Math.min(DISCARD_BATCH_BYTES / geometry.pageSizeBytes(), total / 100));
     this.blockValidPages = new int[geometry.totalBlocks()];
     this.blockWritePointer = new int[geometry.totalBlocks()];
     int ways = geometry.channels() * geometry.waysPerChannel();
@@ -188,13 +228,115 @@ public final class FlashTranslationLayer {
     flash.readPage(ppa, dst, lbn, cmd);
   }
 
-  /** Makes all programmed data and every journalled record durable: data first, then the journal. */
+  /**
+   * Makes all programmed data and every journalled record durable: data first, then the journal. Then
+   * gives back the bytes of the blocks that died whole, and, when enough of them wait (see
+   * {@link #discardBatchPages}), of the dead pages of blocks that still hold live ones.
+   *
+   * <p>Why punching here is safe after a crash at any point: a page becomes dead only by a change
+   * whose journal record was appended before it (a rewrite appends its new mapping in {@link #write};
+   * the object store appends a delete or a replacing create before it releases the file's logical
+   * pages), and every record appended so far is durable once {@code log.sync()} returns. So when a
+   * page is punched, no state recovery can return to maps it: recovery replays only durable records,
+   * and the durable ones say the page is dead. Punching before that would be harmful: a crash between
+   * the punch and the journal's sync would recover a mapping to zeros. The reverse is harmless: a
+   * punch the crash loses (the file system had not committed it) leaves dead bytes, which the next
+   * start gives back ({@link #discardUnmappedPages()}); a page punched at a later sync than the first
+   * one after its death is as safe (its records only stay durable); and a page punched twice, or
+   * punched and then erased (which punches the block), just reads zeros again. A dead page is never
+   * programmed again before it is punched: only an erase frees it, and {@code collect} drops the
+   * victim's waiting pages and punches the whole block after this sync.
+   */
   public void syncDurably() throws IOException {
     if (unforcedPrograms) {
       flash.force();
       unforcedPrograms = false;
     }
     log.sync();
+    discardDeadBlocks();
+    if (deadPageCount >= discardThreshold()) {
+      discardDeadPages();
+    }
+  }
+
+  /** As {@link #syncDurably()}, and gives back every dead page's bytes however few wait: at close. */
+  public void syncAndDiscard() throws IOException {
+    syncDurably();
+    discardDeadPages();
+  }
+
+  /** Dead pages whose bytes are not given back yet, in blocks that still hold live pages. */
+  public int deadPagesWaiting() {
+    return deadPageCount;
+  }
+
+  /**
+   * How many dead pages of blocks that still hold live ones may wait for their punch: a quarter of the
+   * live pages, or 1% of the flash (at most 64 MiB) if that is more.
+   */
+  public int discardThreshold() {
+    return Math.max(discardBatchPages, livePageCount / 4);
+  }
+
+  /** Punches the whole dead blocks, one hole per run of neighbouring blocks. */
+  private void discardDeadBlocks() throws IOException {
+    int pagesPerBlock = geometry.pagesPerBlock();
+    for (int start = deadBlocks.nextSetBit(0); start >= 0; ) {
+      int end = deadBlocks.nextClearBit(start);
+      flash.discardPages(addressing.firstPpa(start), (end - start) * pagesPerBlock);
+      start = deadBlocks.nextSetBit(end);
+    }
+    deadBlocks.clear();
+  }
+
+  /** Punches the dead pages, one hole per run of neighbouring pages (the array splits runs at channel ends). */
+  private void discardDeadPages() throws IOException {
+    for (int start = deadPages.nextSetBit(0); start >= 0; ) {
+      int end = deadPages.nextClearBit(start);
+      flash.discardPages(start, end - start);
+      start = deadPages.nextSetBit(end);
+    }
+    deadPages.clear();
+    deadPageCount = 0;
+  }
+
+  /**
+   * Gives back the bytes of every physical page that no logical page maps to: what a crash left behind
+   * (programs never made durable, punches the file system lost) and what a device kept before it
+   * reclaimed space. Call it only when the mapping in memory is durable, as after recovery once the
+   * object store has written its checkpoint: a page punched here must be one no recovery can map again.
+   *
+   * @return the pages given back
+   */
+  public int discardUnmappedPages() throws IOException {
+    if (!flash.reclaimingSpace()) {
+      return 0;
+    }
+    int[] discarded = {0};
+    // Only where the files hold bytes: on a device mostly never written, that is little.
+    flash.forEachAllocatedRun((first, count) -> {
+      int end = first + count;
+      int ppa = first;
+      while (ppa < end) {
+        if (ppaToLbn[ppa] != UNMAPPED) {
+          ppa++;
+          continue;
+        }
+        int runEnd = ppa + 1;
+        while (runEnd < end && ppaToLbn[runEnd] == UNMAPPED) {
+          runEnd++;
+        }
+        flash.discardPages(ppa, runEnd - ppa);
+        discarded[0] += runEnd - ppa;
+        ppa = runEnd;
+      }
+    });
+    return discarded[0];
+  }
+
+  /** Physical pages holding live data: mapped by a logical page. */
+  public long livePages() {
+    return livePageCount;
   }
 
   private void map(int lbn, int ppa) {
@@ -202,6 +344,7 @@ public final class FlashTranslationLayer {
     lbnToPpa[lbn] = ppa;
     ppaToLbn[ppa] = lbn;
     blockValidPages[addressing.blockId(ppa)]++;
+    livePageCount++;
     log.append(RECORD_MAP, mapRecord(lbn, ppa));
   }
 
@@ -210,7 +353,27 @@ public final class FlashTranslationLayer {
     if (old != UNMAPPED) {
       ppaToLbn[old] = UNMAPPED;
       blockValidPages[addressing.blockId(old)]--;
+      livePageCount--;
       lbnToPpa[lbn] = UNMAPPED;
+      if (flash.reclaimingSpace()) {
+        markDead(old);
+      }
+    }
+  }
+
+  /** Notes that nothing needs page {@code ppa} any more: it, or its whole block, is punched later. */
+  private void markDead(int ppa) {
+    int block = addressing.blockId(ppa);
+    int pagesPerBlock = geometry.pagesPerBlock();
+    int first = addressing.firstPpa(block);
+    if (blockValidPages[block] == 0 && blockWritePointer[block] == pagesPerBlock) {
+      // Full, so nothing more will be programmed into it before an erase: dead whole.
+      deadPageCount -= deadPages.get(first, first + pagesPerBlock).cardinality();
+      deadPages.clear(first, first + pagesPerBlock);
+      deadBlocks.set(block);
+    } else if (!deadPages.get(ppa)) {
+      deadPages.set(ppa);
+      deadPageCount++;
     }
   }
 
@@ -285,7 +448,11 @@ public final class FlashTranslationLayer {
         map(lbn, target);
         gcPagesMoved++;
       }
-      // The records that emptied the victim must be durable before its pages can be reused.
+      // The records that emptied the victim must be durable before its pages can be reused (or
+      // punched: the erase punches the whole block, so its pages need no holes of their own).
+      deadPageCount -= deadPages.get(first, first + pagesPerBlock).cardinality();
+      deadPages.clear(first, first + pagesPerBlock);
+      deadBlocks.clear(victim);
       syncDurably();
       flash.eraseBlock(victim, cmd);
       blockWritePointer[victim] = 0;
@@ -424,12 +591,16 @@ public final class FlashTranslationLayer {
       }
     }
     lbnSearchFrom = 0;
+    deadPages.clear();
+    deadPageCount = 0;
+    deadBlocks.clear();
     rebuildBlockState();
   }
 
   private void rebuildBlockState() {
     Arrays.fill(ppaToLbn, UNMAPPED);
     Arrays.fill(blockValidPages, 0);
+    livePageCount = 0;
     for (int lbn = 0; lbn < logicalPages; lbn++) {
       int ppa = lbnToPpa[lbn];
       if (ppa == UNMAPPED) {
@@ -441,6 +612,7 @@ public final class FlashTranslationLayer {
       }
       ppaToLbn[ppa] = lbn;
       blockValidPages[addressing.blockId(ppa)]++;
+      livePageCount++;
     }
     for (int w = 0; w < freeBlocks.length; w++) {
       freeBlocks[w] = new ArrayDeque<>();

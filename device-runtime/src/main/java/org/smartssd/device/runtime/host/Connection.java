@@ -288,7 +288,7 @@ final class Connection implements Runnable {
       response = decodeAndHandle(opcode.get(), frame.payload(), cmd);
     }
     PayloadWriter payload = new PayloadWriter();
-    Messages.encodeResponse(response, payload);
+    Messages.encodeResponse(answerVersion(h.version()), response, payload);
     cmd.transferOut(ProtocolConstants.HEADER_BYTES + (long) payload.size());
     long completion = cmd.complete();
     Status status = response instanceof Response.Error e ? e.status() : Status.OK;

@@ -112,6 +112,9 @@ public final class ObjectStore implements Closeable {
       ftl.finishRecovery(store.ownedLbns());
       store.checkChecksums(dataDir);
       store.checkpoint();
+      // Only now is the recovered mapping durable (in the checkpoint): pages it leaves unmapped can go.
+      int discarded = ftl.discardUnmappedPages();
+      LOG.debug("{}: gave back the disk space of {} unmapped flash pages", dataDir, discarded);
     } catch (IOException | RuntimeException e) {
       log.close();
       throw e;
@@ -687,6 +690,16 @@ public final class ObjectStore implements Closeable {
     }
   }
 
+  /** Bytes of the flash pages that hold live data (mapped pages, whole). */
+  public long liveFlashBytes() {
+    lock.readLock().lock();
+    try {
+      return ftl.livePages() * pageSize;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   public long gcPagesMoved() {
     lock.readLock().lock();
     try {
@@ -1054,7 +1067,7 @@ public final class ObjectStore implements Closeable {
         release(h);
       }
       if (log != null) {
-        ftl.syncDurably();
+        ftl.syncAndDiscard();
         log.close();
       }
     } finally {

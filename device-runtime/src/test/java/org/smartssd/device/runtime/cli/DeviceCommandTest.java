@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.runtime.DeviceProcess;
 import org.smartssd.device.runtime.SocketDirectory;
 import org.smartssd.device.runtime.TestDevices;
+import org.smartssd.device.runtime.flash.FlashArray;
 
 /** {@code smartssd device start --unix-socket}, and {@code info} and {@code stats} through the socket. */
 class DeviceCommandTest {
@@ -73,6 +75,17 @@ class DeviceCommandTest {
       Run stats = smartssd("device", "stats", "--device", "unix:" + socket);
       assertEquals(0, stats.code(), stats.err());
       assertTrue(stats.out().contains("commands"), stats.out());
+      assertTrue(stats.out().contains("live data             0 bytes (flash pages in use)"), stats.out());
+      if (FlashArray.nativeLibraryUnavailable().isEmpty()) {
+        assertTrue(stats.out().contains("space reclaim         on: erased flash gives its disk space back"),
+            stats.out());
+        assertTrue(stats.out().contains("disk use              0 bytes (what the flash files take on disk"),
+            stats.out());
+      } else {
+        assertTrue(stats.out().contains("space reclaim         off: " + FlashArray.nativeLibraryUnavailable().get()),
+            stats.out());
+        assertTrue(stats.out().contains("disk use              unknown"), stats.out());
+      }
 
       Run tcp = smartssd("device", "info", "--device", device.address());
       assertEquals(0, tcp.code(), tcp.err());
@@ -110,6 +123,23 @@ class DeviceCommandTest {
       assertTrue(info.out().contains("  smartssd.device.host.secret-file = " + secret), info.out());
       Run stats = smartssd("device", "stats", "--device", device.address(), "--secret-file", secret.toString());
       assertEquals(0, stats.code(), stats.err());
+    }
+  }
+
+  @Test
+  void aDeviceThatKeepsErasedFlashSaysSoOnceAtStartAndInStats() throws Exception {
+    Path data = dir.resolve("data");
+    Map<String, String> overrides = TestDevices.small(data);
+    overrides.put("smartssd.device.flash.reclaim-space", "false");
+    try (DeviceProcess device = DeviceProcess.start(data, overrides)) {
+      String why = "space reclaim off: switched off (smartssd.device.flash.reclaim-space=false)";
+      List<String> warnings = device.output().lines().filter(l -> l.contains(why)).toList();
+      assertEquals(1, warnings.size(), device.output());
+      assertTrue(warnings.get(0).contains("WARN"), warnings.get(0));
+      Run stats = smartssd("device", "stats", "--device", device.address());
+      assertEquals(0, stats.code(), stats.err());
+      assertTrue(stats.out().contains("space reclaim         off: switched off"
+          + " (smartssd.device.flash.reclaim-space=false)"), stats.out());
     }
   }
 

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.DeviceException;
+import org.smartssd.device.DiskUse;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
@@ -276,11 +277,17 @@ public abstract class DeviceClientSuite {
 
   @Test
   void describesTheDeviceAndCountsItsWork() throws Exception {
-    assertThat(client.protocolVersion()).isEqualTo(1);
+    assertThat(client.protocolVersion()).isEqualTo(2);
     assertThat(client.info().geometry()).isEqualTo(device.info().geometry());
     long before = client.statistics().commands();
     writeFile("/x", new byte[100]);
     assertThat(client.statistics().commands()).isGreaterThanOrEqualTo(before + 3);
+    // Version 2: the statistics carry the device's disk use.
+    DiskUse diskUse = client.statistics().diskUse();
+    assertThat(diskUse).isNotNull();
+    assertThat(diskUse.liveBytes()).isEqualTo(device.info().geometry().pageSizeBytes());
+    assertThat(diskUse.reclaiming()).isEqualTo(device.diskUse().reclaiming());
+    assertThat(diskUse.reclaimNote()).isEqualTo(device.diskUse().reclaimNote());
     assertThat(client.modelledNanosTotal()).isPositive();
   }
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.client.SocketDeviceClient;
 import org.smartssd.device.protocol.Frame;
 import org.smartssd.device.protocol.FrameHeader;
@@ -71,7 +72,7 @@ class ProtocolRobustnessTest {
     Frame f = in.read(1 << 20);
     assertEquals(expectedRequestId, f.header().requestId());
     assertTrue(f.header().isResponse());
-    return Messages.decodeResponse(opcode, Status.fromCode(f.header().status()), f.payload());
+    return Messages.decodeResponse(f.header().version(), opcode, Status.fromCode(f.header().status()), f.payload());
   }
 
   /** The device still serves a fresh connection. */
@@ -95,7 +96,7 @@ class ProtocolRobustnessTest {
     assertEquals(Status.UNKNOWN_OPCODE, ((Response.Error) r).status());
     assertTrue(((Response.Error) r).message().contains("0x7777"));
     send(Messages.requestFrame(1, 6, new Request.ApiVersions()));
-    assertEquals(new Response.Versions(1, 1), answer(6, Opcode.API_VERSIONS));
+    assertEquals(new Response.Versions(1, 2), answer(6, Opcode.API_VERSIONS));
   }
 
   @Test
@@ -119,7 +120,24 @@ class ProtocolRobustnessTest {
     ByteBuffer versions = Messages.requestFrame(1, 2, new Request.ApiVersions());
     versions.putShort(4, (short) 9);
     send(versions);
-    assertEquals(new Response.Versions(1, 1), answer(2, Opcode.API_VERSIONS));
+    assertEquals(new Response.Versions(1, 2), answer(2, Opcode.API_VERSIONS));
+  }
+
+  @Test
+  void statisticsAreAnsweredInTheVersionOfTheRequest() throws IOException {
+    send(Messages.requestFrame(1, 11, new Request.Statistics()));
+    Frame v1 = in.read(1 << 20);
+    assertEquals(1, v1.header().version());
+    DeviceStatistics old = ((Response.Statistics) Messages.decodeResponse(1, Opcode.STATISTICS, Status.OK,
+        v1.payload())).statistics();
+    assertNull(old.diskUse(), "a version 1 client gets the version 1 layout");
+    send(Messages.requestFrame(2, 12, new Request.Statistics()));
+    Frame v2 = in.read(1 << 20);
+    assertEquals(2, v2.header().version());
+    DeviceStatistics now = ((Response.Statistics) Messages.decodeResponse(2, Opcode.STATISTICS, Status.OK,
+        v2.payload())).statistics();
+    assertEquals(device.diskUse().reclaimNote(), now.diskUse().reclaimNote());
+    assertEquals(0, now.diskUse().liveBytes());
   }
 
   @Test
