@@ -61,7 +61,7 @@ class DeadPagesTest {
     timing = new TimingModel(geometry, TIMING, System::nanoTime);
     flash = FlashArray.open(dir, geometry, timing, reclaim);
     FlashTranslationLayer ftl = new FlashTranslationLayer(geometry, 25, 2, flash);
-    log = MetadataLog.open(dir, ftl::readSnapshot, ftl::replay);
+    log = MetadataLog.open(dir, flash.foundData(), ftl::readSnapshot, ftl::replay);
     ftl.attachLog(log);
     return ftl;
   }
