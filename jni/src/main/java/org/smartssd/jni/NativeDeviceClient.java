@@ -52,6 +52,8 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
   /** Native calls hold it shared; {@link #close()} takes it exclusively to free the handle. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private volatile boolean closed;
+  /** The library reported the connection ended (the device closed it, or it failed). */
+  private volatile boolean ended;
   /** Per request id: its future, or (when the completion came first) the completion. */
   private final ConcurrentHashMap<Long, Object> pending = new ConcurrentHashMap<>();
   private final LongAdder modelledNanos = new LongAdder();
@@ -179,6 +181,11 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
     return future;
   }
 
+  @Override
+  public boolean isOpen() {
+    return !closed && !ended;
+  }
+
   private record Waiting(CompletableFuture<Reply> future, Opcode opcode) {}
 
   private void completions() {
@@ -207,6 +214,7 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
         complete(w.future(), w.opcode(), c);
       }
     }
+    ended = true;
     IOException lost = closed ? closedException() : new IOException("connection to " + address + " lost");
     for (Object v : pending.values()) {
       if (v instanceof Waiting w) {

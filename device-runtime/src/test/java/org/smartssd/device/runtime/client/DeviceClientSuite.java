@@ -173,6 +173,27 @@ public abstract class DeviceClientSuite {
     assertThat(client.status("/file").length()).isEqualTo(1);
   }
 
+  /**
+   * A connection the device closes (here for being idle, holding nothing) says so before anything is
+   * sent on it, so that a pool connects afresh instead of failing its next request.
+   */
+  @Test
+  void aConnectionTheDeviceClosesIsNoLongerOpen() throws Exception {
+    client.close();
+    device.close();
+    Map<String, String> o = TestDevices.small(dir.resolve("device"));
+    o.put("smartssd.device.host.idle-timeout-ms", "200");
+    device = TestDevices.start(o);
+    client = connect(DeviceAddress.parse(device.address()), options(SMALL_FRAMES));
+    assertThat(client.info().deviceName()).isEqualTo("test-device");
+    assertThat(client.isOpen()).isTrue();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (client.isOpen() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(client.isOpen()).as("closed by the device after its idle timeout").isFalse();
+  }
+
   @Test
   void aPageThatFailsItsChecksumIsCorruptWithItsOffset() throws Exception {
     int page = 4096; // TestDevices.small's
