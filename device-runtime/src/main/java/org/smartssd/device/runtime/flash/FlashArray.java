@@ -322,7 +322,8 @@ public final class FlashArray implements Closeable {
   }
 
   /** Reads the page without checking it: for computing the checksums of pages written before they had any. */
-  private ByteBuffer readRaw(int ppa, ByteBuffer dst, FlashTimeline cmd) throws IOException {
+  /** Reads a page's bytes without checking them (package-private for tests that look at punched pages). */
+  ByteBuffer readRaw(int ppa, ByteBuffer dst, FlashTimeline cmd) throws IOException {
     int channel = addressing.channel(ppa);
     if (dst.remaining() < pageSizeBytes) {
       throw new IllegalArgumentException("buffer has " + dst.remaining() + " bytes remaining; a page is "
@@ -481,6 +482,10 @@ public final class FlashArray implements Closeable {
       }
       punchedBytes.addAndGet(length);
       holesPunched.incrementAndGet();
+      if (oob[channel] != null) {
+        // The bytes are gone: the entries say so, and a later check names the pages erased, not mismatched.
+        oob[channel].erase(addressing.pageInChannel(ppa), n);
+      }
       ppa += n;
       left -= n;
     }

@@ -37,8 +37,15 @@ class DeviceFsckTest {
 
   @TempDir Path dir;
 
+  /**
+   * Space reclaim off: salvage goes back to a state before the damage, in which b.bin is not yet
+   * deleted; with reclaim on, its pages are given back once its delete is durable, and salvage finds
+   * them gone ({@link #aFileDeletedAfterTheStateSalvageKeepsIsLostWhenItsSpaceWasGivenBack}).
+   */
   private Map<String, String> config() {
-    return TestDevices.small(dir);
+    Map<String, String> o = TestDevices.small(dir);
+    o.put("smartssd.device.flash.reclaim-space", "false");
+    return o;
   }
 
   /** fsck and device start with the geometry of {@link TestDevices#small}. */
@@ -204,6 +211,46 @@ class DeviceFsckTest {
       assertArrayEquals(A, readAll(c, "/data/a.bin"));
       assertArrayEquals(B, readAll(c, "/data/b.bin"));
       assertThrows(FileNotFoundException.class, () -> c.status("/data/d.bin"));
+    }
+  }
+
+  /**
+   * With space reclaim on, a file deleted after the state salvage goes back to had its pages given
+   * back to the file system: salvage cannot bring its bytes back, and says so (the pages are erased),
+   * moving it to /lost+found instead of handing out zeros.
+   */
+  @Test
+  void aFileDeletedAfterTheStateSalvageKeepsIsLostWhenItsSpaceWasGivenBack() throws Exception {
+    Map<String, String> reclaiming = TestDevices.small(dir);
+    reclaiming.put("smartssd.device.flash.reclaim-space", "true");
+    try (SimulatedDevice device = TestDevices.start(reclaiming);
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/data/a.bin", A);
+      write(c, "/data/b.bin", B);
+    }
+    try (SimulatedDevice device = TestDevices.start(reclaiming);
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      org.smartssd.device.DiskUse use = c.statistics().diskUse();
+      org.junit.jupiter.api.Assumptions.assumeTrue(use != null && use.reclaiming(),
+          "space reclaim works here (native library, file system): " + (use == null ? "no disk use" : use.reclaimNote()));
+      write(c, "/data/d.bin", D);
+      c.delete("/data/b.bin", false);
+    }
+    Files.delete(Damage.journal(dir));
+    List<String> salvageArgs = new ArrayList<>(List.of("device", "fsck", "--data-dir", dir.toString(), "--salvage"));
+    reclaiming.forEach((k, v) -> {
+      if (k.startsWith("smartssd.device.flash.")) {
+        salvageArgs.add("-D");
+        salvageArgs.add(k + "=" + v);
+      }
+    });
+    Run salvage = smartssd(salvageArgs.toArray(String[]::new));
+    assertEquals(0, salvage.code(), salvage.out() + salvage.err());
+    assertTrue(salvage.out().contains("'/data/b.bin' -> '/lost+found/data/b.bin'"), salvage.out());
+    try (SimulatedDevice device = TestDevices.start(reclaiming);
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      assertArrayEquals(A, readAll(c, "/data/a.bin"));
+      assertThrows(DeviceException.Corrupt.class, () -> readAll(c, "/lost+found/data/b.bin"));
     }
   }
 
