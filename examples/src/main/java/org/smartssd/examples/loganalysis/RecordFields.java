@@ -12,7 +12,7 @@ import org.smartssd.examples.wc98.Region;
 import org.smartssd.examples.wc98.Wc98Record;
 
 /**
- * The two fields the analyses read from a 20-byte record (FORMAT.md), checked as the trace's own
+ * The two fields the analyses read from a 20-byte record (docs/WC98.md), checked as the trace's own
  * checker does, and the job's keys: a region's name, or a region's and a type's names separated by a
  * tab (so that the reducer's text output reads {@code REGION<TAB>TYPE<TAB>COUNT}).
  */

@@ -8,38 +8,38 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Every number the {@link Wc98Generator} uses. Each default says where it comes from: <b>FORMAT.md</b>
+ * Every number the {@link Wc98Generator} uses. Each default says where it comes from: <b>docs/WC98.md</b>
  * (the trace's documentation and Arlitt and Jin's workload study) or <b>choice</b> (not known here, so
- * chosen by this project; FORMAT.md asks that such figures be named and documented as choices).
+ * chosen by this project; docs/WC98.md names them as choices).
  * Shares are fractions and need not add up to exactly 1: each map is normalised.
  *
  * @param seed of every random choice; the same parameters give the same trace, byte for byte. Default
  *     {@value #DEFAULT_SEED} (choice)
  * @param windowStart the first instant of the generated period; requests arrive in the minutes that
  *     start in {@code [windowStart, windowEnd)} in proportion to the real per-minute counts
- *     (FORMAT.md's {@code invocation_count.csv}). Default the start of the trace, 1998-04-30 21:30 GMT
+ *     (docs/WC98.md's {@code invocation_count.csv}). Default the start of the trace, 1998-04-30 21:30 GMT
  * @param windowEnd the end of the period, exclusive. Default the end of the trace, 1998-07-26 22:00 GMT
  *     (midnight in Paris)
- * @param objectCount distinct URLs that can be requested. Default 89,997, the whole trace's (FORMAT.md)
+ * @param objectCount distinct URLs that can be requested. Default 89,997, the whole trace's (docs/WC98.md)
  * @param zipfExponent popularity of the object of rank {@code r} is proportional to {@code 1/r^s}.
- *     Default 1.1 (choice): the smallest round exponent at which FORMAT.md's request mix by type and
+ *     Default 1.1 (choice): the smallest round exponent at which docs/WC98.md's request mix by type and
  *     its URL population by type can both be met closely (with 1.0 the many rarely requested
  *     directories and dynamic pages alone would take 3.8% of requests); the top 1% of objects then take
  *     about 75% of requests, the most popular one about 13.5%
- * @param requestShares share of requests by type: IMAGE 88% and HTML 10% (FORMAT.md), the remaining 2%
+ * @param requestShares share of requests by type: IMAGE 88% and HTML 10% (docs/WC98.md), the remaining 2%
  *     split over the other types (choice: JAVA 0.6%, DIRECTORY 0.5%, DYNAMIC 0.3%, AUDIO, TEXT,
  *     FORMATTED and COMPRESSED 0.1% each, OTHER 0.08%, VIDEO and PROGRAMS 0.05%, ICL 0.02%). The
  *     generator assigns each object one type so that the popularity-weighted mix comes as close to
  *     these shares as the population shares allow ({@link Wc98Generator#expectedTypeShares()})
  * @param populationShares share of the object population by type (not weighted by requests), from
- *     FORMAT.md's URL population by extension: IMAGE 31.6% (gif 23.2 + jpg 8.4), HTML 31.9% (htm 22.3
+ *     docs/WC98.md's URL population by extension: IMAGE 31.6% (gif 23.2 + jpg 8.4), HTML 31.9% (htm 22.3
  *     + html 9.6), DIRECTORY 21.8%, DYNAMIC 3.7%, COMPRESSED 0.56% (zip), AUDIO 0.40% (ram), JAVA
  *     0.37% (class); the other 9.67% is a choice: OTHER 4.57%, TEXT 3%, FORMATTED 1.5%, VIDEO 0.3%,
  *     PROGRAMS 0.2%, ICL 0.1%
  * @param sizes response size of an object by type: a log-normal draw per object, fixed for the
- *     object (choice, see {@link #defaults()}); FORMAT.md gives no sizes
+ *     object (choice, see {@link #defaults()}); docs/WC98.md gives no sizes
  * @param notModifiedShare share of responses that are 304 Not Modified, without a size: 0.19
- *     (FORMAT.md)
+ *     (docs/WC98.md)
  * @param otherStatusShares share of responses with statuses other than 200 and 304 (choice: 206
  *     0.1%, 302 0.4%, 404 0.5%, 500 0.05%); every code must have its own index in the trace's table.
  *     200 OK takes what is left
@@ -50,10 +50,10 @@ import java.util.TreeMap;
  * @param httpVersionShares HTTP version of a client's requests, drawn once per client: HTTP/1.0 79%,
  *     HTTP/1.1 21% (choice)
  * @param regionShares share of clients, and so of requests, served by each site: SANTA_CLARA 30%,
- *     PLANO 15%, HERNDON 35%, PARIS 20% (choice; FORMAT.md says only that all four carry traffic
+ *     PLANO 15%, HERNDON 35%, PARIS 20% (choice; docs/WC98.md says only that all four carry traffic
  *     unevenly). A client keeps its site
  * @param serversPerRegion servers at each site, numbered from 0; a request goes to one of its site's
- *     servers uniformly: SANTA_CLARA 10, PLANO 6, HERNDON 10, PARIS 7 (33 in all as in FORMAT.md; the
+ *     servers uniformly: SANTA_CLARA 10, PLANO 6, HERNDON 10, PARIS 7 (33 in all as in docs/WC98.md; the
  *     split is a choice)
  * @param activeClients clients active at any time: each request comes from one of them, chosen
  *     uniformly, so clients repeat. Default 20,000 (choice)
@@ -82,12 +82,12 @@ public record GeneratorParameters(
     double newClientProbability) {
 
   public static final long DEFAULT_SEED = 1998;
-  /** Distinct URLs in the whole trace (FORMAT.md). */
+  /** Distinct URLs in the whole trace (docs/WC98.md). */
   public static final int TRACE_OBJECTS = 89_997;
-  /** Servers in the whole trace (FORMAT.md). */
+  /** Servers in the whole trace (docs/WC98.md). */
   public static final int TRACE_SERVERS = 33;
   public static final double DEFAULT_ZIPF_EXPONENT = 1.1;
-  /** The site's local time, in which the trace's days and FORMAT.md's hourly shares are counted. */
+  /** The site's local time, in which the trace's days and docs/WC98.md's hourly shares are counted. */
   public static final ZoneOffset SITE_TIME = ZoneOffset.ofHours(2);
 
   /**
@@ -169,7 +169,7 @@ public record GeneratorParameters(
     }
   }
 
-  /** The defaults documented above: the whole trace, FORMAT.md's figures and this project's choices. */
+  /** The defaults documented above: the whole trace, docs/WC98.md's figures and this project's choices. */
   public static GeneratorParameters defaults() {
     Map<FileType, Double> requests = new EnumMap<>(FileType.class);
     requests.put(FileType.IMAGE, 0.88);

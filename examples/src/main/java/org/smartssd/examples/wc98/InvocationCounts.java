@@ -12,11 +12,11 @@ import java.util.Arrays;
 
 /**
  * The real number of requests per minute over the whole trace ({@code wc98/invocation_count.csv} on the
- * class path, a copy of the file beside FORMAT.md: header {@code period,count}, GMT times). Minutes the
+ * class path, a copy of the file beside docs/WC98.md: header {@code period,count}, GMT times). Minutes the
  * file does not list (seven) had no requests. Loaded once and shared; immutable.
  */
 public final class InvocationCounts {
-  /** Requests in the whole trace (FORMAT.md); the file's counts must add up to it. */
+  /** Requests in the whole trace (docs/WC98.md); the file's counts must add up to it. */
   public static final long TRACE_REQUESTS = 1_352_804_107L;
   /** The first minute of the trace, 1998-04-30 21:30 GMT. */
   public static final Instant TRACE_START = Instant.parse("1998-04-30T21:30:00Z");

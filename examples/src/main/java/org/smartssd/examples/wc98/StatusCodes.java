@@ -1,7 +1,7 @@
 package org.smartssd.examples.wc98;
 
 /**
- * The trace's 6-bit status index, both ways (FORMAT.md): 100→0, 101→1, 200..206→2..8, 300..305→9..14,
+ * The trace's 6-bit status index, both ways (docs/WC98.md): 100→0, 101→1, 200..206→2..8, 300..305→9..14,
  * 400..415→15..30, 500..505→31..36, anything else→37.
  */
 public final class StatusCodes {

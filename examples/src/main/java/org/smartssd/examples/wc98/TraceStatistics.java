@@ -8,7 +8,7 @@ import java.time.Instant;
  * Summary statistics of a trace, gathered one record at a time: counts per region, per type and per
  * region and type, the share of 304 responses, distinct objects and clients and how concentrated
  * requests are on the most popular objects, the time span and requests per local hour. Used by
- * {@code smartssd wc98 validate} and to check the generator against FORMAT.md. Not thread-safe.
+ * {@code smartssd wc98 validate} and to check the generator against docs/WC98.md. Not thread-safe.
  */
 public final class TraceStatistics implements RecordSink {
   private static final int REGIONS = Region.values().length;

@@ -13,7 +13,7 @@ public interface UrlNaming {
   /**
    * Synthetic names: {@code /english/obj9.html} or {@code .htm} for HTML, {@code /images/obj123.gif} or
    * {@code .jpg} for IMAGE, {@code /obj5/} for DIRECTORY, {@code /cgi-bin/obj7?q} for DYNAMIC, and so on.
-   * Between two extensions of one type, the object ID picks one in about the proportion of FORMAT.md's
+   * Between two extensions of one type, the object ID picks one in about the proportion of docs/WC98.md's
    * URL population (htm 22.3% to html 9.6%, gif 23.2% to jpg 8.4%).
    */
   static UrlNaming synthetic() {

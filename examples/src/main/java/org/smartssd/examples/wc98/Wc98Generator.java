@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Generates a World Cup 1998 trace faithful to the published statistics (FORMAT.md), deterministic by
+ * Generates a World Cup 1998 trace faithful to the published statistics (docs/WC98.md), deterministic by
  * seed; every number it uses is a {@link GeneratorParameters parameter}.
  *
  * <ul>

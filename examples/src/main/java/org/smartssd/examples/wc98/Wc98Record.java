@@ -5,7 +5,7 @@ import java.nio.ByteOrder;
 import java.time.LocalDate;
 
 /**
- * One request of the World Cup 1998 trace, as its 20-byte big-endian binary record (FORMAT.md):
+ * One request of the World Cup 1998 trace, as its 20-byte big-endian binary record (docs/WC98.md):
  *
  * <pre>
  * offset 0  timestamp  uint32  seconds since the epoch, GMT
@@ -90,7 +90,7 @@ public record Wc98Record(
   /**
    * A record from decoded fields.
    *
-   * @param httpStatus an HTTP status code; a code outside FORMAT.md's table is stored as index 37 and
+   * @param httpStatus an HTTP status code; a code outside docs/WC98.md's table is stored as index 37 and
    *     reads back as {@link StatusCodes#UNKNOWN_CODE}
    * @param serverNumber the server at its site, 0-31
    */
@@ -175,7 +175,7 @@ public record Wc98Record(
   /**
    * The text form the trace's tools print, Common Log Format with the client as its integer:
    * {@code 34600 - - [30/Apr/1998:21:30:17 +0000] "GET /images/hm_bg.jpg HTTP/1.0" 200 24736}. The size
-   * prints {@code -} when there is none and for a 304; a status outside FORMAT.md's table prints
+   * prints {@code -} when there is none and for a 304; a status outside docs/WC98.md's table prints
    * {@code -}, since the trace does not keep it.
    */
   public String toCommonLogFormat(UrlNaming urls) {

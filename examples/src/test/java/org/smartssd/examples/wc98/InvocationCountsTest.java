@@ -27,7 +27,7 @@ class InvocationCountsTest {
         peak = i;
       }
     }
-    // FORMAT.md: peak minute 229,426 on 1998-07-07 21:41 GMT.
+    // docs/WC98.md: peak minute 229,426 on 1998-07-07 21:41 GMT.
     assertEquals(229_426, counts.count(peak));
     assertEquals(Instant.parse("1998-07-07T21:41:00Z").getEpochSecond(), counts.minuteStart(peak));
   }

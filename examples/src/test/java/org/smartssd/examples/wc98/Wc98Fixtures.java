@@ -9,7 +9,7 @@ import java.util.List;
 
 /** Hand-made records and files for the tests. */
 final class Wc98Fixtures {
-  /** 30/Apr/1998:21:30:17 GMT, the time of FORMAT.md's text example. */
+  /** 30/Apr/1998:21:30:17 GMT, the time of docs/WC98.md's text example. */
   static final long EXAMPLE_TIME = 893_971_817L;
 
   private Wc98Fixtures() {}

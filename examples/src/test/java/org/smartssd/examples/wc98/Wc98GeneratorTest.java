@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class Wc98GeneratorTest {
-  /** FORMAT.md: share of requests by local hour (GMT+2), 0h to 23h, in percent. */
+  /** docs/WC98.md: share of requests by local hour (GMT+2), 0h to 23h, in percent. */
   static final double[] PUBLISHED_LOCAL_HOUR_PERCENT = {
     3.41, 2.82, 2.81, 2.63, 2.44, 2.39, 2.16, 2.13, 2.36, 2.50, 2.56, 2.53,
     2.57, 2.86, 3.57, 4.43, 6.26, 8.19, 8.34, 6.73, 5.01, 6.89, 8.40, 6.02
