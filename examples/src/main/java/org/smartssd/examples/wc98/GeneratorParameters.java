@@ -10,7 +10,7 @@ import java.util.TreeMap;
 /**
  * Every number the {@link Wc98Generator} uses. Each default says where it comes from: <b>docs/WC98.md</b>
  * (the trace's documentation and Arlitt and Jin's workload study) or <b>choice</b> (not known here, so
- * chosen by this project; docs/WC98.md names them as choices).
+ * chosen by this project; the README's table of the generator names them as choices).
  * Shares are fractions and need not add up to exactly 1: each map is normalised.
  *
  * @param seed of every random choice; the same parameters give the same trace, byte for byte. Default
