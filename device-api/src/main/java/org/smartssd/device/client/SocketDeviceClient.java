@@ -74,7 +74,7 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
     this.options = options;
     this.socket = socket;
     this.out = new BufferedOutputStream(socket.output(), COPY_CHUNK);
-    this.frames = new FrameReader(new BufferedInputStream(socket.input(), COPY_CHUNK));
+    this.frames = FrameReader.sizedByHeader(new BufferedInputStream(socket.input(), COPY_CHUNK));
     this.reader = new Thread(this::readLoop, "smartssd-client-" + address);
     reader.setDaemon(true);
   }

@@ -13,9 +13,29 @@ import java.util.Objects;
 public final class FrameReader {
   private final InputStream in;
   private final byte[] headerBytes = new byte[ProtocolConstants.HEADER_BYTES];
+  /** The payload buffer's first size: {@link #FIRST_STEP_BYTES}, or any length for {@link #sizedByHeader}. */
+  private final int firstStepBytes;
 
+  /**
+   * A reader whose payload buffers grow with the bytes that arrive ({@link #FIRST_STEP_BYTES}, then
+   * doubling): for a device, which must not allocate on the word of a header from anyone.
+   */
   public FrameReader(InputStream in) {
+    this(in, FIRST_STEP_BYTES);
+  }
+
+  private FrameReader(InputStream in, int firstStepBytes) {
     this.in = Objects.requireNonNull(in, "in");
+    this.firstStepBytes = firstStepBytes;
+  }
+
+  /**
+   * A reader that allocates each payload at the length its header announces, within the limit given
+   * to {@link #read(int)}: for a client reading its device's answers, which it asked for, where
+   * growing a large answer step by step would copy it several times over.
+   */
+  public static FrameReader sizedByHeader(InputStream in) {
+    return new FrameReader(in, Integer.MAX_VALUE);
   }
 
   /**
@@ -63,7 +83,7 @@ public final class FrameReader {
     }
     // The payload's buffer grows with the bytes that arrive, not with what the header announces: a
     // header alone, announcing the largest payload, costs a first step of memory, not the payload.
-    int first = Math.min(length, FIRST_STEP_BYTES);
+    int first = Math.min(length, firstStepBytes);
     if (first > 0) {
       memory.grow(header, first);
     }

@@ -76,6 +76,34 @@ class FrameReaderTest {
     assertEquals(FrameReader.FIRST_STEP_BYTES, largestBuffer[0]);
   }
 
+  /**
+   * A client's reader takes its device's answer at the length announced, in one buffer, with no
+   * copy on the way (a growing buffer would copy a 1 MiB answer four times over); the memory it
+   * accepts is still bounded by the limit it reads with.
+   */
+  @Test
+  void aClientsReaderSizesThePayloadByItsHeader() throws IOException {
+    int size = 5 * FrameReader.FIRST_STEP_BYTES + 17;
+    Request write = new Request.Write(3, FrameVectors.sequence(size));
+    byte[] frame = bytes(Messages.requestFrame(1, 9, write));
+    java.util.List<Integer> buffers = new java.util.ArrayList<>();
+    java.io.InputStream watched = new java.io.ByteArrayInputStream(frame) {
+      @Override
+      public synchronized int read(byte[] b, int off, int len) {
+        if (b.length > ProtocolConstants.HEADER_BYTES) {
+          buffers.add(b.length);
+        }
+        return super.read(b, off, len);
+      }
+    };
+    Frame f = FrameReader.sizedByHeader(watched).read(MAX);
+    assertEquals(write, Messages.decodeRequest(Opcode.WRITE, f.payload()));
+    assertEquals(java.util.Set.of(frame.length - ProtocolConstants.HEADER_BYTES), new java.util.HashSet<>(buffers),
+        "one buffer, of the payload's length");
+    assertThrows(FrameTooLargeException.class, () -> FrameReader.sizedByHeader(
+        new java.io.ByteArrayInputStream(frame)).read(size / 2));
+  }
+
   @Test
   void emptyStreamIsACleanEnd() throws IOException {
     assertNull(new FrameReader(stream(new byte[0])).read(MAX));
