@@ -73,8 +73,11 @@ final class Execution {
   private OpCounts counted = OpCounts.ZERO;
   /** Of {@link #counted}, the lanes' work after their last read (their input's end). */
   private OpCounts countedTail = OpCounts.ZERO;
-  /** Lanes the host asked for results since their last event (onRead with last = false). */
-  final boolean[] readRequested;
+  /**
+   * Lanes the host asked for results since their last event (onRead with last = false): 1 when
+   * asked. Set by the host's thread ({@link #requestRead}), taken by the lane's ({@link #takeReadRequest}).
+   */
+  private final java.util.concurrent.atomic.AtomicIntegerArray readRequested;
 
   private ExecutionState state = ExecutionState.RUNNING;
   private String message = "";
@@ -102,7 +105,7 @@ final class Execution {
       outputs[lane] = new LaneOutput(lane, isp.laneBufferBytes());
     }
     this.mergedOutput = new LaneOutput(-1, Long.MAX_VALUE);
-    this.readRequested = new boolean[lanes];
+    this.readRequested = new java.util.concurrent.atomic.AtomicIntegerArray(lanes);
     @SuppressWarnings("unchecked")
     ConcurrentLinkedQueue<Routed>[] boxes = new ConcurrentLinkedQueue[lanes];
     for (int lane = 0; lane < lanes; lane++) {
@@ -292,5 +295,17 @@ final class Execution {
       return true;
     }
     return outputs[lane].put(copy.asReadOnlyBuffer(), readyAtNanos, this::isStopped);
+  }
+
+  /** The host asked for results: every lane hands over what it holds at its next event. */
+  void requestRead() {
+    for (int lane = 0; lane < readRequested.length(); lane++) {
+      readRequested.set(lane, 1);
+    }
+  }
+
+  /** Whether the host asked {@code lane} for results since it last handed them over; clears the request. */
+  boolean takeReadRequest(int lane) {
+    return readRequested.getAndSet(lane, 0) == 1;
   }
 }

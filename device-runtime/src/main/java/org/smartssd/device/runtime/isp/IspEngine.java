@@ -379,9 +379,7 @@ public final class IspEngine implements Closeable {
     Execution exec = execution(executionId);
     if (!exec.mergeOnDevice) {
       // The lanes hand over what they hold (onRead, not last); merged on the device, the host sees none of it.
-      for (int lane = 0; lane < exec.lanes; lane++) {
-        exec.readRequested[lane] = true;
-      }
+      exec.requestRead();
     }
     long horizon = paced ? nowNanos : Long.MAX_VALUE;
     List<TaskletResult> results = new ArrayList<>();

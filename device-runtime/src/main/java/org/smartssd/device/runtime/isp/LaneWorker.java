@@ -398,8 +398,7 @@ final class LaneWorker implements Runnable {
         throw new Stop();
       }
     }
-    if (exec.readRequested[lane]) {
-      exec.readRequested[lane] = false;
+    if (exec.takeReadRequest(lane)) {
       call(lane, "onRead", () -> instances[lane].onRead(sink(lane), false));
     }
     compute(lane, computeStart, bytes, cpuNanos() - cpuBefore, meter.counts().minus(countedBefore));
