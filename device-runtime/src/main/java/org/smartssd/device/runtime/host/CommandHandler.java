@@ -80,8 +80,7 @@ public final class CommandHandler {
       store.delete(r.path(), r.recursive());
       return new Response.Empty();
     } else if (request instanceof Request.ReadObject r) {
-      IspEngine.Progress p = isp.readObject(r.executionId(), r.maxBytes(), cmd.arrival());
-      return new Response.ExecutionProgress(p.state(), p.message(), p.statistics(), p.results(), p.finished());
+      return isp.readObject(r.executionId(), r.maxBytes(), cmd.arrival());
     } else if (request instanceof Request.ExecuteObject r) {
       return new Response.ExecutionStarted(isp.executeObject(r.taskletId(), r.inputs(), r.options(), cmd.arrival(), owner));
     } else if (request instanceof Request.CreateObject r) {

@@ -16,6 +16,7 @@ import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.protocol.CodeDigest;
+import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.device.runtime.config.IspParameters;
@@ -45,10 +46,6 @@ public final class IspEngine implements Closeable {
   private static final long STOP_GRACE_MILLIS = 1000;
   /** An execution whose results nobody reads is dropped after this long. */
   private static final long ABANDONED_MILLIS = TimeUnit.MINUTES.toMillis(10);
-
-  /** What {@code read_object} answers. */
-  public record Progress(ExecutionState state, String message, org.smartssd.device.ExecutionStatistics statistics,
-      List<TaskletResult> results, boolean finished) {}
 
   private final IspParameters isp;
   private final EnergyParameters energy;
@@ -375,7 +372,7 @@ public final class IspEngine implements Closeable {
    * is the modelled arrival of the command: a paced device hands out nothing the model has not
    * produced by then.
    */
-  public Progress readObject(long executionId, int maxBytes, long nowNanos) throws StoreException {
+  public Response.ExecutionProgress readObject(long executionId, int maxBytes, long nowNanos) throws StoreException {
     Execution exec = execution(executionId);
     if (!exec.mergeOnDevice) {
       // The lanes hand over what they hold (onRead, not last); merged on the device, the host sees none of it.
@@ -397,7 +394,7 @@ public final class IspEngine implements Closeable {
     if (state == ExecutionState.FAILED || state == ExecutionState.CANCELLED) {
       // An execution that did not complete hands out no more results: only why it ended.
       executions.remove(executionId);
-      return new Progress(state, exec.message(), exec.statistics(), List.of(), true);
+      return new Response.ExecutionProgress(state, exec.message(), exec.statistics(), List.of(), true);
     }
     // Paced, the host sees the execution end no earlier than the model does.
     if (paced && state == ExecutionState.DONE && nowNanos < exec.model.processingEndNanos()) {
@@ -407,7 +404,7 @@ public final class IspEngine implements Closeable {
     if (finished) {
       executions.remove(executionId);
     }
-    return new Progress(state, "", exec.statistics(), results, finished);
+    return new Response.ExecutionProgress(state, "", exec.statistics(), results, finished);
   }
 
   public void cancel(long executionId) throws StoreException {
