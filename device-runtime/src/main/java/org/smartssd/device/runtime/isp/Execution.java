@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.runtime.timing.ExecutionModel;
 import org.smartssd.device.tasklet.DataChunk;
 import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;

@@ -22,6 +22,7 @@ import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.objects.StoreException;
+import org.smartssd.device.runtime.timing.ExecutionModel;
 import org.smartssd.device.runtime.timing.TimingModel;
 import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;

@@ -1,4 +1,4 @@
-package org.smartssd.device.runtime.isp;
+package org.smartssd.device.runtime.timing;
 
 import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.device.runtime.config.IspParameters;
@@ -11,7 +11,7 @@ import org.smartssd.opcount.OpCounts;
  * link. Channels stream into the device buffer while cores compute (a request's compute starts when
  * its data is in and its core is free). All times are on the device's modelled clock.
  */
-final class ExecutionModel {
+public final class ExecutionModel {
   private final IspParameters isp;
   private final EnergyParameters energy;
   private final long startNanos;
@@ -27,7 +27,7 @@ final class ExecutionModel {
   private final long[] hostDelayNanos;
   private long behindModelNanos;
 
-  ExecutionModel(IspParameters isp, EnergyParameters energy, int channels, long startNanos) {
+  public ExecutionModel(IspParameters isp, EnergyParameters energy, int channels, long startNanos) {
     this.isp = isp;
     this.energy = energy;
     this.startNanos = startNanos;
@@ -41,12 +41,12 @@ final class ExecutionModel {
     this.hostDelayNanos = new long[channels];
   }
 
-  long startNanos() {
+  public long startNanos() {
     return startNanos;
   }
 
   /** When channel {@code c}'s next internal request may start. */
-  synchronized long channelReady(int channel) {
+  public synchronized long channelReady(int channel) {
     return channelReadyNanos[channel];
   }
 
@@ -54,14 +54,14 @@ final class ExecutionModel {
    * A request's pages reached the device buffer at {@code doneNanos}, {@code hostDelayNanos} later
    * than they would have without host operations.
    */
-  synchronized void readDone(int channel, long doneNanos, long hostDelayNanos) {
+  public synchronized void readDone(int channel, long doneNanos, long hostDelayNanos) {
     channelReadyNanos[channel] = Math.max(channelReadyNanos[channel], doneNanos);
     readEndNanos = Math.max(readEndNanos, doneNanos);
     this.hostDelayNanos[channel] += hostDelayNanos;
   }
 
   /** How long host operations delayed the reads: its channels read in parallel, so the most any was. */
-  synchronized long hostDelayNanos() {
+  public synchronized long hostDelayNanos() {
     long most = 0;
     for (long d : hostDelayNanos) {
       most = Math.max(most, d);
@@ -70,21 +70,21 @@ final class ExecutionModel {
   }
 
   /** The execution really ended this much later than its modelled processing (paced devices). */
-  synchronized void behindModel(long nanos) {
+  public synchronized void behindModel(long nanos) {
     behindModelNanos = Math.max(0, nanos);
   }
 
-  synchronized long behindModelNanos() {
+  public synchronized long behindModelNanos() {
     return behindModelNanos;
   }
 
   /** When a core may start computing on data that arrived at {@code dataNanos}. */
-  synchronized long computeStart(int core, long dataNanos) {
+  public synchronized long computeStart(int core, long dataNanos) {
     return Math.max(coreFreeNanos[core], dataNanos);
   }
 
   /** Runs {@code nanos} of compute on {@code core} from {@code computeStart}; returns its end. */
-  synchronized long compute(int core, long computeStart, long nanos) {
+  public synchronized long compute(int core, long computeStart, long nanos) {
     long end = Math.max(computeStart, coreFreeNanos[core]) + nanos;
     coreFreeNanos[core] = end;
     computeNanos += nanos;
@@ -96,12 +96,12 @@ final class ExecutionModel {
    * Device-core time of some of a lane's work: {@code bytes} read, {@code measuredCpuNanos} of this
    * machine's CPU spent on them, {@code counted} the work its code did.
    */
-  long coreNanos(long bytes, long measuredCpuNanos, OpCounts counted) {
+  public long coreNanos(long bytes, long measuredCpuNanos, OpCounts counted) {
     return nanos(bytes, measuredCpuNanos, counted, isp.core());
   }
 
   /** The controller core's merge, after every lane; returns its end. */
-  synchronized long merge(long resultBytes, long measuredCpuNanos, OpCounts counted) {
+  public synchronized long merge(long resultBytes, long measuredCpuNanos, OpCounts counted) {
     mergeNanos = nanos(resultBytes, measuredCpuNanos, counted, isp.controller());
     processingEndNanos += mergeNanos;
     return processingEndNanos;
@@ -119,7 +119,7 @@ final class ExecutionModel {
    * Results taking {@code linkNanos} on the host link, ready at {@code readyNanos}: they cross as
    * soon as they are ready and the link has carried the ones before (a host that polls promptly).
    */
-  synchronized void delivered(long readyNanos, long linkNanos) {
+  public synchronized void delivered(long readyNanos, long linkNanos) {
     if (linkNanos == 0) {
       return;
     }
@@ -128,27 +128,27 @@ final class ExecutionModel {
   }
 
   /** The latest modelled completion of the processing (cores and merge). */
-  synchronized long processingEndNanos() {
+  public synchronized long processingEndNanos() {
     return processingEndNanos;
   }
 
-  synchronized long modelledNanos() {
+  public synchronized long modelledNanos() {
     return Math.max(processingEndNanos, deliveredEndNanos) - startNanos;
   }
 
-  synchronized long readNanos() {
+  public synchronized long readNanos() {
     return readEndNanos - startNanos;
   }
 
-  synchronized long computeNanos() {
+  public synchronized long computeNanos() {
     return computeNanos;
   }
 
-  synchronized long mergeNanos() {
+  public synchronized long mergeNanos() {
     return mergeNanos;
   }
 
-  synchronized long transferNanos() {
+  public synchronized long transferNanos() {
     return transferNanos;
   }
 
@@ -156,7 +156,7 @@ final class ExecutionModel {
    * Device energy over the execution, by component: idle power over its modelled duration, its cores'
    * share of active power while they compute, the pages it read, its results on the link.
    */
-  long deviceMicrojoules(long pagesRead, long resultBytes) {
+  public long deviceMicrojoules(long pagesRead, long resultBytes) {
     double joules = energy.deviceIdleWatts() * modelledNanos() / 1e9
         + energy.deviceCoreJoules(computeNanos() + mergeNanos()) + energy.flashJoules(pagesRead, 0, 0)
         + energy.linkJoules(resultBytes);
@@ -164,7 +164,7 @@ final class ExecutionModel {
   }
 
   /** Host energy: idle power while it waits for the device. */
-  long hostMicrojoules() {
+  public long hostMicrojoules() {
     return (long) (energy.hostIdleWatts() * modelledNanos() / 1000.0);
   }
 }
