@@ -33,6 +33,7 @@ import org.smartssd.device.protocol.Response;
 import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
 import org.smartssd.device.tasklet.TaskletResult;
+import org.smartssd.objectfs.DeviceClients;
 import org.smartssd.objectfs.ObjectFileSystem;
 
 /**
@@ -147,7 +148,7 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     }
     DeviceAddress address;
     try {
-      address = ObjectFileSystem.deviceAddress(uri);
+      address = DeviceClients.deviceAddress(uri);
     } catch (IOException e) {
       throw new DeviceUnavailable("split " + describe() + " names no device: " + e.getMessage(), e);
     }
@@ -164,7 +165,7 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
       throw unavailable("the tasklet's jar could not be built: " + e, e);
     }
     try {
-      client = ObjectFileSystem.connectClient(conf, address);
+      client = DeviceClients.connectClient(conf, address);
     } catch (IOException e) {
       throw unavailable("cannot be reached: " + e.getMessage(), e);
     }

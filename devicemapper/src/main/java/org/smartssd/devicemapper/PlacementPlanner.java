@@ -34,6 +34,7 @@ import org.smartssd.model.Mode;
 import org.smartssd.model.Prediction;
 import org.smartssd.model.Work;
 import org.smartssd.model.Workload;
+import org.smartssd.objectfs.DeviceClients;
 import org.smartssd.objectfs.ObjectFileSystem;
 
 /**
@@ -96,7 +97,7 @@ final class PlacementPlanner {
       if (!(s instanceof FileSplit f) || !ObjectFileSystem.SCHEME.equals(f.getPath().toUri().getScheme())) {
         return new Plan(Placement.HOST, Double.NaN, Double.NaN, "part of the input is on no device: " + s);
       }
-      byDevice.computeIfAbsent(ObjectFileSystem.deviceAddress(f.getPath().toUri()), a -> new ArrayList<>()).add(f);
+      byDevice.computeIfAbsent(DeviceClients.deviceAddress(f.getPath().toUri()), a -> new ArrayList<>()).add(f);
     }
     if (byDevice.isEmpty()) {
       return new Plan(Placement.DEVICE, Double.NaN, Double.NaN, "no input: nothing to place");
@@ -115,7 +116,7 @@ final class PlacementPlanner {
     Map<DeviceAddress, DeviceConfig> configs = new LinkedHashMap<>();
     Sample sample;
     for (DeviceAddress a : byDevice.keySet()) {
-      try (DeviceClient client = ObjectFileSystem.connectClient(conf, a)) {
+      try (DeviceClient client = DeviceClients.connectClient(conf, a)) {
         DeviceConfig c = config(client.info());
         if (c.isp().computeModel() != org.smartssd.device.runtime.config.IspParameters.ComputeModel.COUNTED) {
           return new Plan(Placement.DEVICE, Double.NaN, Double.NaN, "device " + a + " does not count its work "
@@ -127,7 +128,7 @@ final class PlacementPlanner {
     }
     long input = byDevice.values().stream().flatMap(List::stream).mapToLong(FileSplit::getLength).sum();
     long sampleCap = Math.max(SAMPLE_MIN_BYTES, input / SAMPLE_SHARE);
-    try (DeviceClient client = ObjectFileSystem.connectClient(conf, sampled)) {
+    try (DeviceClient client = DeviceClients.connectClient(conf, sampled)) {
       DeviceConfig c = configs.get(sampled);
       int activeLanes = Math.max(1, Math.min(c.isp().cores(), c.geometry().channels()));
       sample = Sample.run(client, conf, settings, largest, sampleCap, activeLanes);

@@ -85,7 +85,7 @@ public class ObjectFileSystem extends FileSystem {
   public void initialize(URI name, Configuration conf) throws IOException {
     super.initialize(name, conf);
     setConf(conf);
-    deviceAddress(name); // fail before anything else for a URI without host:port
+    DeviceClients.deviceAddress(name); // fail before anything else for a URI without host:port
     this.uri = URI.create(SCHEME + "://" + name.getAuthority());
     this.settings = ObjfsSettings.from(conf);
     UserGroupInformation user = UserGroupInformation.getCurrentUser();
@@ -115,53 +115,10 @@ public class ObjectFileSystem extends FileSystem {
    * transport, put another adapter. Called once by {@link #initialize}, settings already read.
    */
   protected ObjectStoreAdapter createAdapter(URI name, Configuration conf) throws IOException {
-    return DeviceClientAdapter.connect(settings.transport(), deviceAddress(name), settings.clientOptions(),
+    return DeviceClientAdapter.connect(settings.transport(), DeviceClients.deviceAddress(name), settings.clientOptions(),
         settings.connectionPoolSize());
   }
 
-  /**
-   * The device address of an objfs URI ({@code objfs://HOST:PORT/path}): for programs that send the
-   * device other commands than the file system's, such as in-storage processing.
-   *
-   * @throws IOException when the URI names no {@code host:port}
-   */
-  public static DeviceAddress deviceAddress(URI name) throws IOException {
-    String host = name.getHost();
-    int port = name.getPort();
-    if (host == null || host.isEmpty() || port < 1 || port > 65535) {
-      throw new IOException("objfs URI '" + name + "' does not name a device: expected " + SCHEME
-          + "://HOST:PORT/path, as in objfs://localhost:7070/data");
-    }
-    // URI keeps an IPv6 literal's brackets; the address wants the bare host.
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    return new DeviceAddress(host, port);
-  }
-
-  /**
-   * The device client settings the {@code fs.objfs.*} keys of {@code conf} give (connect and request
-   * timeouts, frame limit): for programs that open their own connection to a device named by an
-   * objfs URI.
-   *
-   * @throws IllegalArgumentException for a bad {@code fs.objfs.*} value, naming the key
-   */
-  public static ClientOptions clientOptions(Configuration conf) {
-    return ObjfsSettings.from(conf).clientOptions();
-  }
-
-  /**
-   * A connection to the device at {@code address}, through the transport {@code smartssd.transport}
-   * selects (the Java one when the native one cannot load, with a logged reason) and with the
-   * client settings of {@link #clientOptions}: for programs that talk to a device directly, such as
-   * {@code DeviceJobClient}'s proxy map tasks.
-   *
-   * @throws IllegalArgumentException for a bad {@code fs.objfs.*} or {@code smartssd.transport} value, naming the key
-   */
-  public static DeviceClient connectClient(Configuration conf, DeviceAddress address) throws IOException {
-    ObjfsSettings settings = ObjfsSettings.from(conf);
-    return settings.transport().connect(address, settings.clientOptions());
-  }
 
   @Override
   public URI getUri() {

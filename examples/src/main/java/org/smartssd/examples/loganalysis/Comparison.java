@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.smartssd.device.protocol.HostSecret;
 import org.smartssd.device.runtime.config.DeviceConfigKeys;
-import org.smartssd.objectfs.ObjectFileSystem;
+import org.smartssd.objectfs.DeviceClients;
 import org.smartssd.objectfs.ObjfsConfigKeys;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.client.ClientOptions;
@@ -108,7 +108,7 @@ public final class Comparison {
     Configuration conf = LogAnalysis.configuration(options.hadoopProperties());
     List<DeviceInfo> given = new ArrayList<>();
     for (String address : options.devices()) {
-      given.add(info(address, ObjectFileSystem.clientOptions(conf)));
+      given.add(info(address, DeviceClients.clientOptions(conf)));
     }
     checkSamePacing(given);
     Path work = Files.createTempDirectory("smartssd-compare-");
@@ -147,7 +147,7 @@ public final class Comparison {
         HostSecret.generate(secret);
         deviceProperties.put(DeviceConfigKeys.HOST_SECRET_FILE, secret.toString());
         conf.set(ObjfsConfigKeys.SECRET_FILE, secret.toString());
-        ClientOptions clientOptions = ObjectFileSystem.clientOptions(conf);
+        ClientOptions clientOptions = DeviceClients.clientOptions(conf);
         for (boolean paced : new boolean[] {false, true}) {
           List<DeviceProcess> devices = new ArrayList<>();
           try {

@@ -55,7 +55,7 @@ final class HostInterfaceMeter implements Closeable {
     try {
       for (String authority : devices(conf, inputs)) {
         SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(authority),
-            org.smartssd.objectfs.ObjectFileSystem.clientOptions(conf));
+            org.smartssd.objectfs.DeviceClients.clientOptions(conf));
         meter.addresses.add(authority);
         meter.clients.add(c);
         meter.infos.add(c.info());
