@@ -20,11 +20,22 @@ record Field(int offset, int length, int shift, long mask) {
     return new Field(offset, length, shift, mask);
   }
 
-  /** The field's value in the record starting at {@code base} of {@code data}. */
+  /** The field's value in the record starting at {@code base} of {@code data} (whatever its byte order). */
   long get(ByteBuffer data, int base) {
-    long v = 0;
-    for (int i = 0; i < length; i++) {
-      v = (v << 8) | (data.get(base + offset + i) & 0xFF);
+    int at = base + offset;
+    long v;
+    // Big-endian, as the multi-byte getters read it only in that order.
+    switch (data.order() == java.nio.ByteOrder.BIG_ENDIAN ? length : 0) {
+      case 1 -> v = data.get(at) & 0xFFL;
+      case 2 -> v = data.getShort(at) & 0xFFFFL;
+      case 4 -> v = data.getInt(at) & 0xFFFF_FFFFL;
+      case 8 -> v = data.getLong(at);
+      default -> {
+        v = 0;
+        for (int i = 0; i < length; i++) {
+          v = (v << 8) | (data.get(at + i) & 0xFF);
+        }
+      }
     }
     return (v >>> shift) & mask;
   }

@@ -1,7 +1,6 @@
 package org.smartssd.device.tasklet.builtin;
 
 import java.nio.ByteBuffer;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,7 +24,7 @@ public final class GroupedSum implements MergingTasklet {
   private int recordLength;
   private Field key;
   private Field value;
-  private final Map<Long, long[]> sums = new HashMap<>();
+  private final LongSums sums = new LongSums();
 
   @Override
   public void onCreate(TaskletContext context) {
@@ -48,35 +47,36 @@ public final class GroupedSum implements MergingTasklet {
   @Override
   public void onDataAvailable(DataChunk chunk, ResultSink results) {
     ByteBuffer data = chunk.data();
-    for (int base = data.position(); base + recordLength <= data.limit(); base += recordLength) {
-      long k = key.get(data, base);
-      long v = value == null ? 1 : value.get(data, base);
-      sums.computeIfAbsent(k, x -> new long[1])[0] += v;
+    Field key = this.key;
+    Field value = this.value;
+    LongSums sums = this.sums;
+    int end = data.limit() - recordLength;
+    if (value == null) {
+      for (int base = data.position(); base <= end; base += recordLength) {
+        sums.add(key.get(data, base), 1);
+      }
+    } else {
+      for (int base = data.position(); base <= end; base += recordLength) {
+        sums.add(key.get(data, base), value.get(data, base));
+      }
     }
   }
 
   @Override
   public void onRead(ResultSink results, boolean last) throws InterruptedException {
     if (!sums.isEmpty()) {
-      results.emit(encode(sums));
+      results.emit(sums.encode());
       sums.clear();
     }
   }
 
   @Override
   public void onMerge(List<TaskletResult> laneResults, ResultSink results) throws InterruptedException {
-    Map<Long, Long> total = sums(laneResults);
-    Map<Long, long[]> merged = new HashMap<>();
-    total.forEach((k, v) -> merged.put(k, new long[] {v}));
+    LongSums merged = new LongSums();
+    sums(laneResults).forEach(merged::add);
     if (!merged.isEmpty()) {
-      results.emit(encode(merged));
+      results.emit(merged.encode());
     }
-  }
-
-  private static ByteBuffer encode(Map<Long, long[]> sums) {
-    ByteBuffer out = ByteBuffer.allocate(sums.size() * 16);
-    sums.forEach((k, v) -> out.putLong(k).putLong(v[0]));
-    return out.flip();
   }
 
   /** Adds up (key, sum) pairs from any number of results, sorted by key. */

@@ -22,6 +22,13 @@ import org.slf4j.LoggerFactory;
  * A FileChannel is closed for every thread when any one thread is interrupted during I/O; this class
  * reopens it then, so that one cancelled command cannot take the flash away from all the others.
  *
+ * <p>Reads come from a read-only memory mapping of the file, made a region at a time on first use:
+ * a page read is then a copy from the page cache, without a system call (the scan's reads spent
+ * about half their time in {@code pread}, measured with JFR on IspScanBenchmark). Writes still go
+ * through the channel; on Linux both see the same page cache. A read that a mapping cannot serve (a
+ * page across a region boundary, or a file the system will not map) is a positioned read as before;
+ * a file that shrank under the mapping is an I/O error, not a crash.
+ *
  * <p>With {@link NativeFiles} loaded, the file also has a native descriptor of its own (which no
  * interrupt closes), for punching holes and for the bytes it takes on disk.
  */
@@ -29,6 +36,8 @@ final class ChannelFile implements Closeable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ChannelFile.class);
   private static final int MAX_REOPENS = 3;
+  /** The size of one mapped region: a MappedByteBuffer holds at most 2 GiB. */
+  static final long REGION_BYTES = 1L << 30;
 
   private final Path path;
   private final boolean readOnly;
@@ -36,13 +45,29 @@ final class ChannelFile implements Closeable {
   private volatile boolean closed;
   /** The native descriptor, or -1 without {@link NativeFiles}; guarded by this (a closed number may be reused). */
   private int nativeFd;
+  /** The file's mapped regions, made on first use; null elements are not mapped yet. */
+  private final java.nio.MappedByteBuffer[] regions;
+  /** Why the file is read without mappings (null while they work); logged once. */
+  private volatile String unmapped;
 
   private ChannelFile(Path path, FileChannel channel, boolean readOnly, int nativeFd) {
     this.path = path;
     this.channel = channel;
     this.readOnly = readOnly;
     this.nativeFd = nativeFd;
+    long size;
+    try {
+      size = channel.size();
+    } catch (IOException e) {
+      size = 0;
+      unmapped = "its size cannot be read: " + e.getMessage();
+    }
+    this.size = size;
+    this.regions = new java.nio.MappedByteBuffer[(int) ((size + REGION_BYTES - 1) / REGION_BYTES)];
   }
+
+  /** The file's size when opened: a channel file never changes size. */
+  private final long size;
 
   /**
    * Opens the file, creating it sparse at {@code sizeBytes} when missing (or left empty by a crash),
@@ -92,8 +117,11 @@ final class ChannelFile implements Closeable {
 
   /** Fills {@code dst} from the file at {@code position}. */
   void readFully(ByteBuffer dst, long position, int ppa) throws IOException {
+    if (readMapped(dst, position, ppa)) {
+      return;
+    }
     int start = dst.position();
-    withChannel("reading ppa " + ppa, channel -> {
+    withChannel("reading", ppa, channel -> {
       while (dst.hasRemaining()) {
         if (channel.read(dst, position + dst.position() - start) < 0) {
           throw new EOFException("end of file at " + (position + dst.position() - start));
@@ -102,10 +130,60 @@ final class ChannelFile implements Closeable {
     });
   }
 
+  /** Fills {@code dst} from the mapping; false when the mapping cannot serve this read. */
+  private boolean readMapped(ByteBuffer dst, long position, int ppa) throws IOException {
+    int length = dst.remaining();
+    int region = (int) (position / REGION_BYTES);
+    long inRegion = position - region * REGION_BYTES;
+    if (unmapped != null || position < 0 || position + length > size || inRegion + length > REGION_BYTES) {
+      return false;
+    }
+    if (closed) {
+      throw new IOException("flash array closed while " + what("reading", ppa) + " in " + path);
+    }
+    java.nio.MappedByteBuffer mapped = regions[region];
+    if (mapped == null) {
+      mapped = map(region);
+      if (mapped == null) {
+        return false;
+      }
+    }
+    try {
+      dst.put(dst.position(), mapped, (int) inRegion, length);
+    } catch (InternalError e) { // the JDK's report of a fault in mapped memory: the file shrank
+      throw mappedFault(path, ppa, e);
+    }
+    dst.position(dst.position() + length);
+    return true;
+  }
+
+  /**
+   * The I/O error for a fault in mapped memory, which the JDK reports as an {@link InternalError}
+   * (at the copy, or a little after it in the same thread).
+   */
+  static IOException mappedFault(Path path, int ppa, InternalError e) {
+    return new IOException(what("reading", ppa) + " in " + path + ": the mapped file cannot be read; was it cut short? ("
+        + e.getMessage() + ")", e);
+  }
+
+  private synchronized java.nio.MappedByteBuffer map(int region) {
+    if (regions[region] != null || unmapped != null) {
+      return regions[region];
+    }
+    long from = region * REGION_BYTES;
+    try {
+      regions[region] = channel.map(FileChannel.MapMode.READ_ONLY, from, Math.min(REGION_BYTES, size - from));
+    } catch (IOException | UnsupportedOperationException e) {
+      unmapped = e.toString();
+      LOG.info("{} cannot be memory-mapped ({}); reading it with positioned reads instead", path, unmapped);
+    }
+    return regions[region];
+  }
+
   /** Writes all of {@code src} to the file at {@code position}. */
   void writeFully(ByteBuffer src, long position, int ppa) throws IOException {
     int start = src.position();
-    withChannel("writing ppa " + ppa, channel -> {
+    withChannel("writing", ppa, channel -> {
       while (src.hasRemaining()) {
         channel.write(src, position + src.position() - start);
       }
@@ -113,7 +191,7 @@ final class ChannelFile implements Closeable {
   }
 
   void force() throws IOException {
-    withChannel("forcing", channel -> channel.force(false));
+    withChannel("forcing", -1, channel -> channel.force(false));
   }
 
   /**
@@ -182,7 +260,12 @@ final class ChannelFile implements Closeable {
   }
 
   /** Runs an idempotent operation, reopening and retrying when another thread's interrupt closed the file. */
-  private void withChannel(String what, ChannelOperation operation) throws IOException {
+  /**
+   * Runs {@code operation} on the channel, reopening it if another thread's interrupt closed it.
+   * Messages say "{@code verb} ppa {@code ppa}" (or just the verb for a negative ppa), built only on
+   * failure: this runs for every page read.
+   */
+  private void withChannel(String verb, int ppa, ChannelOperation operation) throws IOException {
     for (int attempt = 0; ; attempt++) {
       FileChannel current = channel;
       try {
@@ -190,10 +273,12 @@ final class ChannelFile implements Closeable {
         return;
       } catch (ClosedByInterruptException e) {
         reopen(current);
+        String what = what(verb, ppa);
         InterruptedIOException interrupted = new InterruptedIOException("interrupted while " + what + " in " + path);
         interrupted.initCause(e);
         throw interrupted;
       } catch (ClosedChannelException e) {
+        String what = what(verb, ppa);
         if (closed) {
           throw new IOException("flash array closed while " + what + " in " + path, e);
         }
@@ -202,9 +287,13 @@ final class ChannelFile implements Closeable {
         }
         reopen(current);
       } catch (IOException e) {
-        throw new IOException(what + " in " + path + ": " + e.getMessage(), e);
+        throw new IOException(what(verb, ppa) + " in " + path + ": " + e.getMessage(), e);
       }
     }
+  }
+
+  private static String what(String verb, int ppa) {
+    return ppa < 0 ? verb : verb + " ppa " + ppa;
   }
 
   private synchronized void reopen(FileChannel seen) throws IOException {

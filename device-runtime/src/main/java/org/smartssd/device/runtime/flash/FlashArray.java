@@ -311,10 +311,18 @@ public final class FlashArray implements Closeable {
    */
   public void readPage(int ppa, ByteBuffer dst, int owner, FlashTimeline cmd) throws IOException {
     int channel = addressing.channel(ppa);
-    ByteBuffer page = readRaw(ppa, dst, cmd);
-    String problem = oob[channel] == null
-        ? "its checksum is missing: the out-of-band file " + oobPath(channel) + " does not exist"
-        : oob[channel].problem(addressing.pageInChannel(ppa), page, owner);
+    ByteBuffer page;
+    String problem;
+    try {
+      page = readRaw(ppa, dst, cmd);
+      problem = oob[channel] == null
+          ? "its checksum is missing: the out-of-band file " + oobPath(channel) + " does not exist"
+          : oob[channel].problem(addressing.pageInChannel(ppa), page, owner);
+    } catch (InternalError e) {
+      // The JDK reports a fault in mapped memory (a file cut short under the device) a little after
+      // the copy that met it: by here, within this read.
+      throw ChannelFile.mappedFault(channelPath(channel), ppa, e);
+    }
     if (problem != null) {
       zero(page);
       throw corrupt(ppa, problem);

@@ -1,19 +1,21 @@
 package org.smartssd.device.runtime.isp;
 
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * The segments of a read range accepted so far, kept as coalesced intervals (so a scan read in
- * order costs one entry). Refuses a segment outside the range or overlapping one already accepted.
- * Not thread-safe: the assembler calls it under its lock.
+ * The segments of a read range accepted so far, kept as coalesced intervals in two sorted arrays
+ * (so a scan read in order costs one entry, and accepting a segment allocates nothing while the
+ * intervals fit). Refuses a segment outside the range or overlapping one already accepted. Not
+ * thread-safe: the assembler calls it under its lock.
  */
 final class Coverage {
 
   private final String path;
   private final long start;
   private final long end;
-  private final TreeMap<Long, Long> intervals = new TreeMap<>();
+  /** Intervals [starts[i], ends[i]) for i < count, sorted, disjoint and not touching. */
+  private long[] starts = new long[16];
+  private long[] ends = new long[16];
+  private int count;
   private long covered;
 
   Coverage(String path, long start, long end) {
@@ -31,25 +33,26 @@ final class Coverage {
     if (from == to) {
       return;
     }
-    Map.Entry<Long, Long> below = intervals.floorEntry(from);
-    Map.Entry<Long, Long> above = intervals.ceilingEntry(from);
-    if (below != null && below.getValue() > from) {
+    int above = firstStartAtOrAfter(from); // intervals [0, above) start before from
+    int below = above - 1;
+    if (below >= 0 && ends[below] > from) {
       throw overlap(from, to, below);
     }
-    if (above != null && above.getKey() < to) {
+    if (above < count && starts[above] < to) {
       throw overlap(from, to, above);
     }
-    long mergedFrom = from;
-    long mergedTo = to;
-    if (below != null && below.getValue() == from) {
-      mergedFrom = below.getKey();
-      intervals.remove(below.getKey());
+    boolean joinBelow = below >= 0 && ends[below] == from;
+    boolean joinAbove = above < count && starts[above] == to;
+    if (joinBelow && joinAbove) {
+      ends[below] = ends[above];
+      remove(above);
+    } else if (joinBelow) {
+      ends[below] = to;
+    } else if (joinAbove) {
+      starts[above] = from;
+    } else {
+      insert(above, from, to);
     }
-    if (above != null && above.getKey() == to) {
-      mergedTo = above.getValue();
-      intervals.remove(above.getKey());
-    }
-    intervals.put(mergedFrom, mergedTo);
     covered += to - from;
   }
 
@@ -60,18 +63,55 @@ final class Coverage {
   /** The first byte range not yet accepted, for error messages; assumes {@code !complete()}. */
   String firstGap() {
     long at = start;
-    for (Map.Entry<Long, Long> e : intervals.entrySet()) {
-      if (e.getKey() > at) {
-        return "[" + at + ", " + e.getKey() + ")";
+    for (int i = 0; i < count; i++) {
+      if (starts[i] > at) {
+        return "[" + at + ", " + starts[i] + ")";
       }
-      at = e.getValue();
+      at = ends[i];
     }
     return "[" + at + ", " + end + ")";
   }
 
-  private IllegalArgumentException overlap(long from, long to, Map.Entry<Long, Long> accepted) {
+  /** Intervals kept right now (for tests: a scan in order keeps one). */
+  int intervals() {
+    return count;
+  }
+
+  private int firstStartAtOrAfter(long at) {
+    int lo = 0;
+    int hi = count;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (starts[mid] < at) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  private void insert(int at, long from, long to) {
+    if (count == starts.length) {
+      starts = java.util.Arrays.copyOf(starts, count * 2);
+      ends = java.util.Arrays.copyOf(ends, count * 2);
+    }
+    System.arraycopy(starts, at, starts, at + 1, count - at);
+    System.arraycopy(ends, at, ends, at + 1, count - at);
+    starts[at] = from;
+    ends[at] = to;
+    count++;
+  }
+
+  private void remove(int at) {
+    System.arraycopy(starts, at + 1, starts, at, count - at - 1);
+    System.arraycopy(ends, at + 1, ends, at, count - at - 1);
+    count--;
+  }
+
+  private IllegalArgumentException overlap(long from, long to, int accepted) {
     return new IllegalArgumentException(String.format(
         "%s: segment [%d, %d) overlaps bytes already accepted [%d, %d)",
-        path, from, to, accepted.getKey(), accepted.getValue()));
+        path, from, to, starts[accepted], ends[accepted]));
   }
 }

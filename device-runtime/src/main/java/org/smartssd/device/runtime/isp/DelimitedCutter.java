@@ -4,9 +4,7 @@ import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_MAX_RECORD
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.smartssd.device.tasklet.DataChunk;
 
@@ -84,8 +82,8 @@ final class DelimitedCutter implements RecordCutter {
   private final int maxRecordBytes;
   private final Object lock;
   // Guarded by lock: fragments waiting for the segment before (by start) and after (by end).
-  private final Map<Long, Fragment> openLeft = new HashMap<>();
-  private final Map<Long, Fragment> openRight = new HashMap<>();
+  private final LongMap<Fragment> openLeft = new LongMap<>();
+  private final LongMap<Fragment> openRight = new LongMap<>();
   private long heldBytes;
   private final AtomicLong records = new AtomicLong();
 
@@ -167,7 +165,7 @@ final class DelimitedCutter implements RecordCutter {
     synchronized (lock) {
       if (!openLeft.isEmpty() || !openRight.isEmpty()) {
         throw new IllegalStateException(path + ": record fragments left unjoined at "
-            + openLeft.keySet() + " / " + openRight.keySet());
+            + java.util.Arrays.toString(openLeft.keys()) + " / " + java.util.Arrays.toString(openRight.keys()));
       }
     }
     return List.of();
@@ -221,14 +219,14 @@ final class DelimitedCutter implements RecordCutter {
     if (f.left == Left.OPEN) {
       Fragment before = openRight.remove(f.start);
       if (before != null) {
-        forget(before, openLeft, before.left == Left.OPEN ? before.start : null);
+        forget(before, before.left == Left.OPEN ? openLeft : null, before.start);
         f = join(before, f);
       }
     }
     if (f.right == Right.OPEN) {
       Fragment after = openLeft.remove(f.end);
       if (after != null) {
-        forget(after, openRight, after.right == Right.OPEN ? after.end : null);
+        forget(after, after.right == Right.OPEN ? openRight : null, after.end);
         f = join(f, after);
       }
     }
@@ -260,8 +258,8 @@ final class DelimitedCutter implements RecordCutter {
     }
   }
 
-  private void forget(Fragment f, Map<Long, Fragment> other, Long otherKey) {
-    if (otherKey != null) {
+  private void forget(Fragment f, LongMap<Fragment> other, long otherKey) {
+    if (other != null) {
       other.remove(otherKey);
     }
     heldBytes -= f.heldBytes();

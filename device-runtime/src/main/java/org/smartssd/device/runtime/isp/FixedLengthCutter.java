@@ -2,9 +2,7 @@ package org.smartssd.device.runtime.isp;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.smartssd.device.tasklet.DataChunk;
 
@@ -29,7 +27,7 @@ final class FixedLengthCutter implements RecordCutter {
   private final long completeEnd;
   private final long readEnd;
   private final Object lock;
-  private final Map<Long, Partial> partials = new HashMap<>(); // by record start; guarded by lock
+  private final LongMap<Partial> partials = new LongMap<>(); // by record start; guarded by lock
   private final AtomicLong records = new AtomicLong();
 
   /**
@@ -79,7 +77,7 @@ final class FixedLengthCutter implements RecordCutter {
   public List<DataChunk> finish() throws RecordException {
     synchronized (lock) {
       if (!partials.isEmpty()) {
-        throw new IllegalStateException(path + ": records left incomplete at " + partials.keySet());
+        throw new IllegalStateException(path + ": records left incomplete at " + java.util.Arrays.toString(partials.keys()));
       }
     }
     if (completeEnd < readEnd) {
@@ -103,7 +101,11 @@ final class FixedLengthCutter implements RecordCutter {
 
   /** Copies [from, to) into the record starting at {@code start}; returns 1 if that completed it. */
   private int addPiece(long start, ByteBuffer bytes, long offset, long from, long to, List<DataChunk> out) {
-    Partial partial = partials.computeIfAbsent(start, s -> new Partial(length));
+    Partial partial = partials.get(start);
+    if (partial == null) {
+      partial = new Partial(length);
+      partials.put(start, partial);
+    }
     RecordCutter.copy(bytes, offset, from, to, partial.bytes, (int) (from - start));
     partial.filled += (int) (to - from);
     if (partial.filled < length) {

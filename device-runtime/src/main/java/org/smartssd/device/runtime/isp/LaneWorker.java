@@ -91,6 +91,12 @@ final class LaneWorker implements Runnable {
   volatile String event = "";
   /** The lane of the event running. */
   volatile int eventLane;
+  /** Each lane's result sink, made once: a call into the tasklet allocates nothing of the engine's. */
+  private final ResultSink[] sinks;
+  /** The chunk {@link #onDataAvailable} hands over, and the call that hands it (made once). */
+  private DataChunk chunkToDeliver;
+  private int laneToDeliver;
+  private final TaskletCall deliverChunk;
 
   LaneWorker(Crew crew, int[] lanes, ObjectStore store, TimingModel timing, IntSupplier hostWaiting) {
     this.crew = crew;
@@ -102,6 +108,15 @@ final class LaneWorker implements Runnable {
     this.timing = timing;
     this.hostWaiting = hostWaiting;
     this.threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    this.sinks = new ResultSink[exec.lanes];
+    for (int lane : lanes) {
+      sinks[lane] = result -> {
+        if (!exec.emit(lane, result, readyAt[lane])) {
+          throw new InterruptedException("execution " + exec.id + " has ended");
+        }
+      };
+    }
+    this.deliverChunk = () -> instances[laneToDeliver].onDataAvailable(chunkToDeliver, sinks[laneToDeliver]);
   }
 
   @Override
@@ -253,7 +268,7 @@ final class LaneWorker implements Runnable {
       readyAt[lane] = start;
       long cpu = cpuNanos();
       OpCounts counted = meter.counts();
-      call(lane, "onDataAvailable", () -> instances[lane].onDataAvailable(r.chunk(), sink(lane)));
+      onDataAvailable(lane, r.chunk());
       // Its bytes were charged to the lane that read them (the cycles-per-byte model charges reads).
       compute(lane, start, 0, cpuNanos() - cpu, meter.counts().minus(counted));
     }
@@ -309,7 +324,11 @@ final class LaneWorker implements Runnable {
       }
     }
     int pageSize = exec.targets.isEmpty() ? 0 : exec.targets.get(0).pageSize();
+    // On the heap: views of a direct buffer cost more to make (several per page) than the JDK's copy
+    // of each page through its temporary direct buffer (measured with IspScanBenchmark).
     ByteBuffer batch = ByteBuffer.allocate(Math.max(1, exec.isp.readRequestPages() * pageSize));
+    List<Execution.WorkItem> items = new ArrayList<>(exec.isp.readRequestPages());
+    List<ByteBuffer> segments = new ArrayList<>(exec.isp.readRequestPages());
     boolean any = true;
     while (any) {
       any = false;
@@ -322,7 +341,7 @@ final class LaneWorker implements Runnable {
           continue;
         }
         any = true;
-        request(channel, queue, batch, pageSize);
+        request(channel, queue, batch, pageSize, items, segments);
       }
     }
   }
@@ -334,7 +353,8 @@ final class LaneWorker implements Runnable {
    * them. While host commands wait for the simulator itself, the lane first gives them the CPU (a
    * courtesy of the simulator, not part of the model).
    */
-  private void request(int channel, ArrayDeque<Execution.WorkItem> queue, ByteBuffer batch, int pageSize) throws Stop {
+  private void request(int channel, ArrayDeque<Execution.WorkItem> queue, ByteBuffer batch, int pageSize,
+      List<Execution.WorkItem> items, List<ByteBuffer> segments) throws Stop {
     long ready = exec.model.channelReady(channel);
     if (exec.paced) {
       awaitModelled(ready);
@@ -345,8 +365,8 @@ final class LaneWorker implements Runnable {
     int pages = timing.parameters().internalReadsYield() && timing.hostBusy(channel, ready) ? 1
         : exec.isp.readRequestPages();
     InternalTimeline timeline = timing.internalReads(ready);
-    List<Execution.WorkItem> items = new ArrayList<>(pages);
-    List<ByteBuffer> segments = new ArrayList<>(pages);
+    items.clear();
+    segments.clear();
     long bytes = 0;
     for (int i = 0; i < pages && !queue.isEmpty(); i++) {
       Execution.WorkItem item = queue.poll();
@@ -433,7 +453,7 @@ final class LaneWorker implements Runnable {
         exec.inboxes[owner].add(new Execution.Routed(input, copy(chunk), arrivalNanos));
         continue;
       }
-      call(lane, "onDataAvailable", () -> instances[lane].onDataAvailable(chunk, sink(lane)));
+      onDataAvailable(lane, chunk);
     }
   }
 
@@ -445,11 +465,18 @@ final class LaneWorker implements Runnable {
   }
 
   private ResultSink sink(int lane) {
-    return result -> {
-      if (!exec.emit(lane, result, readyAt[lane])) {
-        throw new InterruptedException("execution " + exec.id + " has ended");
-      }
-    };
+    return sinks[lane];
+  }
+
+  /** {@code onDataAvailable} of {@code lane}'s instance with {@code chunk}, contained as every call is. */
+  private void onDataAvailable(int lane, DataChunk chunk) throws Stop {
+    chunkToDeliver = chunk;
+    laneToDeliver = lane;
+    try {
+      call(lane, "onDataAvailable", deliverChunk);
+    } finally {
+      chunkToDeliver = null;
+    }
   }
 
   // ---- containment ----

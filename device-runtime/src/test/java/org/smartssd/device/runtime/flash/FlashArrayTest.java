@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -81,6 +83,35 @@ class FlashArrayTest {
     for (int ppa : ppas) {
       assertArrayEquals(pattern(ppa, 512), read(ppa), "ppa " + ppa);
     }
+  }
+
+  /** Reads come through a memory mapping made at the first read: later writes must show through it. */
+  @Test
+  void readsSeeEveryLaterProgramOfTheSamePage() throws IOException {
+    int ppa = flash.addressing().ppa(2, 1, 3, 2);
+    flash.readRaw(ppa, ByteBuffer.allocate(512), null); // maps the region
+    for (int round = 0; round < 3; round++) {
+      byte[] data = pattern(ppa + round * 1000, 512);
+      flash.programPage(ppa, ByteBuffer.wrap(data), null);
+      assertArrayEquals(data, read(ppa), "round " + round);
+      flash.eraseBlock(flash.addressing().blockId(ppa), null);
+      ByteBuffer raw = ByteBuffer.allocate(512);
+      flash.readRaw(ppa, raw, null);
+      assertArrayEquals(new byte[512], raw.array(), "erased, round " + round);
+    }
+  }
+
+  /** A channel file that shrinks under the device is an I/O error naming it, not a crash of the JVM. */
+  @Test
+  void aChannelFileCutShortUnderTheMappingIsAnIoError() throws IOException {
+    int ppa = flash.addressing().ppa(1, 1, 3, 3); // the channel's last page
+    flash.programPage(ppa, ByteBuffer.wrap(pattern(ppa, 512)), null);
+    assertArrayEquals(pattern(ppa, 512), read(ppa));
+    try (FileChannel file = FileChannel.open(dataDir.resolve("flash/channel-001.flash"), StandardOpenOption.WRITE)) {
+      file.truncate(4096);
+    }
+    IOException e = assertThrows(IOException.class, () -> read(ppa));
+    assertTrue(e.getMessage().contains("channel-001.flash"), e.getMessage());
   }
 
   @Test
