@@ -76,7 +76,7 @@ public final class DeviceMapperConfigKeys {
    * jar, the device provides them.
    */
   public static final String SHARED_PACKAGES = "smartssd.mapper.shared-packages";
-  public static final String SHARED_PACKAGES_DEFAULT = "org.apache.hadoop.,org.smartssd.devicemapper.runtime.";
+  public static final String SHARED_PACKAGES_DEFAULT = "org.apache.hadoop.,org.smartssd.devicemapper.tasklet.,org.smartssd.devicemapper.wire.";
 
   // ---- set by DeviceJobClient.configure: the job as it was written ----
 

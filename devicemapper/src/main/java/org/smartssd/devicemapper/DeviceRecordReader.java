@@ -1,6 +1,6 @@
 package org.smartssd.devicemapper;
 
-import org.smartssd.devicemapper.runtime.ResultCodec;
+import org.smartssd.devicemapper.wire.ResultCodec;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package org.smartssd.devicemapper;
 
-import org.smartssd.devicemapper.runtime.MapperDriver;
+import org.smartssd.devicemapper.tasklet.MapperDriver;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package org.smartssd.devicemapper;
 
-import org.smartssd.devicemapper.runtime.MapperDriver;
-import org.smartssd.devicemapper.runtime.JobConfigurations;
-import org.smartssd.devicemapper.runtime.MapReduceTasklet;
+import org.smartssd.devicemapper.tasklet.MapperDriver;
+import org.smartssd.devicemapper.wire.JobConfigurations;
+import org.smartssd.devicemapper.tasklet.MapReduceTasklet;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +29,7 @@ import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 
 /**
  * Builds, on the host, what CREATE_OBJECT installs for one split: a jar with {@link
- * MapReduceTasklet} and the classes it runs inside the device, the generated {@link org.smartssd.devicemapper.runtime.MapperDriver}
+ * MapReduceTasklet} and the classes it runs inside the device, the generated {@link org.smartssd.devicemapper.tasklet.MapperDriver}
  * of the job's mapper, the job's classes it needs (mapper, combiner, map output key and value
  * classes, custom comparators, and what they use: see {@link ClassClosure}) and the job's
  * configuration; and the tasklet's parameters.

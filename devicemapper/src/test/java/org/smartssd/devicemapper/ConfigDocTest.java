@@ -37,6 +37,7 @@ class ConfigDocTest {
     assertThat(s.merge()).isEmpty();
     assertThat(s.polling().min().toMillis()).isEqualTo(1);
     assertThat(s.polling().max().toMillis()).isEqualTo(500);
-    assertThat(s.sharedPackages()).containsExactly("org.apache.hadoop.", "org.smartssd.devicemapper.runtime.");
+    assertThat(s.sharedPackages()).containsExactly("org.apache.hadoop.", "org.smartssd.devicemapper.tasklet.",
+        "org.smartssd.devicemapper.wire.");
   }
 }

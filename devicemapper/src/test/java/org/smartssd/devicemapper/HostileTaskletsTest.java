@@ -41,7 +41,7 @@ import org.smartssd.device.protocol.Response;
 import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
 import org.smartssd.devicemapper.hostile.Hostile;
-import org.smartssd.devicemapper.runtime.CountersReporter;
+import org.smartssd.devicemapper.tasklet.CountersReporter;
 
 /**
  * The hostile tasklet suite: every attack of {@link Hostile}, as a raw tasklet installed with

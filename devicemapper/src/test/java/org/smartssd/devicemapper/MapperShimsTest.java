@@ -1,6 +1,6 @@
 package org.smartssd.devicemapper;
 
-import org.smartssd.devicemapper.runtime.MapperDriver;
+import org.smartssd.devicemapper.tasklet.MapperDriver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

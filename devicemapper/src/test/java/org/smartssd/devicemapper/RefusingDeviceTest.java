@@ -1,6 +1,6 @@
 package org.smartssd.devicemapper;
 
-import org.smartssd.devicemapper.runtime.CountersReporter;
+import org.smartssd.devicemapper.tasklet.CountersReporter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.smartssd.devicemapper.Jobs.counter;

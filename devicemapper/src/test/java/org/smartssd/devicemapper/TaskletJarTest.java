@@ -1,8 +1,8 @@
 package org.smartssd.devicemapper;
 
-import org.smartssd.devicemapper.runtime.MapReduceTasklet;
-import org.smartssd.devicemapper.runtime.JobConfigurations;
-import org.smartssd.devicemapper.runtime.MapperDriver;
+import org.smartssd.devicemapper.tasklet.MapReduceTasklet;
+import org.smartssd.devicemapper.wire.JobConfigurations;
+import org.smartssd.devicemapper.tasklet.MapperDriver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -82,7 +82,7 @@ class TaskletJarTest {
         p + "TestJobs$TokenizerMapper.class", p + "TestJobs$IntSumReducer.class", p + "TestJobs$MapperCounters.class",
         p + "TestJobs$TokenizerMapper" + MapperShims.SUFFIX + ".class", JobConfigurations.DEFAULTS_ENTRY);
     for (String name : entries.keySet()) {
-      // The device's runtime (org.smartssd.devicemapper.runtime) is the device's, trusted: not in the jar.
+      // The device's runtime (org.smartssd.devicemapper.tasklet and .wire) is the device's, trusted: not in the jar.
       assertThat(name).doesNotStartWith("org/apache/hadoop/").doesNotStartWith("org/slf4j/")
           .doesNotStartWith("org/smartssd/device/").doesNotStartWith("java/")
           .doesNotStartWith("org/smartssd/devicemapper/runtime/")
@@ -138,7 +138,7 @@ class TaskletJarTest {
     ByteBuffer jar = ByteBuffer.wrap(tasklet.jar());
 
     TaskletLoader sharing = new TaskletLoader(Map.of(), List.of("org.apache.hadoop.",
-        "org.smartssd.devicemapper.runtime."), getClass().getClassLoader());
+        "org.smartssd.devicemapper.tasklet.", "org.smartssd.devicemapper.wire."), getClass().getClassLoader());
     LoadedTasklet loaded = sharing.load(jar, tasklet.className());
     assertThat(loaded.className()).isEqualTo(MapReduceTasklet.class.getName());
     assertThat(loaded.type()).as("the device's own runtime").isSameAs(MapReduceTasklet.class);
@@ -148,7 +148,7 @@ class TaskletJarTest {
     assertThatThrownBy(() -> noRuntime.load(jar, tasklet.className())).isInstanceOf(TaskletRefusedException.class)
         .hasMessageContaining("class " + MapReduceTasklet.class.getName() + " is not in the jar");
 
-    TaskletLoader notSharing = new TaskletLoader(Map.of(), List.of("org.smartssd.devicemapper.runtime."),
+    TaskletLoader notSharing = new TaskletLoader(Map.of(), List.of("org.smartssd.devicemapper.tasklet.", "org.smartssd.devicemapper.wire."),
         getClass().getClassLoader());
     assertThatThrownBy(() -> notSharing.load(jar, tasklet.className())).isInstanceOf(TaskletRefusedException.class)
         .hasMessageContaining("org.apache.hadoop.");

@@ -28,6 +28,8 @@ public final class DeviceConfig {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeviceConfig.class);
   private static final double BYTES_PER_MB = 1_000_000.0;
+  /** The device mapper's adapter package before it was split into .tasklet and .wire (issue 16). */
+  private static final String SPLIT_MAPPER_PACKAGE = "org.smartssd.devicemapper.runtime.";
 
   private final String profile;
   private final String deviceName;
@@ -188,6 +190,12 @@ public final class DeviceConfig {
       if (!prefix.isBlank()) {
         shared.add(prefix.trim());
       }
+    }
+    if (shared.contains(SPLIT_MAPPER_PACKAGE) || shared.contains(SPLIT_MAPPER_PACKAGE.substring(0,
+        SPLIT_MAPPER_PACKAGE.length() - 1))) {
+      throw ValueParser.bad(ISP_SHARED_PACKAGES, merged.get(ISP_SHARED_PACKAGES), "names " + SPLIT_MAPPER_PACKAGE
+          + ", which no longer exists: the device mapper's adapter is in org.smartssd.devicemapper.tasklet. and"
+          + " org.smartssd.devicemapper.wire. now (list both)");
     }
     return new IspParameters(
         values.wholeNumber(ISP_CORES, 1, 65536),

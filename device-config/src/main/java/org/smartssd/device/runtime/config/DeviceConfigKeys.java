@@ -191,7 +191,7 @@ public final class DeviceConfigKeys {
    * wherever Hadoop and the runtime are on its class path (and refuses them, saying why, where not).
    */
   public static final String ISP_SHARED_PACKAGES_DEFAULT =
-      "org.smartssd.device.tasklet.,org.apache.hadoop.,org.smartssd.devicemapper.runtime.";
+      "org.smartssd.device.tasklet.,org.apache.hadoop.,org.smartssd.devicemapper.tasklet.,org.smartssd.devicemapper.wire.";
 
   // Energy (Kang et al. measured 35-40 W for the host, 0.9-1.2 W for the Smart SSD).
   public static final String ENERGY_DEVICE_ACTIVE_W = "smartssd.device.energy.device-active-w";

@@ -101,6 +101,16 @@ class DeviceConfigTest {
     assertFalse(far.getMessage().contains("did you mean"), far.getMessage());
   }
 
+  /** A configuration written before the device mapper's package was split says what to list now. */
+  @Test
+  void theSplitMapperPackageIsNamedWithItsSuccessors() {
+    ConfigException e = assertThrows(ConfigException.class, () -> DeviceConfig.load(Map.of(
+        "smartssd.device.isp.shared-packages", "org.smartssd.device.tasklet.,org.smartssd.devicemapper.runtime.")));
+    assertEquals("smartssd.device.isp.shared-packages", e.key());
+    assertTrue(e.getMessage().contains("org.smartssd.devicemapper.tasklet. and org.smartssd.devicemapper.wire."),
+        e.getMessage());
+  }
+
   @Test
   void nullValueIsNamed() {
     Map<String, String> overrides = new HashMap<>();

@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper.runtime;
+package org.smartssd.devicemapper.wire;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -37,23 +37,23 @@ public final class ResultCodec {
   private ResultCodec() {}
 
   /** Packs serialized pairs into result records of about {@code batchBytes} and emits them. */
-  static final class PairBatcher {
+  public static final class PairBatcher {
     private final DataOutputBuffer batch = new DataOutputBuffer();
     private final int batchBytes;
     private ResultSink sink;
     private int pairs;
 
-    PairBatcher(int batchBytes) throws IOException {
+    public PairBatcher(int batchBytes) throws IOException {
       this.batchBytes = batchBytes;
       batch.writeByte(PAIRS);
     }
 
     /** Where results go from now on (each tasklet event brings its own). */
-    void sink(ResultSink sink) {
+    public void sink(ResultSink sink) {
       this.sink = sink;
     }
 
-    void add(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength)
+    public void add(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength)
         throws IOException, InterruptedException {
       WritableUtils.writeVInt(batch, keyLength);
       batch.write(key, keyOffset, keyLength);
@@ -66,7 +66,7 @@ public final class ResultCodec {
     }
 
     /** Emits the pairs gathered so far, if any (kept while no sink is known). */
-    void flush() throws IOException, InterruptedException {
+    public void flush() throws IOException, InterruptedException {
       if (pairs > 0) {
         emit();
       }
@@ -84,7 +84,7 @@ public final class ResultCodec {
   }
 
   /** The counters record of {@code counters}' non-zero counters, or null when there are none. */
-  static byte[] counters(Counters counters) throws IOException {
+  public static byte[] counters(Counters counters) throws IOException {
     List<Counter> nonZero = new ArrayList<>();
     List<String> groups = new ArrayList<>();
     for (CounterGroup group : counters) {

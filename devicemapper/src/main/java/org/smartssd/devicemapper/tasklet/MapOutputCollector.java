@@ -1,5 +1,6 @@
-package org.smartssd.devicemapper.runtime;
+package org.smartssd.devicemapper.tasklet;
 
+import org.smartssd.devicemapper.wire.ResultCodec;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.hadoop.io.DataInputBuffer;

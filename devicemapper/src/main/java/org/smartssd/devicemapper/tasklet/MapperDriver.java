@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper.runtime;
+package org.smartssd.devicemapper.tasklet;
 
 import java.io.IOException;
 import org.apache.hadoop.mapreduce.Mapper;

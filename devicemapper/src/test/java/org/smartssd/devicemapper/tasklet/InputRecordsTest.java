@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper.runtime;
+package org.smartssd.devicemapper.tasklet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

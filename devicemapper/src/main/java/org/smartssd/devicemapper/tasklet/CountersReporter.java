@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper.runtime;
+package org.smartssd.devicemapper.tasklet;
 
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;

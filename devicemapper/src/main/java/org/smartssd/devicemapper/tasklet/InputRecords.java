@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper.runtime;
+package org.smartssd.devicemapper.tasklet;
 
 import java.nio.ByteBuffer;
 import org.apache.hadoop.io.BytesWritable;

@@ -1,4 +1,4 @@
-package org.smartssd.devicemapper.runtime;
+package org.smartssd.devicemapper.wire;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

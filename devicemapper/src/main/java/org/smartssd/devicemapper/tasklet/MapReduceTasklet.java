@@ -1,5 +1,7 @@
-package org.smartssd.devicemapper.runtime;
+package org.smartssd.devicemapper.tasklet;
 
+import org.smartssd.devicemapper.wire.JobConfigurations;
+import org.smartssd.devicemapper.wire.ResultCodec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
