@@ -19,6 +19,7 @@ import org.smartssd.device.runtime.flash.FlashArray;
 import org.smartssd.device.runtime.ftl.DamagedMetadataException;
 import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
 import org.smartssd.device.runtime.ftl.MetadataLog;
+import org.smartssd.device.runtime.objects.CorruptPage;
 import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.objects.StoreCheck;
 import org.smartssd.device.runtime.objects.StoreException;
@@ -190,7 +191,7 @@ public final class DeviceCheck {
           + (r.corruptPages().isEmpty() ? ", all intact" : ", " + r.corruptPages().size() + " fail their check, in "
               + r.damagedFiles().size() + " files"));
       int shown = 0;
-      for (ObjectStore.CorruptPage p : r.corruptPages()) {
+      for (CorruptPage p : r.corruptPages()) {
         if (shown++ == MAX_PAGE_LINES) {
           lines.add("  ... and " + (r.corruptPages().size() - MAX_PAGE_LINES) + " more");
           break;
@@ -271,7 +272,7 @@ public final class DeviceCheck {
           System::currentTimeMillis)) {
         List<String> moved = new ArrayList<>();
         String last = null;
-        for (ObjectStore.CorruptPage p : store.verifyPages()) {
+        for (CorruptPage p : store.verifyPages()) {
           if (p.path().equals(last) || StoreCheck.isSetAside(p.path())) {
             continue;
           }

@@ -12,6 +12,7 @@ import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.ftl.OutOfSpaceException;
 import org.smartssd.device.runtime.isp.IspEngine;
+import org.smartssd.device.runtime.objects.Listing;
 import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.objects.StoreException;
 import org.smartssd.device.runtime.timing.Command;
@@ -58,7 +59,7 @@ public final class CommandHandler {
     } else if (request instanceof Request.Open r) {
       return new Response.Stat(store.openForRead(r.path()));
     } else if (request instanceof Request.ListDir r) {
-      ObjectStore.Listing listing = store.list(r.path(), r.startAfter(), r.limit());
+      Listing listing = store.list(r.path(), r.startAfter(), r.limit());
       return new Response.Listing(listing.entries(), listing.more());
     } else if (request instanceof Request.Create r) {
       return opened(store.create(r.path(), r.overwrite(), r.createParents(), owner));

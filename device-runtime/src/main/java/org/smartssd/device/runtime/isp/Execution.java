@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.runtime.config.IspParameters;
-import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.runtime.objects.ScanTarget;
 import org.smartssd.device.runtime.timing.ExecutionModel;
 import org.smartssd.device.tasklet.DataChunk;
 import org.smartssd.device.tasklet.ExecutionState;
@@ -32,7 +32,7 @@ final class Execution {
   final long id;
   final InstalledTasklet tasklet;
   final List<InputRange> inputs;
-  final List<ObjectStore.ScanTarget> targets;
+  final List<ScanTarget> targets;
   final Map<String, String> options;
   final IspParameters isp;
   final boolean mergeOnDevice;
@@ -85,7 +85,7 @@ final class Execution {
   private long endWallNanos;
   private List<Thread> threads = List.of();
 
-  Execution(long id, InstalledTasklet tasklet, List<InputRange> inputs, List<ObjectStore.ScanTarget> targets,
+  Execution(long id, InstalledTasklet tasklet, List<InputRange> inputs, List<ScanTarget> targets,
       Map<String, String> options, IspParameters isp, boolean mergeOnDevice, boolean paced, long timeLimitMillis,
       int channels, ExecutionModel model, Object owner) {
     this.id = id;
@@ -128,7 +128,7 @@ final class Execution {
    * as much work again on some cores).
    */
   int ownerLane(int input, long offset) {
-    ObjectStore.ScanTarget t = targets.get(input);
+    ScanTarget t = targets.get(input);
     return laneOf(t.channelOfPage()[(int) (offset / t.pageSize())]);
   }
 
@@ -143,7 +143,7 @@ final class Execution {
     }
     AtomicLong[] left = new AtomicLong[targets.size()];
     for (int i = 0; i < targets.size(); i++) {
-      ObjectStore.ScanTarget t = targets.get(i);
+      ScanTarget t = targets.get(i);
       InputRange range = inputs.get(i);
       long end = range.length() == InputRange.TO_END ? t.length() : Math.min(t.length(), range.offset() + range.length());
       RecordAssembler a = new RecordAssembler(recordFormat, t.path(), t.length(), range.offset(), end, isp.maxRecordBytes());

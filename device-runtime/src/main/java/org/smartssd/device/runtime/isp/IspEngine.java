@@ -20,7 +20,8 @@ import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.device.runtime.config.IspParameters;
-import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.runtime.objects.ScanSource;
+import org.smartssd.device.runtime.objects.ScanTarget;
 import org.smartssd.device.runtime.objects.StoreException;
 import org.smartssd.device.runtime.timing.ExecutionModel;
 import org.smartssd.device.runtime.timing.TimingModel;
@@ -38,8 +39,9 @@ import org.smartssd.opcount.OpMeter;
  * objects ({@code execute_object}) on lanes next to the flash, and hands their results to the host
  * when it polls ({@code read_object}); the device never calls the host.
  *
- * <p>Layering: the engine reads objects through the object store and the flash translation layer
- * below it, at low priority; the host interface above calls it.
+ * <p>Layering: the engine reads objects through the object store's scan interface
+ * ({@link ScanSource}) and the flash translation layer below it, at low priority; the host
+ * interface above calls it.
  */
 public final class IspEngine implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(IspEngine.class);
@@ -50,7 +52,7 @@ public final class IspEngine implements Closeable {
 
   private final IspParameters isp;
   private final EnergyParameters energy;
-  private final ObjectStore store;
+  private final ScanSource store;
   private final TimingModel timing;
   private final boolean paced;
   private final IntSupplier hostWaiting;
@@ -64,7 +66,7 @@ public final class IspEngine implements Closeable {
   private final ScheduledExecutorService watchdog;
   private final String name;
 
-  public IspEngine(String name, IspParameters isp, EnergyParameters energy, ObjectStore store, TimingModel timing,
+  public IspEngine(String name, IspParameters isp, EnergyParameters energy, ScanSource store, TimingModel timing,
       boolean paced, IntSupplier hostWaiting, TaskletLoader loader) {
     this.name = name;
     this.isp = isp;
@@ -202,9 +204,9 @@ public final class IspEngine implements Closeable {
       throw new StoreException(Status.BAD_REQUEST, "time-limit-ms " + timeLimit + " is above this device's limit of "
           + isp.timeLimitMillis() + " ms (smartssd.device.isp.time-limit-ms): ask for that or less");
     }
-    List<ObjectStore.ScanTarget> targets = new ArrayList<>();
+    List<ScanTarget> targets = new ArrayList<>();
     for (InputRange range : inputs) {
-      ObjectStore.ScanTarget target = store.openScan(range.path());
+      ScanTarget target = store.openScan(range.path());
       if (range.offset() > target.length()) {
         throw new StoreException(Status.PAST_END, "input " + range.path() + " starts at " + range.offset()
             + ", past its end (" + target.length() + " bytes)");

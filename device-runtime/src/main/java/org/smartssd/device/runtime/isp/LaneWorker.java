@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 import org.smartssd.device.protocol.Status;
-import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.runtime.objects.ScanSource;
 import org.smartssd.device.runtime.objects.StoreException;
 import org.smartssd.device.runtime.timing.InternalTimeline;
 import org.smartssd.device.runtime.timing.TimingModel;
@@ -77,7 +77,7 @@ final class LaneWorker implements Runnable {
   private final int[] lanes;
   private final Tasklet[] instances;
   private final long[] readyAt;
-  private final ObjectStore store;
+  private final ScanSource store;
   private final TimingModel timing;
   private final IntSupplier hostWaiting;
   private final com.sun.management.ThreadMXBean threads;
@@ -98,7 +98,7 @@ final class LaneWorker implements Runnable {
   private int laneToDeliver;
   private final TaskletCall deliverChunk;
 
-  LaneWorker(Crew crew, int[] lanes, ObjectStore store, TimingModel timing, IntSupplier hostWaiting) {
+  LaneWorker(Crew crew, int[] lanes, ScanSource store, TimingModel timing, IntSupplier hostWaiting) {
     this.crew = crew;
     this.exec = crew.execution;
     this.lanes = lanes;

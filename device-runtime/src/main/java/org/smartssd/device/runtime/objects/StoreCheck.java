@@ -38,7 +38,7 @@ public final class StoreCheck {
    * @param lostSamples the first few of them that name something
    */
   public record Report(MetadataLog.Inspection metadata, boolean pagesChecked, List<String> inconsistencies,
-      List<ObjectStore.CorruptPage> corruptPages, List<ObjectStore.CorruptPage> setAside, long files, long pages,
+      List<CorruptPage> corruptPages, List<CorruptPage> setAside, long files, long pages,
       long uncommittedPages, boolean predatesChecksums, Map<String, Long> lostRecords, List<String> lostSamples) {
 
     /** Nothing damaged, but what an earlier salvage set aside under {@link #SET_ASIDE}. */
@@ -49,7 +49,7 @@ public final class StoreCheck {
     /** Files with at least one corrupt page, in path order. */
     public List<String> damagedFiles() {
       List<String> paths = new ArrayList<>();
-      for (ObjectStore.CorruptPage p : corruptPages) {
+      for (CorruptPage p : corruptPages) {
         if (paths.isEmpty() || !paths.get(paths.size() - 1).equals(p.path())) {
           paths.add(p.path());
         }
@@ -61,7 +61,9 @@ public final class StoreCheck {
   private StoreCheck() {}
 
   public static Report run(Path dataDir, DeviceGeometry geometry, FlashTranslationLayer ftl) throws IOException {
-    ObjectStore store = ObjectStore.forInspection(geometry, ftl);
+    // Nothing is open for writing here: a file that leaves the namespace in replay has no writer to tell.
+    Namespace namespace = new Namespace(geometry.pageSizeBytes(), ftl, () -> 0L, file -> { });
+    NamespaceJournal journal = NamespaceJournal.forInspection(namespace, ftl);
     Map<String, Long> lost = new TreeMap<>();
     List<String> samples = new ArrayList<>();
     try {
@@ -70,15 +72,15 @@ public final class StoreCheck {
       return new Report(new MetadataLog.Inspection(null, null, -1, 0, -1, e, 0, List.of()), false, List.of(),
           List.of(), List.of(), 0, 0, 0, false, lost, samples);
     }
-    MetadataLog.Inspection inspection = MetadataLog.inspect(dataDir, ftl.flash().foundData(), store::readSnapshot,
-        store::replay, (type, in) -> {
-          String line = ObjectStore.describeRecord(type, in);
+    MetadataLog.Inspection inspection = MetadataLog.inspect(dataDir, ftl.flash().foundData(), journal::readSnapshot,
+        journal::replay, (type, in) -> {
+          String line = NamespaceJournal.describeRecord(type, in);
           String kind = line.split(" ", 2)[0];
           lost.merge(kind, 1L, Long::sum);
           if (!kind.equals("map") && samples.size() < SAMPLES) {
             samples.add(line);
           }
-        }, ObjectStore::isRecordType);
+        }, NamespaceJournal::isRecordType);
     DamagedMetadataException damage = inspection.damage();
     boolean located = damage == null || damage.kind() == DamagedMetadataException.Kind.JOURNAL_RECORD
         || damage.kind() == DamagedMetadataException.Kind.JOURNAL_MISSING;
@@ -89,20 +91,20 @@ public final class StoreCheck {
     long uncommitted = 0;
     int mapped = ftl.mappedPages();
     try {
-      BitSet owned = store.ownedLbns();
+      BitSet owned = namespace.ownedLbns();
       ftl.finishRecovery(owned);
       uncommitted = mapped - owned.cardinality();
     } catch (IOException | UncheckedIOException e) {
       inconsistencies.add(e.getMessage());
     }
-    boolean predates = store.loadedSnapshotVersion() < 2;
-    List<ObjectStore.CorruptPage> corrupt = new ArrayList<>();
-    List<ObjectStore.CorruptPage> setAside = new ArrayList<>();
-    for (ObjectStore.CorruptPage p : predates ? List.<ObjectStore.CorruptPage>of() : store.verifyPages()) {
+    boolean predates = journal.loadedSnapshotVersion() < 2;
+    List<CorruptPage> corrupt = new ArrayList<>();
+    List<CorruptPage> setAside = new ArrayList<>();
+    for (CorruptPage p : predates ? List.<CorruptPage>of() : new FileReads(namespace, ftl, geometry).verifyPages()) {
       (isSetAside(p.path()) ? setAside : corrupt).add(p);
     }
-    return new Report(inspection, !predates, inconsistencies, corrupt, setAside, store.fileCount(),
-        store.committedPages(), uncommitted, predates, lost, samples);
+    return new Report(inspection, !predates, inconsistencies, corrupt, setAside, namespace.fileCount(),
+        namespace.committedPages(), uncommitted, predates, lost, samples);
   }
 
   /** Whether {@code path} is under {@link #SET_ASIDE}. */

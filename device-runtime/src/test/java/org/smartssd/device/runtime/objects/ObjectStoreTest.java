@@ -9,10 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.protocol.Status;
 
+/**
+ * The facade end to end: what it composes from its parts (create with parents, commits at sync and
+ * close, a connection's handles, closing the store), the checks it makes itself, and its lock.
+ */
 class ObjectStoreTest {
   private static final Object OWNER = new Object();
   private static final int PAGE = StoreFixture.GEOMETRY.pageSizeBytes();
@@ -66,21 +72,6 @@ class ObjectStoreTest {
   }
 
   @Test
-  void mkdirsCreatesParentsAndIsIdempotent() throws Exception {
-    store.mkdirs("/a/b/c");
-    store.mkdirs("/a/b/c");
-    assertTrue(store.status("/a/b").directory());
-    assertEquals(List.of("c"), names(store.list("/a/b", "", 10).entries()));
-  }
-
-  @Test
-  void mkdirsOverAFileFails() throws Exception {
-    writeFile("/f", new byte[1]);
-    assertStatus(Status.ALREADY_EXISTS, () -> store.mkdirs("/f"));
-    assertStatus(Status.PARENT_NOT_DIRECTORY, () -> store.mkdirs("/f/g"));
-  }
-
-  @Test
   void badPathsAreRefusedWithTheirReason() {
     for (String bad : new String[] {"", "relative", "/a//b", "/a/", "/a/./b", "/a/../b", "/a\0b", "/" + "x".repeat(256)}) {
       StoreException e = assertThrows(StoreException.class, () -> store.mkdirs(bad), bad);
@@ -105,14 +96,6 @@ class ObjectStoreTest {
       ByteBuffer got = store.read(st.objectId(), off, 1500, null);
       assertArrayEquals(Arrays.copyOfRange(data, off, Math.min(data.length, off + 1500)), toArray(got), "offset " + off);
     }
-  }
-
-  @Test
-  void readingPastTheEndIsRefused() throws Exception {
-    writeFile("/f", new byte[10]);
-    long id = store.status("/f").objectId();
-    assertStatus(Status.PAST_END, () -> store.read(id, 11, 1, null));
-    assertEquals(0, store.read(id, 10, 5, null).remaining());
   }
 
   @Test
@@ -175,18 +158,6 @@ class ObjectStoreTest {
   }
 
   @Test
-  void renameRefusals() throws Exception {
-    store.mkdirs("/a/b");
-    writeFile("/f", new byte[1]);
-    assertStatus(Status.BAD_REQUEST, () -> store.rename("/a", "/a/b/c"));
-    assertStatus(Status.BAD_REQUEST, () -> store.rename("/", "/r"));
-    assertStatus(Status.NOT_FOUND, () -> store.rename("/nope", "/n"));
-    assertStatus(Status.ALREADY_EXISTS, () -> store.rename("/f", "/a/b"));
-    assertStatus(Status.NOT_FOUND, () -> store.rename("/f", "/missing/f"));
-    assertStatus(Status.PARENT_NOT_DIRECTORY, () -> store.rename("/a", "/f/a"));
-  }
-
-  @Test
   void deleteIsRecursiveOnlyWhenAskedAndFreesSpace() throws Exception {
     long free = store.freeBytes();
     writeFile("/d/e/f", bytes(PAGE * 4, 6));
@@ -200,88 +171,11 @@ class ObjectStoreTest {
   }
 
   @Test
-  void deletingTheRootEmptiesIt() throws Exception {
-    writeFile("/a/f", new byte[5]);
-    writeFile("/b", new byte[5]);
-    assertStatus(Status.DIRECTORY_NOT_EMPTY, () -> store.delete("/", false));
-    store.delete("/", true);
-    assertTrue(store.list("/", "", 10).entries().isEmpty());
-    assertTrue(store.status("/").directory());
-  }
-
-  @Test
   void readsOfADeletedObjectFail() throws Exception {
     writeFile("/f", new byte[5]);
     long id = store.status("/f").objectId();
     store.delete("/f", false);
     assertStatus(Status.NOT_FOUND, () -> store.read(id, 0, 1, null));
-  }
-
-  @Test
-  void listingIsSortedAndPaged() throws Exception {
-    for (String name : new String[] {"c", "a", "e", "b", "d"}) {
-      writeFile("/dir/" + name, new byte[1]);
-    }
-    ObjectStore.Listing first = store.list("/dir", "", 2);
-    assertEquals(List.of("a", "b"), names(first.entries()));
-    assertTrue(first.more());
-    ObjectStore.Listing rest = store.list("/dir", "b", 10);
-    assertEquals(List.of("c", "d", "e"), names(rest.entries()));
-    assertFalse(rest.more());
-    assertEquals("/dir/c", rest.entries().get(0).path());
-    assertEquals(List.of("a"), names(store.list("/dir/a", "", 10).entries()), "a file lists itself");
-  }
-
-  @Test
-  void syncedDataSurvivesAndUnsyncedDataIsDroppedOnRecovery() throws Exception {
-    byte[] data = bytes(PAGE * 3 + 100, 8);
-    long h = store.create("/f", false, false, OWNER).handle();
-    store.write(h, ByteBuffer.wrap(data, 0, PAGE + 50), OWNER, null);
-    assertEquals(PAGE + 50, store.sync(h, OWNER, null));
-    store.write(h, ByteBuffer.wrap(data, PAGE + 50, data.length - PAGE - 50), OWNER, null);
-    store.mkdirs("/made-after");
-    // Abandon the store without closing it, as a crash would, and recover from the same files.
-    StoreFixture recovered = StoreFixture.open(dir);
-    try {
-      ObjectStore again = recovered.store;
-      assertTrue(again.status("/made-after").directory());
-      ObjectStatus st = again.status("/f");
-      assertEquals(PAGE + 50, st.length());
-      ByteBuffer got = again.read(st.objectId(), 0, (int) st.length(), null);
-      assertArrayEquals(Arrays.copyOf(data, PAGE + 50), toArray(got));
-      // The pages written after the sync were dropped: only the synced ones are in use.
-      assertEquals(again.capacityBytes() - 2L * PAGE, again.freeBytes());
-    } finally {
-      recovered.close();
-    }
-  }
-
-  @Test
-  void manyChangesSurviveCheckpointsAndRecovery() throws Exception {
-    fixture.close();
-    fixture = StoreFixture.open(dir, 4096); // checkpoint after every few records
-    store = fixture.store;
-    List<String> expected = new ArrayList<>();
-    for (int i = 0; i < 60; i++) {
-      String path = "/d" + (i % 5) + "/f" + i;
-      writeFile(path, bytes(100 + i * 37, i));
-      if (i % 3 == 0) {
-        store.rename(path, path + "-r");
-        path = path + "-r";
-      }
-      if (i % 7 == 0) {
-        store.delete(path, false);
-      } else {
-        expected.add(path);
-      }
-    }
-    fixture.close();
-    fixture = StoreFixture.open(dir);
-    store = fixture.store;
-    for (String path : expected) {
-      int i = Integer.parseInt(path.replaceAll(".*/f(\\d+).*", "$1"));
-      assertArrayEquals(bytes(100 + i * 37, i), readAll(path), path);
-    }
   }
 
   @Test
@@ -293,6 +187,79 @@ class ObjectStoreTest {
     assertStatus(Status.BAD_HANDLE, () -> store.write(h, ByteBuffer.allocate(1), connection, null));
     assertArrayEquals(bytes(5000, 9), readAll("/f"));
     store.close(store.append("/f", OWNER, null).handle(), OWNER, null);
+  }
+
+  @Test
+  void negativeOffsetsAndListingLimitsAreRefused() throws Exception {
+    writeFile("/f", new byte[10]);
+    long id = store.status("/f").objectId();
+    assertStatus(Status.BAD_REQUEST, () -> store.read(id, -1, 1, null));
+    assertStatus(Status.BAD_REQUEST, () -> store.read(id, 0, -1, null));
+    assertStatus(Status.BAD_REQUEST, () -> store.list("/", "", 0));
+    assertEquals(List.of("f"), names(store.list("/", "", 1).entries()));
+  }
+
+  @Test
+  void closingTheStoreCommitsWhatIsStillOpen() throws Exception {
+    byte[] data = bytes(PAGE * 2 + 300, 10);
+    long h = store.create("/open", false, false, OWNER).handle();
+    store.write(h, ByteBuffer.wrap(data), OWNER, null);
+    fixture.close();
+    fixture = StoreFixture.open(dir);
+    store = fixture.store;
+    assertArrayEquals(data, readAll("/open"));
+    assertFalse(store.hasHandlesOf(OWNER));
+  }
+
+  @Test
+  void theEngineScansThroughTheNarrowInterfaceWhileAFileIsWritten() throws Exception {
+    ScanSource scans = store;
+    byte[] data = bytes(PAGE * 2 + 300, 11);
+    long h = store.create("/scanned", false, false, OWNER).handle();
+    store.write(h, ByteBuffer.wrap(data), OWNER, null);
+    ScanTarget target = scans.openScan("/scanned");
+    assertEquals(data.length, target.length());
+    assertEquals(3, target.channelOfPage().length);
+    ByteBuffer all = ByteBuffer.allocate(3 * PAGE);
+    for (int i = 0; i < 3; i++) {
+      scans.readPageForScan(target.objectId(), i, all.slice(i * PAGE, PAGE), null);
+    }
+    assertArrayEquals(data, Arrays.copyOf(all.array(), data.length), "the last page comes from the writer's buffer");
+    store.close(h, OWNER, null);
+    store.delete("/scanned", false);
+    assertStatus(Status.NOT_FOUND, () -> scans.readPageForScan(target.objectId(), 0, ByteBuffer.allocate(PAGE), null));
+    assertStatus(Status.IS_DIRECTORY, () -> scans.openScan("/"));
+  }
+
+  @Test
+  void lookupsAndScansShareTheStoreWithAWriter() throws Exception {
+    byte[] data = bytes(PAGE * 8, 12);
+    writeFile("/base", data);
+    long id = store.status("/base").objectId();
+    long h = store.create("/growing", false, false, OWNER).handle();
+    CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+      try {
+        for (int i = 0; i < 200; i++) {
+          store.write(h, ByteBuffer.wrap(data, 0, 333), OWNER, null);
+          if (i % 50 == 0) {
+            store.sync(h, OWNER, null);
+          }
+        }
+      } catch (StoreException | IOException e) {
+        throw new CompletionException(e);
+      }
+    });
+    ByteBuffer page = ByteBuffer.allocate(PAGE);
+    for (int round = 0; round < 50; round++) {
+      for (int i = 0; i < 8; i++) {
+        store.readPageForScan(id, i, page.clear(), null);
+        assertArrayEquals(Arrays.copyOfRange(data, i * PAGE, (i + 1) * PAGE), page.array());
+      }
+      assertTrue(store.status("/growing").length() <= 200 * 333);
+    }
+    writer.get(30, TimeUnit.SECONDS);
+    store.close(h, OWNER, null);
+    assertEquals(200 * 333, store.status("/growing").length());
   }
 
   private static List<String> names(List<ObjectStatus> entries) {
