@@ -1,6 +1,7 @@
 package org.smartssd.devicemapper;
 
 import org.smartssd.devicemapper.tasklet.MapperDriver;
+import org.smartssd.devicemapper.wire.InputSpec;
 import org.smartssd.devicemapper.wire.JobConfigurations;
 import org.smartssd.devicemapper.tasklet.MapReduceTasklet;
 import java.io.ByteArrayOutputStream;
@@ -56,7 +57,7 @@ final class TaskletJarBuilder {
     Class<? extends Mapper> mapper = DeviceMapperSettings.realMapper(conf);
     Class<? extends InputFormat> inputFormat = DeviceMapperSettings.realInputFormat(conf);
     Class<? extends Reducer> combiner = job.getNumReduceTasks() > 0 ? DeviceMapperSettings.realCombiner(conf) : null;
-    String input = input(inputFormat, conf);
+    InputSpec input = input(inputFormat, conf);
     MapperShims.check(mapper, settings.sharedPackages());
     String driver = MapperShims.driverName(mapper, settings.sharedPackages());
 
@@ -96,7 +97,7 @@ final class TaskletJarBuilder {
     Map<String, String> parameters = new TreeMap<>();
     parameters.put(MapReduceTasklet.CONFIGURATION,
         JobConfigurations.encodeDifferences(JobConfigurations.entries(original), defaults));
-    parameters.put(MapReduceTasklet.INPUT, input);
+    parameters.put(MapReduceTasklet.INPUT, input.encode());
     parameters.put(MapReduceTasklet.MAPPER_DRIVER, driver);
     parameters.put(MapReduceTasklet.COMBINER, combiner == null ? "" : combiner.getName());
     parameters.put(MapReduceTasklet.SPLIT_PATH, split.getPath().toString());
@@ -110,28 +111,34 @@ final class TaskletJarBuilder {
         parameters);
   }
 
-  /** How the device presents records: as the job's input format would. */
+  /** LineRecordReader's limit on line length; a job that sets it runs on the host. */
+  static final String MAX_LINE_LENGTH = "mapreduce.input.linerecordreader.line.maxlength";
+
+  /**
+   * How the device presents records: as the job's input format would, decided here once from the
+   * job's configuration and sent to the device (which reads no input-format key itself).
+   */
   @SuppressWarnings("rawtypes")
-  private static String input(Class<? extends InputFormat> inputFormat, Configuration conf)
+  static InputSpec input(Class<? extends InputFormat> inputFormat, Configuration conf)
       throws UnsupportedJobException {
     if (inputFormat == FixedLengthInputFormat.class) {
-      if (FixedLengthInputFormat.getRecordLength(conf) <= 0) {
+      int length = FixedLengthInputFormat.getRecordLength(conf);
+      if (length <= 0) {
         throw new UnsupportedJobException("FixedLengthInputFormat needs a positive record length ("
             + FixedLengthInputFormat.FIXED_RECORD_LENGTH + ")");
       }
-      return MapReduceTasklet.INPUT_FIXED_LENGTH;
+      return InputSpec.fixedLength(length);
     }
     if (inputFormat == TextInputFormat.class) {
-      if (conf.getInt(MapReduceTasklet.MAX_LINE_LENGTH, Integer.MAX_VALUE) != Integer.MAX_VALUE) {
-        throw new UnsupportedJobException(MapReduceTasklet.MAX_LINE_LENGTH + " is set: LineRecordReader then gives "
+      if (conf.getInt(MAX_LINE_LENGTH, Integer.MAX_VALUE) != Integer.MAX_VALUE) {
+        throw new UnsupportedJobException(MAX_LINE_LENGTH + " is set: LineRecordReader then gives "
             + "the line after skipped ones the key of the first one skipped, which a device lane cannot know");
       }
-      String delimiter = conf.get("textinputformat.record.delimiter");
-      if (delimiter != null && delimiter.getBytes(StandardCharsets.UTF_8).length != 1) {
-        throw new UnsupportedJobException("the device cuts records at one byte; textinputformat.record.delimiter has "
-            + delimiter.getBytes(StandardCharsets.UTF_8).length);
+      try {
+        return InputSpec.text(conf.get("textinputformat.record.delimiter"));
+      } catch (IllegalArgumentException e) {
+        throw new UnsupportedJobException(e.getMessage());
       }
-      return MapReduceTasklet.INPUT_TEXT;
     }
     throw new UnsupportedJobException("input format " + inputFormat.getName() + " is not one the device presents "
         + "records as (FixedLengthInputFormat, TextInputFormat)");

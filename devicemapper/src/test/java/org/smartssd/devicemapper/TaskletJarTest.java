@@ -101,7 +101,7 @@ class TaskletJarTest {
     expected.put(MRJobConfig.INPUT_FORMAT_CLASS_ATTR, TextInputFormat.class.getName());
     assertThat(JobConfigurations.entries(shipped)).isEqualTo(expected);
 
-    assertThat(tasklet.parameters()).containsEntry(MapReduceTasklet.INPUT, MapReduceTasklet.INPUT_TEXT)
+    assertThat(tasklet.parameters()).containsEntry(MapReduceTasklet.INPUT, "lines")
         .containsEntry(MapReduceTasklet.COMBINER, TestJobs.IntSumReducer.class.getName())
         .containsEntry(MapReduceTasklet.SPLIT_PATH, SPLIT.getPath().toString())
         .containsEntry(MapReduceTasklet.TASK_ATTEMPT, ATTEMPT.toString());
@@ -157,9 +157,9 @@ class TaskletJarTest {
   @Test
   void jobsTheDevicesCannotPresentRecordsForAreLeftToTheHost() throws Exception {
     Configuration conf = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out")));
-    conf.setInt(MapReduceTasklet.MAX_LINE_LENGTH, 100);
+    conf.setInt(TaskletJarBuilder.MAX_LINE_LENGTH, 100);
     assertThatThrownBy(() -> build(conf)).isInstanceOf(UnsupportedJobException.class)
-        .hasMessageContaining(MapReduceTasklet.MAX_LINE_LENGTH);
+        .hasMessageContaining(TaskletJarBuilder.MAX_LINE_LENGTH);
 
     Configuration crlf = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out")));
     crlf.set("textinputformat.record.delimiter", "\r\n");
@@ -168,7 +168,8 @@ class TaskletJarTest {
 
     Configuration comma = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out")));
     comma.set("textinputformat.record.delimiter", ",");
-    assertThat(build(comma).parameters()).containsEntry(MapReduceTasklet.INPUT, MapReduceTasklet.INPUT_TEXT);
+    assertThat(build(comma).parameters()).as("the host decides the record format: the device reads no input key")
+        .containsEntry(MapReduceTasklet.INPUT, "delimited:44");
   }
 
   @Test

@@ -5,6 +5,7 @@ import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.smartssd.device.tasklet.DataChunk;
+import org.smartssd.device.tasklet.RecordBoundaries;
 import org.smartssd.device.tasklet.RecordFormat;
 
 /**
@@ -23,6 +24,10 @@ import org.smartssd.device.tasklet.RecordFormat;
  *       {@code textinputformat.record.delimiter}: records end at that byte alone.
  * </ul>
  *
+ * <p>The device gives each chunk its records' ends ({@link DataChunk#boundaries()}), found while it
+ * cut them: lines and delimited records are not scanned for their ends a second time (a chunk
+ * without them, from a test, is).
+ *
  * <p>For lines, as {@code LineRecordReader} does, a UTF-8 byte order mark at the start of the file
  * is left out of the first line. {@code mapreduce.input.linerecordreader.line.maxlength} is not
  * supported: {@code LineRecordReader} gives the line after skipped ones the key of the first one
@@ -35,6 +40,10 @@ abstract class InputRecords {
   protected int length;
   protected int position;
   protected long base;
+  /** The chunk's record ends as the device found them, or null (then the bytes are scanned for them). */
+  protected RecordBoundaries ends;
+  /** The next record's index in {@link #ends}. */
+  protected int nextRecord;
 
   abstract RecordFormat format();
 
@@ -57,6 +66,20 @@ abstract class InputRecords {
     data.duplicate().get(buffer, 0, length);
     position = 0;
     base = chunk.offset();
+    ends = chunk.boundaries();
+    nextRecord = 0;
+  }
+
+  /**
+   * The end of the record starting at {@link #position} (just past its delimiter, or the chunk's
+   * end): from the chunk's boundaries when it has them, else by looking for {@code delimiter}.
+   */
+  protected final int recordEnd(byte delimiter) {
+    if (ends != null) {
+      return ends.end(nextRecord++);
+    }
+    int at = indexOf(delimiter, position, length);
+    return at < 0 ? length : at + 1;
   }
 
   static InputRecords fixedLength(int recordLength) {
@@ -157,9 +180,8 @@ abstract class InputRecords {
           if (position >= length) {
             return false;
           }
-          int newline = indexOf((byte) '\n', position, length);
-          recordEnd = newline < 0 ? length : newline + 1;
-          contentEnd = newline < 0 ? length : newline;
+          recordEnd = recordEnd((byte) '\n');
+          contentEnd = buffer[recordEnd - 1] == '\n' ? recordEnd - 1 : recordEnd;
           inRecord = true;
           if (position == contentEnd) { // an empty line: "\n" alone
             inRecord = false;
@@ -217,10 +239,9 @@ abstract class InputRecords {
     @Override
     boolean next() {
       while (position < length) {
-        int at = indexOf(delimiter, position, length);
         int start = position;
-        int end = at < 0 ? length : at;
-        position = at < 0 ? length : at + 1;
+        position = recordEnd(delimiter);
+        int end = buffer[position - 1] == delimiter ? position - 1 : position;
         if (line(start, end, position - end)) {
           return true;
         }

@@ -1,6 +1,7 @@
 package org.smartssd.devicemapper.tasklet;
 
 import org.smartssd.devicemapper.wire.JobConfigurations;
+import org.smartssd.devicemapper.wire.InputSpec;
 import org.smartssd.devicemapper.wire.ResultCodec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,10 +58,8 @@ public final class MapReduceTasklet implements MergingTasklet {
   // ---- parameters (CREATE_OBJECT) ----
   /** The job's configuration as its differences from the defaults in the jar ({@link JobConfigurations}). */
   public static final String CONFIGURATION = "configuration";
-  /** How records are presented: {@link #INPUT_FIXED_LENGTH} or {@link #INPUT_TEXT}. */
+  /** How records are presented, as the host decided once: an {@link InputSpec}, encoded. */
   public static final String INPUT = "input";
-  public static final String INPUT_FIXED_LENGTH = "fixed-length";
-  public static final String INPUT_TEXT = "text";
   /** The binary name of the generated {@link MapperDriver} subclass of the job's mapper. */
   public static final String MAPPER_DRIVER = "mapper-driver";
   /** The combiner's binary name, or empty for none. */
@@ -75,8 +74,6 @@ public final class MapReduceTasklet implements MergingTasklet {
   public static final String BUFFER_BYTES = "buffer-bytes";
   public static final String RESULT_BATCH_BYTES = "result-batch-bytes";
 
-  /** LineRecordReader's limit on line length; the device supports only its default (none). */
-  public static final String MAX_LINE_LENGTH = "mapreduce.input.linerecordreader.line.maxlength";
 
   private JobConf conf;
   private InputRecords records;
@@ -108,7 +105,7 @@ public final class MapReduceTasklet implements MergingTasklet {
     if (context.lane() < 0) {
       return; // the controller core's instance only merges
     }
-    records = records(required(p, INPUT), conf);
+    records = records(required(p, INPUT));
     // The job's code gets a copy of the configuration: what it does to it (a Configuration is a Writable,
     // and readFields rewrites it) never reaches the one this runtime confined and makes classes from.
     JobConf jobsView = new JobConf(conf);
@@ -236,32 +233,19 @@ public final class MapReduceTasklet implements MergingTasklet {
     return conf;
   }
 
-  /** The records as the job's input format presents them, read from the job's configuration as Hadoop reads it. */
-  private static InputRecords records(String input, JobConf conf) throws IOException {
-    if (input.equals(INPUT_FIXED_LENGTH)) {
-      int length = conf.getInt("fixedlengthinputformat.record.length", 0);
-      if (length <= 0) {
-        throw new IOException("fixed record length " + length + " is invalid. It should be set to a value greater"
-            + " than zero");
-      }
-      return InputRecords.fixedLength(length);
+  /** The records as the job's input format presents them, as the host decided ({@link InputSpec}). */
+  private static InputRecords records(String input) throws IOException {
+    InputSpec spec;
+    try {
+      spec = InputSpec.parse(input);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("parameter " + INPUT + ": " + e.getMessage(), e);
     }
-    if (input.equals(INPUT_TEXT)) {
-      if (conf.getInt(MAX_LINE_LENGTH, Integer.MAX_VALUE) != Integer.MAX_VALUE) {
-        throw new IOException(MAX_LINE_LENGTH + " is set: the device does not skip long lines as LineRecordReader does");
-      }
-      String delimiter = conf.get("textinputformat.record.delimiter");
-      if (delimiter == null) {
-        return InputRecords.lines();
-      }
-      byte[] bytes = delimiter.getBytes(StandardCharsets.UTF_8);
-      if (bytes.length != 1) {
-        throw new IOException("the device cuts records at one byte; textinputformat.record.delimiter has "
-            + bytes.length);
-      }
-      return InputRecords.delimited(bytes[0]);
-    }
-    throw new IOException("unknown input '" + input + "' (" + INPUT_FIXED_LENGTH + " or " + INPUT_TEXT + ")");
+    return switch (spec.kind()) {
+      case FIXED_LENGTH -> InputRecords.fixedLength(spec.recordLength());
+      case LINES -> InputRecords.lines();
+      case DELIMITED -> InputRecords.delimited(spec.delimiter());
+    };
   }
 
   private static String required(Map<String, String> p, String name) throws IOException {

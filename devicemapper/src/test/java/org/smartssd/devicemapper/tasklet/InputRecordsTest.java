@@ -25,6 +25,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.tasklet.DataChunk;
+import org.smartssd.device.tasklet.RecordBoundaries;
 
 /**
  * The device presents records exactly as Hadoop's own readers do: the same bytes cut as the device
@@ -122,7 +123,14 @@ class InputRecordsTest {
       int j = Math.min(cuts.size(), i + 1 + random.nextInt(4));
       int from = cuts.get(i)[0];
       int to = cuts.get(j - 1)[1];
-      records.reset(new DataChunk("/f", from, ByteBuffer.wrap(text, from, to - from).slice().asReadOnlyBuffer()));
+      // As the device gives them, with the records' ends it found; or without, so that they are looked for.
+      int[] ends = new int[j - i];
+      for (int k = i; k < j; k++) {
+        ends[k - i] = cuts.get(k)[1];
+      }
+      RecordBoundaries boundaries = random.nextBoolean() ? RecordBoundaries.of(ends, 0, ends.length, from) : null;
+      records.reset(new DataChunk("/f", from, ByteBuffer.wrap(text, from, to - from).slice().asReadOnlyBuffer(),
+          boundaries));
       while (records.next()) {
         out.add(entry(records.key().get(), records.value()));
       }

@@ -48,6 +48,10 @@ public final class RecordCounter implements MergingTasklet {
       count += data.remaining() / format.recordLength();
       return;
     }
+    if (chunk.boundaries() != null) { // the engine counted them while cutting
+      count += chunk.boundaries().count();
+      return;
+    }
     byte delimiter = format.delimiter();
     int n = 0;
     for (int i = data.position(); i < data.limit(); i++) {

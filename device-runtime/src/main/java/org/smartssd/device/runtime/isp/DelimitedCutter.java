@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.smartssd.device.tasklet.DataChunk;
+import org.smartssd.device.tasklet.RecordBoundaries;
 
 /**
  * Delimited records, cut as Hadoop's {@code TextInputFormat} cuts lines. A segment is scanned
@@ -65,11 +66,26 @@ final class DelimitedCutter implements RecordCutter {
     }
   }
 
-  /** The owned records wholly inside one segment: [from, to), and how many. */
+  /**
+   * The owned records wholly inside one segment: [from, to), how many, and where each ends (as an
+   * offset from the segment's start: the chunk's boundaries, found by this one scan).
+   */
   private static final class Owned {
     long from = -1;
     long to;
-    long count;
+    int count;
+    int[] ends;
+
+    Owned(int segmentBytes) {
+      ends = new int[Math.min(segmentBytes, 16 + segmentBytes / 64)];
+    }
+
+    void add(int end) {
+      if (count == ends.length) {
+        ends = java.util.Arrays.copyOf(ends, count * 2);
+      }
+      ends[count++] = end;
+    }
   }
 
   private final String path;
@@ -107,14 +123,14 @@ final class DelimitedCutter implements RecordCutter {
     long end = offset + size;
     long first = -1;
     long recordStart = offset == 0 ? 0 : -1; // the latest record start seen, once one is known
-    Owned owned = new Owned();
+    Owned owned = new Owned(size);
     for (int i = indexOf(bytes, 0, size); i >= 0; i = indexOf(bytes, i + 1, size)) {
       long at = offset + i;
       if (first < 0) {
         first = at;
       }
       if (recordStart >= 0) {
-        inside(recordStart, at + 1, owned);
+        inside(offset, recordStart, at + 1, owned);
       }
       recordStart = at + 1;
       if (recordStart >= rangeEnd) {
@@ -125,7 +141,7 @@ final class DelimitedCutter implements RecordCutter {
     }
     boolean endsObject = end == objectLength;
     if (endsObject && recordStart >= 0 && recordStart < end) {
-      inside(recordStart, end, owned);
+      inside(offset, recordStart, end, owned);
     }
 
     Fragment head = null;
@@ -150,7 +166,8 @@ final class DelimitedCutter implements RecordCutter {
         place(head, out);
       }
       if (owned.from >= 0) {
-        out.add(new DataChunk(path, owned.from, RecordCutter.view(bytes, offset, owned.from, owned.to)));
+        out.add(new DataChunk(path, owned.from, RecordCutter.view(bytes, offset, owned.from, owned.to),
+            RecordBoundaries.of(owned.ends, 0, owned.count, (int) (owned.from - offset))));
       }
       if (tail != null) {
         place(tail, out);
@@ -183,8 +200,8 @@ final class DelimitedCutter implements RecordCutter {
     }
   }
 
-  /** A record [start, end) wholly inside a segment. */
-  private void inside(long start, long end, Owned owned) throws RecordException {
+  /** A record [start, end) wholly inside the segment that starts at {@code offset}. */
+  private void inside(long offset, long start, long end, Owned owned) throws RecordException {
     if (!owns(start)) {
       return;
     }
@@ -195,7 +212,7 @@ final class DelimitedCutter implements RecordCutter {
       owned.from = start;
     }
     owned.to = end;
-    owned.count++;
+    owned.add((int) (end - offset));
   }
 
   /** Bytes [from, to) of a segment, copied only if they may belong to an owned record. */
@@ -240,7 +257,9 @@ final class DelimitedCutter implements RecordCutter {
       }
       heldBytes += f.heldBytes();
     } else if (f.pieces != null && f.end > f.start) {
-      out.add(new DataChunk(path, f.start, ByteBuffer.wrap(concat(f)).asReadOnlyBuffer()));
+      byte[] record = concat(f);
+      out.add(new DataChunk(path, f.start, ByteBuffer.wrap(record).asReadOnlyBuffer(),
+          RecordBoundaries.single(record.length)));
       records.incrementAndGet();
     }
   }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.smartssd.device.tasklet.DataChunk;
+import org.smartssd.device.tasklet.RecordBoundaries;
 
 /**
  * Fixed-length records: the records wholly inside a segment go out as one view of it; a record
@@ -61,7 +62,8 @@ final class FixedLengthCutter implements RecordCutter {
           delivered += addPiece(firstWhole - length, bytes, offset, offset, firstWhole, out);
         }
         if (firstWhole < wholeEnd) {
-          out.add(new DataChunk(path, firstWhole, RecordCutter.view(bytes, offset, firstWhole, wholeEnd)));
+          out.add(new DataChunk(path, firstWhole, RecordCutter.view(bytes, offset, firstWhole, wholeEnd),
+              RecordBoundaries.fixed(length, (int) ((wholeEnd - firstWhole) / length))));
           delivered += (wholeEnd - firstWhole) / length;
         }
         if (wholeEnd < to) {
@@ -112,7 +114,8 @@ final class FixedLengthCutter implements RecordCutter {
       return 0;
     }
     partials.remove(start);
-    out.add(new DataChunk(path, start, ByteBuffer.wrap(partial.bytes).asReadOnlyBuffer()));
+    out.add(new DataChunk(path, start, ByteBuffer.wrap(partial.bytes).asReadOnlyBuffer(),
+        RecordBoundaries.fixed(length, 1)));
     return 1;
   }
 

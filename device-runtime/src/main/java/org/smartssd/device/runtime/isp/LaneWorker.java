@@ -461,7 +461,8 @@ final class LaneWorker implements Runnable {
   private static DataChunk copy(DataChunk chunk) {
     ByteBuffer own = ByteBuffer.allocate(chunk.data().remaining());
     own.put(chunk.data().duplicate()).flip();
-    return new DataChunk(chunk.path(), chunk.offset(), own.asReadOnlyBuffer());
+    return new DataChunk(chunk.path(), chunk.offset(), own.asReadOnlyBuffer(),
+        chunk.boundaries() == null ? null : chunk.boundaries().copy());
   }
 
   private ResultSink sink(int lane) {

@@ -126,7 +126,7 @@ final class AssemblyHarness {
           long[] segment = order.get(i);
           List<DataChunk> chunks = assembler.accept(segment[0], buffers.get(i));
           checkShape(chunks, segment, assembler);
-          keep(outcome, chunks);
+          keep(outcome, chunks, assembler.format());
         } catch (RecordException e) {
           outcome.error = e;
         } catch (Throwable t) {
@@ -156,7 +156,7 @@ final class AssemblyHarness {
     }
     if (outcome.error == null) {
       try {
-        keep(outcome, assembler.finish());
+        keep(outcome, assembler.finish(), assembler.format());
       } catch (RecordException e) {
         outcome.error = e;
       }
@@ -199,11 +199,41 @@ final class AssemblyHarness {
     }
   }
 
-  private static void keep(Outcome outcome, List<DataChunk> chunks) {
+  /**
+   * A chunk of records carries their ends, and they are where a plain parse of its bytes puts them:
+   * every record length for fixed-length records, after each delimiter (and at the chunk's end) for
+   * delimited ones.
+   */
+  private static void checkBoundaries(DataChunk chunk, byte[] bytes, RecordFormat format) {
+    if (format.kind() == RecordFormat.Kind.RAW) {
+      return;
+    }
+    List<Integer> expected = new ArrayList<>();
+    if (format.kind() == RecordFormat.Kind.FIXED_LENGTH) {
+      for (int end = format.recordLength(); end <= bytes.length; end += format.recordLength()) {
+        expected.add(end);
+      }
+    } else {
+      for (int i = 0; i < bytes.length; i++) {
+        if (bytes[i] == format.delimiter() || i == bytes.length - 1) {
+          expected.add(i + 1);
+        }
+      }
+    }
+    org.junit.jupiter.api.Assertions.assertNotNull(chunk.boundaries(), "records at " + chunk.offset() + " without ends");
+    List<Integer> actual = new ArrayList<>();
+    for (int i = 0; i < chunk.boundaries().count(); i++) {
+      actual.add(chunk.boundaries().end(i));
+    }
+    assertEquals(expected, actual, "record ends of the chunk at " + chunk.offset());
+  }
+
+  private static void keep(Outcome outcome, List<DataChunk> chunks, RecordFormat format) {
     for (DataChunk chunk : chunks) {
       ByteBuffer data = chunk.data().duplicate();
       byte[] bytes = new byte[data.remaining()];
       data.get(bytes);
+      checkBoundaries(chunk, bytes, format);
       outcome.chunks.add(new Chunk(chunk.path(), chunk.offset(), bytes, chunk.data().isReadOnly()));
     }
   }

@@ -1,0 +1,102 @@
+package org.smartssd.devicemapper.wire;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * How the device presents a job's input records, decided once by the host from the job's input
+ * format and its configuration, and sent as the tasklet's {@code input} parameter: the device reads
+ * no input-format key of its own.
+ *
+ * <ul>
+ *   <li>{@code fixed-length:N}: as {@code FixedLengthInputFormat} with records of N bytes;
+ *   <li>{@code lines}: as {@code TextInputFormat} without a record delimiter (a line ends at '\n',
+ *       "\r\n" or a lone '\r');
+ *   <li>{@code delimited:B}: as {@code TextInputFormat} with the one-byte delimiter B (0 to 255).
+ * </ul>
+ *
+ * @param recordLength the record length (fixed-length only, else 0)
+ * @param delimiter the delimiter (delimited only, else 0)
+ */
+public record InputSpec(Kind kind, int recordLength, byte delimiter) {
+
+  public enum Kind {
+    FIXED_LENGTH,
+    LINES,
+    DELIMITED
+  }
+
+  public InputSpec {
+    if (kind == null) {
+      throw new IllegalArgumentException("input kind is missing");
+    }
+    if (kind == Kind.FIXED_LENGTH && recordLength <= 0) {
+      throw new IllegalArgumentException("fixed record length " + recordLength + " is invalid. It should be set to a"
+          + " value greater than zero");
+    }
+  }
+
+  public static InputSpec fixedLength(int recordLength) {
+    return new InputSpec(Kind.FIXED_LENGTH, recordLength, (byte) 0);
+  }
+
+  public static InputSpec lines() {
+    return new InputSpec(Kind.LINES, 0, (byte) 0);
+  }
+
+  public static InputSpec delimited(byte delimiter) {
+    return new InputSpec(Kind.DELIMITED, 0, delimiter);
+  }
+
+  /**
+   * The text records of {@code textinputformat.record.delimiter}'s value (null when unset).
+   *
+   * @throws IllegalArgumentException when it is not one byte in UTF-8: the device cuts records at one byte
+   */
+  public static InputSpec text(String recordDelimiter) {
+    if (recordDelimiter == null) {
+      return lines();
+    }
+    byte[] bytes = recordDelimiter.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length != 1) {
+      throw new IllegalArgumentException("the device cuts records at one byte; textinputformat.record.delimiter has "
+          + bytes.length);
+    }
+    return delimited(bytes[0]);
+  }
+
+  public String encode() {
+    return switch (kind) {
+      case FIXED_LENGTH -> "fixed-length:" + recordLength;
+      case LINES -> "lines";
+      case DELIMITED -> "delimited:" + (delimiter & 0xFF);
+    };
+  }
+
+  /** The spec {@link #encode()} wrote; an error names what was wrong. */
+  public static InputSpec parse(String text) {
+    if (text == null) {
+      throw new IllegalArgumentException("the input spec is missing");
+    }
+    if (text.equals("lines")) {
+      return lines();
+    }
+    int colon = text.indexOf(':');
+    String kind = colon < 0 ? text : text.substring(0, colon);
+    String value = colon < 0 ? "" : text.substring(colon + 1);
+    try {
+      if (kind.equals("fixed-length")) {
+        return fixedLength(Integer.parseInt(value));
+      }
+      if (kind.equals("delimited")) {
+        int b = Integer.parseInt(value);
+        if (b < 0 || b > 255) {
+          throw new IllegalArgumentException("delimiter " + b + " is not a byte (0 to 255)");
+        }
+        return delimited((byte) b);
+      }
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("bad input spec '" + text + "': '" + value + "' is not a number");
+    }
+    throw new IllegalArgumentException("unknown input spec '" + text + "' (fixed-length:N, lines or delimited:B)");
+  }
+}
