@@ -29,47 +29,47 @@ final class Execution {
   /** One result must fit in one READ_OBJECT answer, well inside the default 64 MiB frame limit. */
   static final int MAX_RESULT_BYTES = 16 << 20;
 
-  final long id;
-  final InstalledTasklet tasklet;
-  final List<InputRange> inputs;
-  final List<ScanTarget> targets;
-  final Map<String, String> options;
-  final IspParameters isp;
-  final boolean mergeOnDevice;
-  final boolean paced;
-  final long timeLimitMillis;
+  private final long id;
+  private final InstalledTasklet tasklet;
+  private final List<InputRange> inputs;
+  private final List<ScanTarget> targets;
+  private final Map<String, String> options;
+  private final IspParameters isp;
+  private final boolean mergeOnDevice;
+  private final boolean paced;
+  private final long timeLimitMillis;
   /** The connection that started it, counted against its executions at once. */
-  final Object owner;
-  final int lanes;
-  final int channels;
-  final ExecutionModel model;
-  final long startWallNanos = System.nanoTime();
+  private final Object owner;
+  private final int lanes;
+  private final int channels;
+  private final ExecutionModel model;
+  private final long startWallNanos = System.nanoTime();
 
-  final LaneOutput[] outputs;
+  private final LaneOutput[] outputs;
   /** Results of a merge on the device (lane -1), and the lanes' results it merges. */
-  final LaneOutput mergedOutput;
-  final List<TaskletResult> toMerge = new ArrayList<>();
+  private final LaneOutput mergedOutput;
+  private final List<TaskletResult> toMerge = new ArrayList<>();
 
   /** Set by the worker that learns the record format; read after the start barrier. */
-  volatile RecordFormat format;
-  volatile RecordAssembler[] assemblers;
-  ArrayDeque<WorkItem>[] channelQueues;
+  private volatile RecordFormat format;
+  private volatile RecordAssembler[] assemblers;
+  private ArrayDeque<WorkItem>[] channelQueues;
   /** Segments still to be accepted, per input: the worker that accepts the last one finishes the input. */
-  AtomicLong[] segmentsLeft;
+  private AtomicLong[] segmentsLeft;
   /**
    * Per lane, records completed by another lane's read that this lane owns (their first byte is on one
    * of its channels), with when their last piece arrived on the modelled clock.
    */
-  final ConcurrentLinkedQueue<Routed>[] inboxes;
+  private final ConcurrentLinkedQueue<Routed>[] inboxes;
 
   /** A record for its owner lane: what was read, and when its last piece arrived (modelled). */
   record Routed(int input, DataChunk chunk, long arrivalNanos) {}
 
-  final AtomicLong bytesScanned = new AtomicLong();
-  final AtomicLong pagesRead = new AtomicLong();
-  final AtomicLong resultRecords = new AtomicLong();
-  final AtomicLong resultBytes = new AtomicLong();
-  final AtomicLong laneCpuNanos = new AtomicLong();
+  private final AtomicLong bytesScanned = new AtomicLong();
+  private final AtomicLong pagesRead = new AtomicLong();
+  private final AtomicLong resultRecords = new AtomicLong();
+  private final AtomicLong resultBytes = new AtomicLong();
+  private final AtomicLong laneCpuNanos = new AtomicLong();
   /** The counted work of the lanes and the merge that the modelled compute time is made of. */
   private OpCounts counted = OpCounts.ZERO;
   /** Of {@link #counted}, the lanes' work after their last read (their input's end). */
@@ -113,6 +113,115 @@ final class Execution {
       boxes[lane] = new ConcurrentLinkedQueue<>();
     }
     this.inboxes = boxes;
+  }
+
+
+  // ---- what the engine and its workers read of an execution ----
+
+  long id() {
+    return id;
+  }
+
+  InstalledTasklet tasklet() {
+    return tasklet;
+  }
+
+  List<InputRange> inputs() {
+    return inputs;
+  }
+
+  List<ScanTarget> targets() {
+    return targets;
+  }
+
+  Map<String, String> options() {
+    return options;
+  }
+
+  IspParameters isp() {
+    return isp;
+  }
+
+  boolean mergeOnDevice() {
+    return mergeOnDevice;
+  }
+
+  boolean paced() {
+    return paced;
+  }
+
+  long timeLimitMillis() {
+    return timeLimitMillis;
+  }
+
+  Object owner() {
+    return owner;
+  }
+
+  int lanes() {
+    return lanes;
+  }
+
+  int channels() {
+    return channels;
+  }
+
+  ExecutionModel model() {
+    return model;
+  }
+
+  /** A lane's results, or the device merge's (lane -1). */
+  LaneOutput output(int lane) {
+    return lane < 0 ? mergedOutput : outputs[lane];
+  }
+
+  /** The lanes' results waiting for the merge on the device, handed over (and forgotten) once. */
+  List<TaskletResult> takeToMerge() {
+    synchronized (toMerge) {
+      List<TaskletResult> taken = new ArrayList<>(toMerge);
+      toMerge.clear();
+      return taken;
+    }
+  }
+
+  /** Counts a result of {@code bytes}; returns the execution's result bytes so far. */
+  long countResult(int bytes) {
+    resultRecords.incrementAndGet();
+    return resultBytes.addAndGet(bytes);
+  }
+
+  long startWallNanos() {
+    return startWallNanos;
+  }
+
+  void addLaneCpu(long nanos) {
+    laneCpuNanos.addAndGet(nanos);
+  }
+
+  /** An internal read request of {@code pages} pages that brought {@code bytes} bytes of the inputs. */
+  void scanned(int pages, long bytes) {
+    pagesRead.addAndGet(pages);
+    bytesScanned.addAndGet(bytes);
+  }
+
+  /** The records completed for {@code lane} by other lanes' reads. */
+  ConcurrentLinkedQueue<Routed> inbox(int lane) {
+    return inboxes[lane];
+  }
+
+  /** The segments still to read on {@code channel} (after {@link #plan}). */
+  ArrayDeque<WorkItem> channelQueue(int channel) {
+    return channelQueues[channel];
+  }
+
+  /** The assembler of input {@code input} (after {@link #plan}). */
+  RecordAssembler assembler(int input) {
+    return assemblers[input];
+  }
+
+  /** Counts one accepted segment of {@code input}; true for its last, after which the input is finished. */
+  boolean segmentAccepted(int input) {
+    return segmentsLeft[input].decrementAndGet() == 0;
   }
 
   /** The lane (device core) serving a channel. */

@@ -175,7 +175,7 @@ public final class IspEngine implements Closeable {
       }
     }
     for (Execution e : executions.values()) {
-      if (e.owner == owner) {
+      if (e.owner() == owner) {
         return true;
       }
     }
@@ -217,7 +217,7 @@ public final class IspEngine implements Closeable {
       throw new StoreException(Status.BUSY, isp.maxExecutions() + " executions are running already"
           + " (smartssd.device.isp.max-executions)");
     }
-    if (executions.values().stream().filter(e -> e.owner == owner && !e.isStopped()).count()
+    if (executions.values().stream().filter(e -> e.owner() == owner && !e.isStopped()).count()
         >= isp.maxExecutionsPerConnection()) {
       throw new StoreException(Status.BUSY, "this connection has " + isp.maxExecutionsPerConnection()
           + " executions running already (smartssd.device.isp.max-executions-per-connection)");
@@ -228,13 +228,13 @@ public final class IspEngine implements Closeable {
     ExecutionModel model = new ExecutionModel(isp, energy, timing.geometry().channels(), start);
     Execution exec = new Execution(id, tasklet, inputs, targets, options, isp, mergeOnDevice, paced, timeLimit,
         timing.geometry().channels(), model, owner);
-    int threads = Math.min(exec.lanes, isp.threads());
+    int threads = Math.min(exec.lanes(), isp.threads());
     LaneWorker.Crew crew = new LaneWorker.Crew(exec, threads, () -> finish(exec));
     List<LaneWorker> crewWorkers = new ArrayList<>();
     List<Thread> crewThreads = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       List<Integer> lanes = new ArrayList<>();
-      for (int lane = t; lane < exec.lanes; lane += threads) {
+      for (int lane = t; lane < exec.lanes(); lane += threads) {
         lanes.add(lane);
       }
       LaneWorker w = new LaneWorker(crew, lanes.stream().mapToInt(Integer::intValue).toArray(), store, timing, hostWaiting);
@@ -277,44 +277,40 @@ public final class IspEngine implements Closeable {
 
   /** Every lane is done: merge on the device if asked, then the execution is done. */
   private void finish(Execution exec) {
-    if (!exec.isStopped() && exec.mergeOnDevice) {
+    if (!exec.isStopped() && exec.mergeOnDevice()) {
       mergeOnDevice(exec);
     }
     // Counted before the host can see the execution done (and read the device's statistics). Its results'
     // trips to the host are the host's READ_OBJECT commands, counted as commands.
-    timing.executionDone(exec.model.startNanos(), exec.model.processingEndNanos());
+    timing.executionDone(exec.model().startNanos(), exec.model().processingEndNanos());
     exec.done();
     if (paced) {
       // Paced, the device should end when the model does; a simulator slower than the model cannot.
-      exec.model.behindModel(timing.now() - exec.model.processingEndNanos());
+      exec.model().behindModel(timing.now() - exec.model().processingEndNanos());
     }
     if (LOG.isInfoEnabled()) {
       org.smartssd.device.ExecutionStatistics st = exec.statistics();
       LOG.info("{}: execution {} of {} ended {}: {} bytes, {} records; counted {}; modelled {} ns (compute {} ns on {}"
-          + " cores, read {} ns, delayed {} ns by host operations){}", name, exec.id, exec.tasklet.className(),
+          + " cores, read {} ns, delayed {} ns by host operations){}", name, exec.id(), exec.tasklet().className(),
           exec.state(), st.bytesScanned(), st.records(), exec.counted(), st.modelledNanos(), st.modelledComputeNanos(),
-          exec.lanes, st.modelledReadNanos(), st.modelledHostDelayNanos(),
+          exec.lanes(), st.modelledReadNanos(), st.modelledHostDelayNanos(),
           st.behindModelNanos() > 0 ? "; paced, it ended " + st.behindModelNanos() + " ns behind the model" : "");
     }
-    workers.remove(exec.id);
+    workers.remove(exec.id());
   }
 
   private void mergeOnDevice(Execution exec) {
     List<TaskletResult> partials;
-    synchronized (exec.toMerge) {
-      partials = new ArrayList<>(exec.toMerge);
-      exec.toMerge.clear();
-    }
+    partials = exec.takeToMerge();
     partials.sort(Comparator.comparingInt(TaskletResult::lane)); // stable: each lane's in emitted order
     long partialBytes = partials.stream().mapToLong(r -> r.data().remaining()).sum();
     List<ByteBuffer> merged = new ArrayList<>();
     ResultSink sink = result -> {
-      long total = exec.resultBytes.addAndGet(result.remaining());
+      long total = exec.countResult(result.remaining());
       if (total > isp.outputBudgetBytes()) {
         throw new IllegalStateException("the merge produced more than the output budget of " + isp.outputBudgetBytes()
             + " bytes (smartssd.device.isp.output-budget-bytes)");
       }
-      exec.resultRecords.incrementAndGet();
       ByteBuffer copy = ByteBuffer.allocate(result.remaining());
       copy.put(result.duplicate()).flip();
       merged.add(copy.asReadOnlyBuffer());
@@ -324,19 +320,19 @@ public final class IspEngine implements Closeable {
     OpMeter meter = OpMeter.current();
     OpCounts countedBefore = meter.counts();
     try {
-      MergingTasklet merger = (MergingTasklet) exec.tasklet.code().newInstance();
+      MergingTasklet merger = (MergingTasklet) exec.tasklet().code().newInstance();
       merger.onCreate(mergeContext(exec));
       merger.onMerge(java.util.Collections.unmodifiableList(partials), sink);
     } catch (Throwable t) {
-      exec.fail("tasklet " + exec.tasklet.className() + " failed in onMerge on the controller core: " + t);
+      exec.fail("tasklet " + exec.tasklet().className() + " failed in onMerge on the controller core: " + t);
       return;
     }
     OpCounts counted = meter.counts().minus(countedBefore);
     exec.count(counted);
-    long end = exec.model.merge(partialBytes, mx.getCurrentThreadCpuTime() - cpuBefore, counted);
+    long end = exec.model().merge(partialBytes, mx.getCurrentThreadCpuTime() - cpuBefore, counted);
     for (ByteBuffer result : merged) {
       try {
-        exec.mergedOutput.put(result, end, () -> false);
+        exec.output(-1).put(result, end, () -> false);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -348,12 +344,12 @@ public final class IspEngine implements Closeable {
     return new TaskletContext() {
       @Override
       public Map<String, String> parameters() {
-        return exec.tasklet.parameters();
+        return exec.tasklet().parameters();
       }
 
       @Override
       public String taskletName() {
-        return exec.tasklet.className();
+        return exec.tasklet().className();
       }
 
       @Override
@@ -363,7 +359,7 @@ public final class IspEngine implements Closeable {
 
       @Override
       public int lanes() {
-        return exec.lanes;
+        return exec.lanes();
       }
     };
   }
@@ -377,22 +373,22 @@ public final class IspEngine implements Closeable {
    */
   public Response.ExecutionProgress readObject(long executionId, int maxBytes, long nowNanos) throws StoreException {
     Execution exec = execution(executionId);
-    if (!exec.mergeOnDevice) {
+    if (!exec.mergeOnDevice()) {
       // The lanes hand over what they hold (onRead, not last); merged on the device, the host sees none of it.
       exec.requestRead();
     }
     long horizon = paced ? nowNanos : Long.MAX_VALUE;
     List<TaskletResult> results = new ArrayList<>();
     long budget = Math.max(1, maxBytes);
-    LaneOutput.Drained merged = exec.mergedOutput.drain(results, budget, horizon);
+    LaneOutput.Drained merged = exec.output(-1).drain(results, budget, horizon);
     long moved = merged.bytes();
     long readyAt = merged.readyAtNanos();
-    for (int lane = 0; lane < exec.lanes && moved < budget; lane++) {
-      LaneOutput.Drained d = exec.outputs[lane].drain(results, budget - moved, horizon);
+    for (int lane = 0; lane < exec.lanes() && moved < budget; lane++) {
+      LaneOutput.Drained d = exec.output(lane).drain(results, budget - moved, horizon);
       moved += d.bytes();
       readyAt = Math.max(readyAt, d.readyAtNanos());
     }
-    exec.model.delivered(readyAt, timing.linkNanos(moved));
+    exec.model().delivered(readyAt, timing.linkNanos(moved));
     ExecutionState state = exec.state();
     if (state == ExecutionState.FAILED || state == ExecutionState.CANCELLED) {
       // An execution that did not complete hands out no more results: only why it ended.
@@ -400,7 +396,7 @@ public final class IspEngine implements Closeable {
       return new Response.ExecutionProgress(state, exec.message(), exec.statistics(), List.of(), true);
     }
     // Paced, the host sees the execution end no earlier than the model does.
-    if (paced && state == ExecutionState.DONE && nowNanos < exec.model.processingEndNanos()) {
+    if (paced && state == ExecutionState.DONE && nowNanos < exec.model().processingEndNanos()) {
       state = ExecutionState.RUNNING;
     }
     boolean finished = state.isTerminal() && exec.drained();
@@ -430,13 +426,13 @@ public final class IspEngine implements Closeable {
     try {
       long now = System.nanoTime();
       for (Execution exec : executions.values()) {
-        long runningMillis = TimeUnit.NANOSECONDS.toMillis(now - exec.startWallNanos);
-        if (!exec.isStopped() && runningMillis > exec.timeLimitMillis) {
-          exec.fail("tasklet " + exec.tasklet.className() + " ran past its time limit of " + exec.timeLimitMillis
+        long runningMillis = TimeUnit.NANOSECONDS.toMillis(now - exec.startWallNanos());
+        if (!exec.isStopped() && runningMillis > exec.timeLimitMillis()) {
+          exec.fail("tasklet " + exec.tasklet().className() + " ran past its time limit of " + exec.timeLimitMillis()
               + " ms (smartssd.device.isp.time-limit-ms)");
           stopLanes(exec);
-        } else if (exec.isStopped() && runningMillis > ABANDONED_MILLIS + exec.timeLimitMillis) {
-          executions.remove(exec.id); // nobody came for its results
+        } else if (exec.isStopped() && runningMillis > ABANDONED_MILLIS + exec.timeLimitMillis()) {
+          executions.remove(exec.id()); // nobody came for its results
         } else if (exec.isStopped()) {
           // Told again, for as long as any of its lanes is in tasklet code (stopping the execution told
           // only those in it then): a stopped execution's tasklet never keeps a core.
@@ -454,7 +450,7 @@ public final class IspEngine implements Closeable {
   private void watchMemory() {
     try {
       for (Execution exec : executions.values()) {
-        List<LaneWorker> crew = workers.get(exec.id);
+        List<LaneWorker> crew = workers.get(exec.id());
         if (exec.isStopped() || crew == null) {
           continue;
         }
@@ -466,7 +462,7 @@ public final class IspEngine implements Closeable {
             continue;
           }
           long allocated = threadBean.getThreadAllocatedBytes(t.getId()) - w.allocatedBeforeEvent;
-          if (allocated > exec.isp.memoryBudgetBytes()) {
+          if (allocated > exec.isp().memoryBudgetBytes()) {
             exec.fail(LaneWorker.overBudget(exec, allocated, w.event, w.eventLane) + "; stopped while it ran");
             OpMeter.requestStop(t);
             stopLanes(exec);
@@ -497,7 +493,7 @@ public final class IspEngine implements Closeable {
   private void forceStop(Execution exec) {
     for (Thread t : threadsInTasklet(exec)) {
       LOG.warn("{}: stopping lane thread {} of execution {} (tasklet {} does not return)", name, t.getName(),
-          exec.id, exec.tasklet.className());
+          exec.id(), exec.tasklet().className());
       OpMeter.requestStop(t);
     }
     watchdog.schedule(() -> stopByForce(exec), STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
@@ -509,17 +505,17 @@ public final class IspEngine implements Closeable {
       try {
         t.stop();
         LOG.warn("{}: lane thread {} of execution {} was in code that could not be told to stop; stopped by force",
-            name, t.getName(), exec.id);
+            name, t.getName(), exec.id());
       } catch (UnsupportedOperationException e) {
         LOG.error("{}: lane thread {} of execution {} (tasklet {}) is in code that cannot be stopped on this JDK "
-            + "and keeps its core", name, t.getName(), exec.id, exec.tasklet.className());
+            + "and keeps its core", name, t.getName(), exec.id(), exec.tasklet().className());
       }
     }
   }
 
   /** The execution's lane threads that are alive and inside tasklet code. */
   private List<Thread> threadsInTasklet(Execution exec) {
-    List<LaneWorker> crew = workers.get(exec.id);
+    List<LaneWorker> crew = workers.get(exec.id());
     List<Thread> in = new ArrayList<>();
     if (crew == null) {
       return in;

@@ -102,17 +102,17 @@ final class LaneWorker implements Runnable {
     this.crew = crew;
     this.exec = crew.execution;
     this.lanes = lanes;
-    this.instances = new Tasklet[exec.lanes];
-    this.readyAt = new long[exec.lanes];
+    this.instances = new Tasklet[exec.lanes()];
+    this.readyAt = new long[exec.lanes()];
     this.store = store;
     this.timing = timing;
     this.hostWaiting = hostWaiting;
     this.threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    this.sinks = new ResultSink[exec.lanes];
+    this.sinks = new ResultSink[exec.lanes()];
     for (int lane : lanes) {
       sinks[lane] = result -> {
         if (!exec.emit(lane, result, readyAt[lane])) {
-          throw new InterruptedException("execution " + exec.id + " has ended");
+          throw new InterruptedException("execution " + exec.id() + " has ended");
         }
       };
     }
@@ -126,16 +126,16 @@ final class LaneWorker implements Runnable {
     try {
       long cpu = cpuNanos();
       install();
-      exec.laneCpuNanos.addAndGet(cpuNanos() - cpu);
+      exec.addLaneCpu(cpuNanos() - cpu);
       if (!awaitPlan()) {
         return;
       }
       cpu = cpuNanos();
       for (int lane : lanes) {
-        ExecutionInfo info = new ExecutionInfo(exec.id, exec.inputs, exec.options, lane, exec.lanes);
+        ExecutionInfo info = new ExecutionInfo(exec.id(), exec.inputs(), exec.options(), lane, exec.lanes());
         call(lane, "onExecute", () -> instances[lane].onExecute(info));
       }
-      exec.laneCpuNanos.addAndGet(cpuNanos() - cpu);
+      exec.addLaneCpu(cpuNanos() - cpu);
       scan();
       // Every lane's reads done, every record that straddles pages is complete and with its owner.
       crew.scanned.countDown();
@@ -144,7 +144,7 @@ final class LaneWorker implements Runnable {
         drainInbox(lane, Long.MAX_VALUE);
       }
       for (int lane : lanes) {
-        long start = exec.model.computeStart(lane, 0);
+        long start = exec.model().computeStart(lane, 0);
         readyAt[lane] = start;
         cpu = cpuNanos();
         OpCounts counted = meter.counts();
@@ -156,7 +156,7 @@ final class LaneWorker implements Runnable {
     } catch (Stop e) {
       // The execution ended (failed, cancelled, or stopped by its time limit).
     } catch (RuntimeException | Error e) {
-      exec.fail("the engine failed running tasklet " + exec.tasklet.className() + ": " + e);
+      exec.fail("the engine failed running tasklet " + exec.tasklet().className() + ": " + e);
     } finally {
       if (crew.installed.get() < crew.workers) {
         arriveInstalled(); // never leave the others waiting for the plan
@@ -176,7 +176,7 @@ final class LaneWorker implements Runnable {
       for (int lane : lanes) {
         Tasklet instance;
         try {
-          instance = exec.tasklet.code().newInstance();
+          instance = exec.tasklet().code().newInstance();
         } catch (TaskletRefusedException e) {
           exec.fail(e.getMessage());
           throw new Stop();
@@ -187,7 +187,7 @@ final class LaneWorker implements Runnable {
         RecordFormat[] format = new RecordFormat[1];
         call(lane, "recordFormat", () -> format[0] = instance.recordFormat());
         if (format[0] == null) {
-          exec.fail("tasklet " + exec.tasklet.className() + " returned no record format on lane " + lane);
+          exec.fail("tasklet " + exec.tasklet().className() + " returned no record format on lane " + lane);
           throw new Stop();
         }
         synchronized (crew.formats) {
@@ -220,7 +220,7 @@ final class LaneWorker implements Runnable {
       first = crew.formats.isEmpty() ? RecordFormat.raw() : crew.formats.get(0);
       for (RecordFormat f : crew.formats) {
         if (!f.equals(first)) {
-          exec.fail("tasklet " + exec.tasklet.className() + " gave different record formats on different lanes: "
+          exec.fail("tasklet " + exec.tasklet().className() + " gave different record formats on different lanes: "
               + first + " and " + f);
           return;
         }
@@ -251,7 +251,7 @@ final class LaneWorker implements Runnable {
    * they arrived; later ones wait for a later read of the lane, or its end.
    */
   private void drainInbox(int lane, long upTo) throws Stop {
-    ConcurrentLinkedQueue<Execution.Routed> box = exec.inboxes[lane];
+    ConcurrentLinkedQueue<Execution.Routed> box = exec.inbox(lane);
     if (box.isEmpty()) {
       return;
     }
@@ -264,7 +264,7 @@ final class LaneWorker implements Runnable {
     due.sort(Comparator.comparingLong(Execution.Routed::arrivalNanos).thenComparingInt(Execution.Routed::input)
         .thenComparingLong(r -> r.chunk().offset()));
     for (Execution.Routed r : due) {
-      long start = exec.model.computeStart(lane, r.arrivalNanos());
+      long start = exec.model().computeStart(lane, r.arrivalNanos());
       readyAt[lane] = start;
       long cpu = cpuNanos();
       OpCounts counted = meter.counts();
@@ -288,7 +288,7 @@ final class LaneWorker implements Runnable {
   }
 
   private TaskletContext context(int lane) {
-    InstalledTasklet t = exec.tasklet;
+    InstalledTasklet t = exec.tasklet();
     return new TaskletContext() {
       @Override
       public java.util.Map<String, String> parameters() {
@@ -307,7 +307,7 @@ final class LaneWorker implements Runnable {
 
       @Override
       public int lanes() {
-        return exec.lanes;
+        return exec.lanes();
       }
     };
   }
@@ -316,19 +316,19 @@ final class LaneWorker implements Runnable {
 
   private void scan() throws Stop {
     List<Integer> channels = new ArrayList<>();
-    for (int c = 0; c < exec.channels; c++) {
+    for (int c = 0; c < exec.channels(); c++) {
       for (int lane : lanes) {
         if (exec.laneOf(c) == lane) {
           channels.add(c);
         }
       }
     }
-    int pageSize = exec.targets.isEmpty() ? 0 : exec.targets.get(0).pageSize();
+    int pageSize = exec.targets().isEmpty() ? 0 : exec.targets().get(0).pageSize();
     // On the heap: views of a direct buffer cost more to make (several per page) than the JDK's copy
     // of each page through its temporary direct buffer (measured with IspScanBenchmark).
-    ByteBuffer batch = ByteBuffer.allocate(Math.max(1, exec.isp.readRequestPages() * pageSize));
-    List<Execution.WorkItem> items = new ArrayList<>(exec.isp.readRequestPages());
-    List<ByteBuffer> segments = new ArrayList<>(exec.isp.readRequestPages());
+    ByteBuffer batch = ByteBuffer.allocate(Math.max(1, exec.isp().readRequestPages() * pageSize));
+    List<Execution.WorkItem> items = new ArrayList<>(exec.isp().readRequestPages());
+    List<ByteBuffer> segments = new ArrayList<>(exec.isp().readRequestPages());
     boolean any = true;
     while (any) {
       any = false;
@@ -336,7 +336,7 @@ final class LaneWorker implements Runnable {
         if (exec.isStopped()) {
           throw new Stop();
         }
-        ArrayDeque<Execution.WorkItem> queue = exec.channelQueues[channel];
+        ArrayDeque<Execution.WorkItem> queue = exec.channelQueue(channel);
         if (queue.isEmpty()) {
           continue;
         }
@@ -355,15 +355,15 @@ final class LaneWorker implements Runnable {
    */
   private void request(int channel, ArrayDeque<Execution.WorkItem> queue, ByteBuffer batch, int pageSize,
       List<Execution.WorkItem> items, List<ByteBuffer> segments) throws Stop {
-    long ready = exec.model.channelReady(channel);
-    if (exec.paced) {
+    long ready = exec.model().channelReady(channel);
+    if (exec.paced()) {
       awaitModelled(ready);
     }
     if (hostWaiting.getAsInt() > 0) {
       LockSupport.parkNanos(HOST_YIELD_NANOS);
     }
     int pages = timing.parameters().internalReadsYield() && timing.hostBusy(channel, ready) ? 1
-        : exec.isp.readRequestPages();
+        : exec.isp().readRequestPages();
     InternalTimeline timeline = timing.internalReads(ready);
     items.clear();
     segments.clear();
@@ -372,15 +372,15 @@ final class LaneWorker implements Runnable {
       Execution.WorkItem item = queue.poll();
       ByteBuffer slot = batch.duplicate().position(i * pageSize).limit((i + 1) * pageSize).slice();
       try {
-        store.readPageForScan(exec.targets.get(item.input()).objectId(), item.page(), slot, timeline);
+        store.readPageForScan(exec.targets().get(item.input()).objectId(), item.page(), slot, timeline);
       } catch (StoreException e) {
         // A page that fails its check fails the execution as a READ of it fails: the status, then its message.
         exec.fail(e.status() == Status.CORRUPT ? Status.CORRUPT + ": " + e.getMessage()
-            : "internal read of page " + item.page() + " of " + exec.targets.get(item.input()).path() + " failed: "
+            : "internal read of page " + item.page() + " of " + exec.targets().get(item.input()).path() + " failed: "
                 + e.getMessage());
         throw new Stop();
       } catch (IOException e) {
-        exec.fail("internal read of page " + item.page() + " of " + exec.targets.get(item.input()).path()
+        exec.fail("internal read of page " + item.page() + " of " + exec.targets().get(item.input()).path()
             + " failed: " + e.getMessage());
         throw new Stop();
       }
@@ -393,13 +393,12 @@ final class LaneWorker implements Runnable {
       segments.add(segment);
       bytes += segment.remaining();
     }
-    exec.model.readDone(channel, timeline.doneNanos(), timeline.hostDelayNanos());
-    exec.pagesRead.addAndGet(items.size());
-    exec.bytesScanned.addAndGet(bytes);
+    exec.model().readDone(channel, timeline.doneNanos(), timeline.hostDelayNanos());
+    exec.scanned(items.size(), bytes);
 
     int lane = exec.laneOf(channel);
     drainInbox(lane, timeline.doneNanos());
-    long computeStart = exec.model.computeStart(lane, timeline.doneNanos());
+    long computeStart = exec.model().computeStart(lane, timeline.doneNanos());
     readyAt[lane] = computeStart;
     // The lane's CPU time for the batch (cutting records and the tasklet's work on them), and the
     // work the tasklet's code did, counted.
@@ -407,10 +406,10 @@ final class LaneWorker implements Runnable {
     OpCounts countedBefore = meter.counts();
     for (int i = 0; i < items.size(); i++) {
       Execution.WorkItem item = items.get(i);
-      RecordAssembler assembler = exec.assemblers[item.input()];
+      RecordAssembler assembler = exec.assembler(item.input());
       try {
         deliver(lane, item.input(), assembler.accept(item.start(), segments.get(i)), timeline.doneNanos());
-        if (exec.segmentsLeft[item.input()].decrementAndGet() == 0) {
+        if (exec.segmentAccepted(item.input())) {
           deliver(lane, item.input(), assembler.finish(), timeline.doneNanos());
         }
       } catch (RecordException e) {
@@ -426,9 +425,9 @@ final class LaneWorker implements Runnable {
 
   /** Models some of a lane's work on its core, from {@code start}: what it read, measured and counted. */
   private void compute(int lane, long start, long bytes, long cpuNanos, OpCounts counted) {
-    exec.laneCpuNanos.addAndGet(cpuNanos);
+    exec.addLaneCpu(cpuNanos);
     exec.count(counted);
-    exec.model.compute(lane, start, exec.model.coreNanos(bytes, cpuNanos, counted));
+    exec.model().compute(lane, start, exec.model().coreNanos(bytes, cpuNanos, counted));
   }
 
   /** Waits until the modelled clock reaches {@code modelledNanos}; ends if the execution does. */
@@ -450,7 +449,7 @@ final class LaneWorker implements Runnable {
     for (DataChunk chunk : chunks) {
       int owner = chunk.data().hasRemaining() ? exec.ownerLane(input, chunk.offset()) : lane;
       if (owner != lane) {
-        exec.inboxes[owner].add(new Execution.Routed(input, copy(chunk), arrivalNanos));
+        exec.inbox(owner).add(new Execution.Routed(input, copy(chunk), arrivalNanos));
         continue;
       }
       onDataAvailable(lane, chunk);
@@ -508,13 +507,13 @@ final class LaneWorker implements Runnable {
     }
     if (failure != null) {
       if (!exec.isStopped()) {
-        exec.fail("tasklet " + exec.tasklet.className() + " failed in " + event + " on lane " + lane + ": "
+        exec.fail("tasklet " + exec.tasklet().className() + " failed in " + event + " on lane " + lane + ": "
             + describe(failure));
       }
       throw new Stop();
     }
     long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocatedBefore;
-    if (allocated > exec.isp.memoryBudgetBytes()) {
+    if (allocated > exec.isp().memoryBudgetBytes()) {
       exec.fail(overBudget(exec, allocated, event, lane));
       throw new Stop();
     }
@@ -525,8 +524,8 @@ final class LaneWorker implements Runnable {
 
   /** Why an execution failed whose tasklet allocated {@code allocated} bytes in one event. */
   static String overBudget(Execution exec, long allocated, String event, int lane) {
-    return "tasklet " + exec.tasklet.className() + " allocated " + allocated + " bytes in one " + event + " on lane "
-        + lane + ", more than its memory budget of " + exec.isp.memoryBudgetBytes()
+    return "tasklet " + exec.tasklet().className() + " allocated " + allocated + " bytes in one " + event + " on lane "
+        + lane + ", more than its memory budget of " + exec.isp().memoryBudgetBytes()
         + " bytes (smartssd.device.isp.memory-budget-bytes)";
   }
 
