@@ -25,6 +25,13 @@ public final class GroupedSum implements MergingTasklet {
   private Field key;
   private Field value;
   private final LongSums sums = new LongSums();
+  /**
+   * Sums by a one-byte key (a region, a type, a status: 0 to 255 after the shift), counted in place
+   * and moved into {@link #sums} when results are asked for: a record's work is then one byte read
+   * and one add, no call (on the device's cores, whose time is the code they run, that is the cost).
+   */
+  private final long[] byteKeys = new long[256];
+  private boolean byteKeysUsed;
 
   @Override
   public void onCreate(TaskletContext context) {
@@ -42,6 +49,8 @@ public final class GroupedSum implements MergingTasklet {
   @Override
   public void onExecute(ExecutionInfo execution) {
     sums.clear();
+    java.util.Arrays.fill(byteKeys, 0);
+    byteKeysUsed = false;
   }
 
   @Override
@@ -51,7 +60,17 @@ public final class GroupedSum implements MergingTasklet {
     Field value = this.value;
     LongSums sums = this.sums;
     int end = data.limit() - recordLength;
-    if (value == null) {
+    if (key.length() == 1 && value == null) {
+      long[] counts = byteKeys;
+      int shift = key.shift();
+      int mask = (int) Math.min(key.mask(), 0xFF);
+      int step = recordLength;
+      int last = end + key.offset();
+      for (int at = data.position() + key.offset(); at <= last; at += step) {
+        counts[((data.get(at) & 0xFF) >>> shift) & mask]++;
+      }
+      byteKeysUsed = true;
+    } else if (value == null) {
       for (int base = data.position(); base <= end; base += recordLength) {
         sums.add(key.get(data, base), 1);
       }
@@ -64,6 +83,15 @@ public final class GroupedSum implements MergingTasklet {
 
   @Override
   public void onRead(ResultSink results, boolean last) throws InterruptedException {
+    if (byteKeysUsed) {
+      for (int k = 0; k < byteKeys.length; k++) {
+        if (byteKeys[k] != 0) {
+          sums.add(k, byteKeys[k]);
+          byteKeys[k] = 0;
+        }
+      }
+      byteKeysUsed = false;
+    }
     if (!sums.isEmpty()) {
       results.emit(sums.encode());
       sums.clear();

@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.runtime.config.IspParameters;
@@ -60,7 +59,7 @@ final class Execution {
    * Per lane, records completed by another lane's read that this lane owns (their first byte is on one
    * of its channels), with when their last piece arrived on the modelled clock.
    */
-  private final ConcurrentLinkedQueue<Routed>[] inboxes;
+  private final Inbox[] inboxes;
 
   /** A record for its owner lane: what was read, and when its last piece arrived (modelled). */
   record Routed(int input, DataChunk chunk, long arrivalNanos) {}
@@ -107,10 +106,9 @@ final class Execution {
     }
     this.mergedOutput = new LaneOutput(-1, Long.MAX_VALUE);
     this.readRequested = new java.util.concurrent.atomic.AtomicIntegerArray(lanes);
-    @SuppressWarnings("unchecked")
-    ConcurrentLinkedQueue<Routed>[] boxes = new ConcurrentLinkedQueue[lanes];
+    Inbox[] boxes = new Inbox[lanes];
     for (int lane = 0; lane < lanes; lane++) {
-      boxes[lane] = new ConcurrentLinkedQueue<>();
+      boxes[lane] = new Inbox();
     }
     this.inboxes = boxes;
   }
@@ -205,7 +203,7 @@ final class Execution {
   }
 
   /** The records completed for {@code lane} by other lanes' reads. */
-  ConcurrentLinkedQueue<Routed> inbox(int lane) {
+  Inbox inbox(int lane) {
     return inboxes[lane];
   }
 

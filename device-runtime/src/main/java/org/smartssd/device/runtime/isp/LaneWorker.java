@@ -5,9 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -97,6 +95,8 @@ final class LaneWorker implements Runnable {
   private DataChunk chunkToDeliver;
   private int laneToDeliver;
   private final TaskletCall deliverChunk;
+  /** The records an inbox hands over at a time (reused). */
+  private final List<Execution.Routed> due = new ArrayList<>();
 
   LaneWorker(Crew crew, int[] lanes, ScanSource store, TimingModel timing, IntSupplier hostWaiting) {
     this.crew = crew;
@@ -251,18 +251,13 @@ final class LaneWorker implements Runnable {
    * they arrived; later ones wait for a later read of the lane, or its end.
    */
   private void drainInbox(int lane, long upTo) throws Stop {
-    ConcurrentLinkedQueue<Execution.Routed> box = exec.inbox(lane);
+    Inbox box = exec.inbox(lane);
     if (box.isEmpty()) {
       return;
     }
-    List<Execution.Routed> due = new ArrayList<>();
-    List<Execution.Routed> later = new ArrayList<>();
-    for (Execution.Routed r = box.poll(); r != null; r = box.poll()) {
-      (r.arrivalNanos() <= upTo ? due : later).add(r);
-    }
-    box.addAll(later);
-    due.sort(Comparator.comparingLong(Execution.Routed::arrivalNanos).thenComparingInt(Execution.Routed::input)
-        .thenComparingLong(r -> r.chunk().offset()));
+    List<Execution.Routed> due = this.due;
+    due.clear();
+    box.takeDue(upTo, due);
     for (Execution.Routed r : due) {
       long start = exec.model().computeStart(lane, r.arrivalNanos());
       readyAt[lane] = start;
