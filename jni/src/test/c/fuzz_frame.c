@@ -79,6 +79,19 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
         ENSURE(!st.disk_use.reclaiming || st.disk_use.reclaim_note.len == 0);
         ENSURE(n == 12 * 8 + 4 + (size_t)st.n_channels * 32 + 1 + 2 + st.disk_use.reclaim_note.len + 5 * 8);
         ENSURE(st.n_channels == 0 || st.channels != NULL);
+        ENSURE(!st.has_energy);
+      }
+      ssd_device_statistics_free(&st);
+      break;
+    }
+    case 14: {
+      ssd_device_statistics st;
+      if (ssd_decode_statistics(p, n, 3, &st, &err) == SSD_OK) {
+        ENSURE(st.has_disk_use && st.has_energy);
+        check_str(&st.disk_use.reclaim_note);
+        ENSURE(n == 12 * 8 + 4 + (size_t)st.n_channels * 32 + 1 + 2 + st.disk_use.reclaim_note.len + 5 * 8 +
+                        6 * 8);
+        ENSURE(st.n_channels == 0 || st.channels != NULL);
       }
       ssd_device_statistics_free(&st);
       break;
@@ -179,7 +192,7 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
   ENSURE(memchr(err.message, '\0', sizeof err.message) != NULL);
 }
 
-#define N_DECODERS 14
+#define N_DECODERS 15
 
 /* The decoder of a reply to this opcode with this status, in a frame of this version (as the client
  * picks it). */
@@ -192,7 +205,8 @@ static int decoder_for(uint16_t version, uint16_t opcode, uint16_t status) {
     case SSD_OP_AUTH_CHALLENGE: return 11;
     case SSD_OP_AUTHENTICATE: return 12;
     case SSD_OP_DEVICE_INFO: return 1;
-    case SSD_OP_STATISTICS: return version >= SSD_DISK_USE_VERSION ? 13 : 2;
+    case SSD_OP_STATISTICS:
+      return version >= SSD_ENERGY_VERSION ? 14 : version >= SSD_DISK_USE_VERSION ? 13 : 2;
     case SSD_OP_CREATE:
     case SSD_OP_APPEND: return 4;
     case SSD_OP_WRITE:

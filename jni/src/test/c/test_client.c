@@ -1427,14 +1427,21 @@ static void test_connect_errors(void) {
 
   /* No common version. */
   server s;
-  server_tcp_versions(&s, script_silent, 3, 4, true);
+  server_tcp_versions(&s, script_silent, 4, 5, true);
   snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
   CHECK_INT(ssd_connect(address, NULL, &c, &err), SSD_E_VERSION);
-  CHECK_CONTAINS(err.message, "no common protocol version: this client speaks 1..2, the device 3..4");
+  CHECK_CONTAINS(err.message, "no common protocol version: this client speaks 1..3, the device 4..5");
   server_stop(&s);
 
-  /* The highest common one: 2 with a device of 1..9, 1 with a device of version 1 only. */
+  /* The highest common one: 3 with a device of 1..9, 2 with a device of 1..2, 1 with a device of
+   * version 1 only. */
   server_tcp_versions(&s, script_silent, 1, 9, true);
+  snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
+  REQUIRE(ssd_connect(address, NULL, &c, &err) == SSD_OK);
+  CHECK_INT(ssd_protocol_version(c), 3);
+  ssd_close(c);
+  server_stop(&s);
+  server_tcp_versions(&s, script_silent, 1, 2, true);
   snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
   REQUIRE(ssd_connect(address, NULL, &c, &err) == SSD_OK);
   CHECK_INT(ssd_protocol_version(c), 2);

@@ -406,8 +406,29 @@ static void test_responses(void) {
   CHECK_EQ(st.disk_use.live_bytes, UINT64_C(0x123456789));
   CHECK_EQ(st.disk_use.punched_bytes, UINT64_C(0x8000000000000005));
   CHECK_EQ(st.disk_use.holes_punched, 77);
+  CHECK(!st.has_energy);
   ssd_device_statistics_free(&st);
   CHECK_INT(ssd_decode_statistics(p, len, 1, &st, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "trailing");
+  /* Version 3 needs its DeviceEnergy after the DiskUse. */
+  CHECK_INT(ssd_decode_statistics(p, len, 3, &st, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "energy.coreBusyNanos");
+  free(f.data);
+
+  p = response_of("response-statistics-v3.bin", &f, 3, SSD_OP_STATISTICS, 3, 0, 1000, &len);
+  REQUIRE(ssd_decode_statistics(p, len, 3, &st, &err) == SSD_OK);
+  check_statistics(&st);
+  CHECK(st.has_disk_use);
+  CHECK_EQ(st.disk_use.holes_punched, 77);
+  CHECK(st.has_energy);
+  CHECK_EQ(st.energy.core_busy_nanos, 250000000);
+  CHECK_EQ(st.energy.core_nanojoules, 75000000);
+  CHECK_EQ(st.energy.flash_read_nanojoules, UINT64_C(0x100000002));
+  CHECK_EQ(st.energy.flash_program_nanojoules, 33000);
+  CHECK_EQ(st.energy.flash_erase_nanojoules, 0);
+  CHECK_EQ(st.energy.link_nanojoules, UINT64_C(0x8000000000000007));
+  ssd_device_statistics_free(&st);
+  CHECK_INT(ssd_decode_statistics(p, len, 2, &st, &err), SSD_E_PROTOCOL);
   CHECK_CONTAINS(err.message, "trailing");
   free(f.data);
 
@@ -620,8 +641,8 @@ static void test_error_responses(void) {
 
 /* Decodes a payload with the decoder for a kind of response; frees whatever it decoded. */
 enum kind {
-  K_VERSIONS, K_INFO, K_STATISTICS, K_STATISTICS_V2, K_EMPTY, K_OPENED, K_U64, K_STATUS, K_DATA, K_LISTING,
-  K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED
+  K_VERSIONS, K_INFO, K_STATISTICS, K_STATISTICS_V2, K_STATISTICS_V3, K_EMPTY, K_OPENED, K_U64,
+  K_STATUS, K_DATA, K_LISTING, K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED
 };
 
 static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
@@ -637,9 +658,11 @@ static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
       return rc;
     }
     case K_STATISTICS:
-    case K_STATISTICS_V2: {
+    case K_STATISTICS_V2:
+    case K_STATISTICS_V3: {
       ssd_device_statistics x;
-      int rc = ssd_decode_statistics(p, len, k == K_STATISTICS ? 1 : 2, &x, err);
+      int version = k == K_STATISTICS ? 1 : k == K_STATISTICS_V2 ? 2 : 3;
+      int rc = ssd_decode_statistics(p, len, version, &x, err);
       ssd_device_statistics_free(&x);
       return rc;
     }
@@ -701,6 +724,7 @@ static const struct {
     {"response-info.bin", K_INFO},
     {"response-statistics.bin", K_STATISTICS},
     {"response-statistics-v2.bin", K_STATISTICS_V2},
+    {"response-statistics-v3.bin", K_STATISTICS_V3},
     {"response-empty.bin", K_EMPTY},
     {"response-opened.bin", K_OPENED},
     {"response-length.bin", K_U64},

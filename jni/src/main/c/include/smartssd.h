@@ -45,9 +45,10 @@ extern "C" {
 #define SSD_HEADER_BYTES 32
 #define SSD_FLAG_RESPONSE 0x0001u
 #define SSD_MIN_VERSION 1 /* protocol versions this library speaks */
-#define SSD_MAX_VERSION 2
+#define SSD_MAX_VERSION 3
 #define SSD_CURRENT_VERSION 1 /* written when no version was negotiated: the request frame encoders */
 #define SSD_DISK_USE_VERSION 2 /* the first version whose STATISTICS answer carries DiskUse */
+#define SSD_ENERGY_VERSION 3   /* the first version whose STATISTICS answer carries DeviceEnergy */
 #define SSD_UNKNOWN_BYTES UINT64_MAX /* ssd_disk_use.allocated_bytes of a device that cannot tell */
 #define SSD_TO_END UINT64_MAX /* ssd_input_range.length: to the end of the object */
 #define SSD_MERGE_LANE (-1)   /* ssd_tasklet_result.lane of the controller core's merge */
@@ -203,6 +204,18 @@ typedef struct ssd_disk_use {
   uint64_t holes_punched;   /* holes punched since the device started */
 } ssd_disk_use;
 
+/* DeviceEnergy, in STATISTICS from protocol version 3 on: the device's modelled energy since it
+ * started, above its idle power, by component (idle power is drawn over a run's time, which the
+ * device does not know). */
+typedef struct ssd_device_energy {
+  uint64_t core_busy_nanos;          /* modelled time its cores computed, summed over the cores */
+  uint64_t core_nanojoules;          /* what they added to the idle power */
+  uint64_t flash_read_nanojoules;    /* pages read, for the host and for executions */
+  uint64_t flash_program_nanojoules; /* pages programmed */
+  uint64_t flash_erase_nanojoules;   /* blocks erased */
+  uint64_t link_nanojoules;          /* bytes across the host link, both ways */
+} ssd_device_energy;
+
 typedef struct ssd_device_statistics {
   uint64_t uptime_nanos;
   uint64_t commands;
@@ -218,8 +231,10 @@ typedef struct ssd_device_statistics {
   uint64_t modelled_execution_nanos;
   uint32_t n_channels;
   ssd_channel_statistics *channels;
-  bool has_disk_use; /* a version 2 answer: disk_use is set */
+  bool has_disk_use; /* a version 2 answer or later: disk_use is set */
   ssd_disk_use disk_use;
+  bool has_energy; /* a version 3 answer or later: energy is set */
+  ssd_device_energy energy;
   void *mem_;
 } ssd_device_statistics;
 
@@ -634,7 +649,7 @@ SSD_API int ssd_decode_auth_challenge(const void *payload, size_t len, bool *req
 SSD_API int ssd_decode_authenticated(const void *payload, size_t len,
                                      uint8_t proof[SSD_PROOF_BYTES], ssd_error *err);
 /* STATISTICS, as protocol `version` lays it out (the version of the reply's frame): with DiskUse
- * from SSD_DISK_USE_VERSION on. */
+ * from SSD_DISK_USE_VERSION on, then DeviceEnergy from SSD_ENERGY_VERSION on. */
 SSD_API int ssd_decode_statistics(const void *payload, size_t len, int version,
                                   ssd_device_statistics *out, ssd_error *err);
 /* SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT. */

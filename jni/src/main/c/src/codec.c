@@ -746,6 +746,16 @@ SSD_API int ssd_decode_statistics(const void *payload, size_t len, int version,
     d->holes_punched = ssd_get_u64(&r, "diskUse.holesPunched");
     out->has_disk_use = true;
   }
+  if (version >= SSD_ENERGY_VERSION) {
+    ssd_device_energy *e = &out->energy;
+    e->core_busy_nanos = ssd_get_u64(&r, "energy.coreBusyNanos");
+    e->core_nanojoules = ssd_get_u64(&r, "energy.coreNanojoules");
+    e->flash_read_nanojoules = ssd_get_u64(&r, "energy.flashReadNanojoules");
+    e->flash_program_nanojoules = ssd_get_u64(&r, "energy.flashProgramNanojoules");
+    e->flash_erase_nanojoules = ssd_get_u64(&r, "energy.flashEraseNanojoules");
+    e->link_nanojoules = ssd_get_u64(&r, "energy.linkNanojoules");
+    out->has_energy = true;
+  }
   ssd_reader_end(&r);
   void *owner;
   int rc = finish_owned(&r, &arena, out, sizeof *out, &owner);

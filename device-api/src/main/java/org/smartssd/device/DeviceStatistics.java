@@ -28,6 +28,8 @@ import java.util.List;
  * @param channels per-channel counters, indexed by channel number
  * @param diskUse the flash files' disk use against live data, and whether space is reclaimed; null when
  *     the device did not report it (protocol version 1)
+ * @param energy the device's modelled energy since it started, by component; null when the device did
+ *     not report it (protocol versions 1 and 2)
  */
 public record DeviceStatistics(
     long uptimeNanos,
@@ -43,27 +45,35 @@ public record DeviceStatistics(
     long modelledCommandNanos,
     long modelledExecutionNanos,
     List<ChannelStatistics> channels,
-    DiskUse diskUse) {
+    DiskUse diskUse,
+    DeviceEnergy energy) {
 
   public DeviceStatistics {
     channels = List.copyOf(channels);
   }
 
-  /** The counters without disk use, as protocol version 1 carries them. */
+  /** The counters without disk use and energy, as protocol version 1 carries them. */
   public DeviceStatistics(long uptimeNanos, long commands, long hostBytesIn, long hostBytesOut, long linkBusyNanos,
       long modelledHorizonNanos, long gcPagesMoved, long modelledInternalDelayNanos, long commandsDelayedByInternal,
       long answersBehindModelNanos, long modelledCommandNanos, long modelledExecutionNanos,
       List<ChannelStatistics> channels) {
     this(uptimeNanos, commands, hostBytesIn, hostBytesOut, linkBusyNanos, modelledHorizonNanos, gcPagesMoved,
         modelledInternalDelayNanos, commandsDelayedByInternal, answersBehindModelNanos, modelledCommandNanos,
-        modelledExecutionNanos, channels, null);
+        modelledExecutionNanos, channels, null, null);
   }
 
   /** These counters with {@code use} as their disk use (null: none). */
   public DeviceStatistics withDiskUse(DiskUse use) {
     return new DeviceStatistics(uptimeNanos, commands, hostBytesIn, hostBytesOut, linkBusyNanos, modelledHorizonNanos,
         gcPagesMoved, modelledInternalDelayNanos, commandsDelayedByInternal, answersBehindModelNanos,
-        modelledCommandNanos, modelledExecutionNanos, channels, use);
+        modelledCommandNanos, modelledExecutionNanos, channels, use, energy);
+  }
+
+  /** These counters with {@code account} as their energy (null: none). */
+  public DeviceStatistics withEnergy(DeviceEnergy account) {
+    return new DeviceStatistics(uptimeNanos, commands, hostBytesIn, hostBytesOut, linkBusyNanos, modelledHorizonNanos,
+        gcPagesMoved, modelledInternalDelayNanos, commandsDelayedByInternal, answersBehindModelNanos,
+        modelledCommandNanos, modelledExecutionNanos, channels, diskUse, account);
   }
 
   public long totalPagesRead() {
@@ -72,5 +82,9 @@ public record DeviceStatistics(
 
   public long totalPagesProgrammed() {
     return channels.stream().mapToLong(ChannelStatistics::pagesProgrammed).sum();
+  }
+
+  public long totalBlocksErased() {
+    return channels.stream().mapToLong(ChannelStatistics::blocksErased).sum();
   }
 }

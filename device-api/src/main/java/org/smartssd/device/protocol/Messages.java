@@ -30,7 +30,8 @@ public final class Messages {
 
   /**
    * Encodes a response as protocol {@code version} lays it out: they differ only in STATISTICS, which
-   * carries {@code DiskUse} from version 2 on (and must have one there).
+   * carries {@code DiskUse} from version 2 on and {@code DeviceEnergy} from version 3 on (and must have
+   * them there).
    */
   public static void encodeResponse(int version, Response response, PayloadWriter writer) {
     ResponseCodec.encode(version, response, writer);

@@ -9,10 +9,15 @@ public final class ProtocolConstants {
   /** The version this code writes when it has not negotiated one. */
   public static final int CURRENT_VERSION = 1;
   public static final int MIN_VERSION = 1;
-  /** Version 2: STATISTICS answers carry the device's disk use (PROTOCOL.md, "Versions"). */
-  public static final int MAX_VERSION = 2;
+  /**
+   * Version 2: STATISTICS answers carry the device's disk use; version 3: its modelled energy too
+   * (PROTOCOL.md, "Versions").
+   */
+  public static final int MAX_VERSION = 3;
   /** The first version whose STATISTICS answer carries {@code DiskUse}. */
   public static final int DISK_USE_VERSION = 2;
+  /** The first version whose STATISTICS answer carries {@code DeviceEnergy}, after {@code DiskUse}. */
+  public static final int ENERGY_VERSION = 3;
 
   /** Bit 0 of the flags: the frame is a response. */
   public static final int FLAG_RESPONSE = 1;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.smartssd.device.ChannelStatistics;
 import org.smartssd.device.DeviceInfo;
+import org.smartssd.device.DeviceEnergy;
 import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.DiskUse;
 import org.smartssd.device.ExecutionStatistics;
@@ -130,6 +131,14 @@ final class ResponseCodec {
       w.bool(d.reclaiming()).string(d.reclaimNote()).u64(d.allocatedBytes()).u64(d.fileBytes()).u64(d.liveBytes())
           .u64(d.punchedBytes()).u64(d.holesPunched());
     }
+    if (version >= ProtocolConstants.ENERGY_VERSION) {
+      DeviceEnergy e = s.energy();
+      if (e == null) {
+        throw new IllegalArgumentException("statistics of protocol version " + version + " must carry energy");
+      }
+      w.u64(e.coreBusyNanos()).u64(e.coreNanojoules()).u64(e.flashReadNanojoules()).u64(e.flashProgramNanojoules())
+          .u64(e.flashEraseNanojoules()).u64(e.linkNanojoules());
+    }
   }
 
   private static DeviceStatistics statistics(int version, PayloadReader r) throws ProtocolException {
@@ -162,8 +171,14 @@ final class ResponseCodec {
       diskUse = new DiskUse(reclaiming, note, r.u64("diskUse.allocatedBytes"), r.u64("diskUse.fileBytes"),
           r.u64("diskUse.liveBytes"), r.u64("diskUse.punchedBytes"), r.u64("diskUse.holesPunched"));
     }
+    DeviceEnergy energy = null;
+    if (version >= ProtocolConstants.ENERGY_VERSION) {
+      energy = new DeviceEnergy(r.u64("energy.coreBusyNanos"), r.u64("energy.coreNanojoules"),
+          r.u64("energy.flashReadNanojoules"), r.u64("energy.flashProgramNanojoules"),
+          r.u64("energy.flashEraseNanojoules"), r.u64("energy.linkNanojoules"));
+    }
     return new DeviceStatistics(uptime, commands, in, out, linkBusy, horizon, gcMoved, internalDelay, delayed, behind,
-        commandNanos, executionNanos, channels, diskUse);
+        commandNanos, executionNanos, channels, diskUse, energy);
   }
 
   private static Response.Listing listing(PayloadReader r) throws ProtocolException {

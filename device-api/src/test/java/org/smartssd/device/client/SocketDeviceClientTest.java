@@ -37,8 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.smartssd.device.ChannelStatistics;
+import org.smartssd.device.DeviceEnergy;
 import org.smartssd.device.DeviceException;
 import org.smartssd.device.DeviceStatistics;
+import org.smartssd.device.DiskUse;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.protocol.Frame;
 import org.smartssd.device.protocol.FrameHeader;
@@ -270,11 +272,11 @@ class SocketDeviceClientTest {
   @ParameterizedTest
   @EnumSource(FakeDevice.Listener.class)
   void noCommonVersionFailsConnectAndClosesTheConnection(FakeDevice.Listener listener) throws Exception {
-    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(3, 4), (connection, frame) -> { })) {
+    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(4, 5), (connection, frame) -> { })) {
       DeviceException.UnsupportedVersion e = assertThrows(DeviceException.UnsupportedVersion.class,
           () -> SocketDeviceClient.connect(device.address(), PATIENT));
       assertTrue(e.getMessage().startsWith(device.address() + ": no common protocol version"), e.getMessage());
-      assertTrue(e.getMessage().contains("1..2") && e.getMessage().contains("3..4"), e.getMessage());
+      assertTrue(e.getMessage().contains("1..3") && e.getMessage().contains("4..5"), e.getMessage());
       assertTrue(device.connections.take().ended.await(30, TimeUnit.SECONDS), "the client must close");
     }
   }
@@ -284,11 +286,11 @@ class SocketDeviceClientTest {
   void highestCommonVersionIsUsedForLaterRequests(FakeDevice.Listener listener) throws Exception {
     try (FakeDevice device = new FakeDevice(listener, new Response.Versions(1, 9), FakeDevice.answering(r -> new Response.Empty()));
         SocketDeviceClient client = SocketDeviceClient.connect(device.address(), PATIENT)) {
-      assertEquals(2, client.protocolVersion());
+      assertEquals(3, client.protocolVersion());
       client.mkdirs("/a");
       FakeDevice.Connection connection = device.connections.take();
       assertEquals(ProtocolConstants.MAX_VERSION, connection.versionsSeen.take(), "API_VERSIONS");
-      assertEquals(2, connection.versionsSeen.take(), "MKDIRS");
+      assertEquals(3, connection.versionsSeen.take(), "MKDIRS");
     }
   }
 
@@ -308,6 +310,25 @@ class SocketDeviceClientTest {
       FakeDevice.Connection connection = device.connections.take();
       connection.versionsSeen.take();
       assertEquals(1, connection.versionsSeen.take(), "STATISTICS");
+    }
+  }
+
+  /** A device of protocol version 2 is still served; its statistics come with disk use, without energy. */
+  @ParameterizedTest
+  @EnumSource(FakeDevice.Listener.class)
+  void aVersion2DeviceAnswersStatisticsWithoutEnergy(FakeDevice.Listener listener) throws Exception {
+    DeviceStatistics v2 = new DeviceStatistics(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+        List.of(new ChannelStatistics(1, 2, 3, 4))).withDiskUse(new DiskUse(true, "", 1, 2, 3, 4, 5));
+    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(1, 2),
+            FakeDevice.answering(r -> new Response.Statistics(v2.withEnergy(new DeviceEnergy(1, 2, 3, 4, 5, 6)))));
+        SocketDeviceClient client = SocketDeviceClient.connect(device.address(), PATIENT)) {
+      assertEquals(2, client.protocolVersion());
+      DeviceStatistics got = client.statistics();
+      assertEquals(v2, got, "the version 2 layout leaves the energy out");
+      assertEquals(null, got.energy());
+      FakeDevice.Connection connection = device.connections.take();
+      connection.versionsSeen.take();
+      assertEquals(2, connection.versionsSeen.take(), "STATISTICS");
     }
   }
 

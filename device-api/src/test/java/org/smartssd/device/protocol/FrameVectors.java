@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.smartssd.device.ChannelStatistics;
+import org.smartssd.device.DeviceEnergy;
 import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
@@ -62,6 +63,10 @@ final class FrameVectors {
   static final DeviceStatistics STATISTICS_V2 = STATISTICS.withDiskUse(new DiskUse(false,
       "the file system of /data/flash does not support punching holes", DiskUse.UNKNOWN, 0x8_0000_0000L,
       0x1_2345_6789L, 0x8000_0000_0000_0005L, 77));
+
+  /** As a version 3 device answers: with disk use and its energy account, each field different. */
+  static final DeviceStatistics STATISTICS_V3 = STATISTICS_V2.withEnergy(new DeviceEnergy(
+      250_000_000, 75_000_000, 0x1_0000_0002L, 33_000, 0, 0x8000_0000_0000_0007L));
 
   static final long TASKLET = 0x8000_0000_0000_0002L;
   static final long EXECUTION = 0xC000_0000_0000_0003L;
@@ -132,6 +137,7 @@ final class FrameVectors {
       response("response-info.bin", Opcode.DEVICE_INFO, 2, new Response.Info(INFO), 1_000),
       response("response-statistics.bin", Opcode.STATISTICS, 3, new Response.Statistics(STATISTICS), 1_000),
       new Vector("response-statistics-v2.bin", 2, Opcode.STATISTICS, 3, new Response.Statistics(STATISTICS_V2), 1_000),
+      new Vector("response-statistics-v3.bin", 3, Opcode.STATISTICS, 3, new Response.Statistics(STATISTICS_V3), 1_000),
       response("response-empty.bin", Opcode.MKDIRS, 0x10, new Response.Empty(), 25_000),
       response("response-opened.bin", Opcode.CREATE, 0x0102_0304_0506_0708L,
           new Response.Opened(HANDLE, OBJECT_ID, 0), 30_000),

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.smartssd.device.DeviceEnergy;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.protocol.FrameVectors.Vector;
 import org.smartssd.device.tasklet.ExecutionState;
@@ -68,6 +69,37 @@ class MessagesTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Messages.encodeResponse(2, new Response.Statistics(FrameVectors.STATISTICS), new PayloadWriter()));
     assertTrue(e.getMessage().contains("disk use"), e.getMessage());
+  }
+
+  @Test
+  void statisticsCarryEnergyFromVersion3On() throws ProtocolException {
+    Response.Statistics withEnergy = new Response.Statistics(FrameVectors.STATISTICS_V3);
+    PayloadWriter v2 = new PayloadWriter();
+    Messages.encodeResponse(2, withEnergy, v2);
+    PayloadWriter v3 = new PayloadWriter();
+    Messages.encodeResponse(3, withEnergy, v3);
+    // A version 2 client gets the version 2 layout, without energy, from a device that has it.
+    assertEquals(new Response.Statistics(FrameVectors.STATISTICS_V2),
+        Messages.decodeResponse(2, Opcode.STATISTICS, Status.OK, v2.toByteBuffer()));
+    assertEquals(withEnergy, Messages.decodeResponse(3, Opcode.STATISTICS, Status.OK, v3.toByteBuffer()));
+    assertEquals(6 * 8, v3.size() - v2.size(), "six u64s after the disk use");
+    assertThrows(ProtocolException.class,
+        () -> Messages.decodeResponse(3, Opcode.STATISTICS, Status.OK, v2.toByteBuffer()));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Messages.encodeResponse(3, new Response.Statistics(FrameVectors.STATISTICS_V2), new PayloadWriter()));
+    assertTrue(e.getMessage().contains("energy"), e.getMessage());
+  }
+
+  @Test
+  void energyAccountsSubtractAndAdd() {
+    DeviceEnergy before = new DeviceEnergy(10, 20, 30, 40, 50, 60);
+    DeviceEnergy after = new DeviceEnergy(11, 23, 35, 47, 59, 70);
+    DeviceEnergy run = after.minus(before);
+    assertEquals(new DeviceEnergy(1, 3, 5, 7, 9, 10), run);
+    assertEquals(5 + 7 + 9, run.flashNanojoules());
+    assertEquals(3 + 5 + 7 + 9 + 10, run.totalNanojoules());
+    assertEquals(after, before.plus(run));
+    assertEquals(DeviceEnergy.NONE, run.minus(run));
   }
 
   @Test

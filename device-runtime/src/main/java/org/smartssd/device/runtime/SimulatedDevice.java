@@ -27,6 +27,7 @@ import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.isp.IspEngine;
 import org.smartssd.device.runtime.isp.TaskletLoader;
 import org.smartssd.device.runtime.objects.ObjectStore;
+import org.smartssd.device.runtime.timing.EnergyModel;
 import org.smartssd.device.runtime.timing.NanoClock;
 import org.smartssd.device.runtime.timing.TimingModel;
 
@@ -41,6 +42,7 @@ public final class SimulatedDevice implements Closeable {
   private final DeviceConfig config;
   private final DataDirectoryLock lock;
   private final TimingModel timing;
+  private final EnergyModel energy;
   private final FlashArray flash;
   private final ObjectStore store;
   private final IspEngine isp;
@@ -53,6 +55,7 @@ public final class SimulatedDevice implements Closeable {
     Path dataDir = config.dataDir();
     prepareDataDirectory(dataDir);
     this.lock = DataDirectoryLock.acquire(dataDir);
+    this.energy = new EnergyModel(config.energy());
     TimingModel t = null;
     FlashArray f = null;
     ObjectStore s = null;
@@ -76,7 +79,7 @@ public final class SimulatedDevice implements Closeable {
       AtomicInteger hostIoWaiting = new AtomicInteger();
       TaskletLoader loader = new TaskletLoader(BuiltInTasklets.ALL, config.isp().sharedPackages(),
           SimulatedDevice.class.getClassLoader(), config.isp().computeModel() == IspParameters.ComputeModel.COUNTED);
-      e = new IspEngine(config.deviceName(), config.isp(), config.energy(), s, t, config.paced(), hostIoWaiting::get,
+      e = new IspEngine(config.deviceName(), config.isp(), energy, s, t, config.paced(), hostIoWaiting::get,
           loader);
       this.isp = e;
       CommandHandler handler = new CommandHandler(s, e, this::info, this::statistics);
@@ -148,8 +151,9 @@ public final class SimulatedDevice implements Closeable {
         store.freeBytes(), config.paced(), config.effective());
   }
 
+  /** The counters, disk use, and the energy account of all the device's work since it started. */
   public DeviceStatistics statistics() {
-    return timing.statistics(store.gcPagesMoved()).withDiskUse(diskUse());
+    return timing.statistics(store.gcPagesMoved(), energy).withDiskUse(diskUse());
   }
 
   /** The flash files' disk use against the live data they hold, and whether space is reclaimed. */

@@ -143,8 +143,9 @@ public final class ComparisonReport {
         + "the host's counted work on the modelled host CPU (%s); device s and I/O s are summed over the devices; contention: modelled time internal reads and host operations delayed each "
         + "other. user/sys/idle: this JVM's CPU time from /proc (idle: the rest of its %d processors over the wall "
         + "time; a device process counts as idle). energy: modelled, host %s W idle + %s W with its cores busy, each "
-        + "device %s W idle + %s W with its cores busy, flash operations and link bytes; host J and device J include "
-        + "idle power over the modelled time. S = t_ssd / t_host, ΔE = 1 - S (ΔP_ssd / ΔP_host) for device mode "
+        + "device %s W idle + %s W with its cores busy, flash operations and link bytes (what the devices' work added "
+        + "is their own energy accounts', from STATISTICS); host J and device J include idle power over the modelled "
+        + "time. S = t_ssd / t_host, ΔE = 1 - S (ΔP_ssd / ΔP_host) for device mode "
         + "against host-normal (Active Flash), from modelled times and energies above idle.", hostDescription(),
         stats().isEmpty() ? 0 : stats().get(0).processors(), fmt(e.hostIdleWatts()), fmt(e.hostActiveWatts()),
         fmt(e.deviceIdleWatts()), fmt(e.deviceActiveWatts()));
@@ -289,7 +290,8 @@ public final class ComparisonReport {
     d.put("host_cpu_idle_s", "measured: wall time x processors - user - system: host CPU time the run left unused");
     d.put("modelled_energy_j", "modelled: host and devices at idle power over the modelled time, plus their cores' "
         + "active power while they compute, plus every flash page read and programmed and block erased, plus the "
-        + "link's energy per byte");
+        + "link's energy per byte; the devices' cores, flash and link are the devices' own energy accounts "
+        + "(STATISTICS before and after, summed over the devices), the rest is modelled on the host");
     d.put("behind_model_s", "paced runs: how much later than modelled the devices' executions ended and their answers "
         + "went out, summed (the simulator could not keep up with the model); behind_model: more than 1% of the "
         + "modelled time");

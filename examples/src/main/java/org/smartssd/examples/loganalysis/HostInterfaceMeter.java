@@ -11,21 +11,22 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.smartssd.device.ChannelStatistics;
+import org.smartssd.device.DeviceEnergy;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.SocketDeviceClient;
+import org.smartssd.device.protocol.ProtocolConstants;
 import org.smartssd.device.runtime.config.ConfigException;
 import org.smartssd.device.runtime.config.DeviceConfig;
 
 /**
  * Reads the STATISTICS of the devices that hold a job's input, before and after the job: bytes across
- * each device's host interface and its modelled link busy time, its flash operations and the delay its
- * internal reads caused host commands, device by device. Its own STATISTICS requests are a few hundred
- * bytes, counted with the rest.
+ * each device's host interface and its modelled link busy time, its flash operations, the delay its
+ * internal reads caused host commands, and its modelled energy by component (the device's own account),
+ * device by device. Its own STATISTICS requests are a few hundred bytes, counted with the rest.
  */
 final class HostInterfaceMeter implements Closeable {
   private final List<String> addresses = new ArrayList<>();
@@ -81,7 +82,7 @@ final class HostInterfaceMeter implements Closeable {
   }
 
   /**
-   * The modelled host's CPU and the energy model, from the first device's effective configuration
+   * The modelled host's CPU and the energy model's powers, from the first device's effective configuration
    * (every device of a run is meant to model the same system); the defaults without a device.
    *
    * @throws IOException if the device's configuration does not load here (a device of another version)
@@ -98,15 +99,24 @@ final class HostInterfaceMeter implements Closeable {
         config.energy());
   }
 
-  /** Every device's counters now, by address. */
+  /**
+   * Every device's counters now, by address.
+   *
+   * @throws IOException if a device does not report its energy (protocol version 2 or older): the host
+   *     does not model a device's energy in its place
+   */
   Map<String, Snapshot> snapshot() throws IOException {
     Map<String, Snapshot> m = new LinkedHashMap<>();
     for (int i = 0; i < clients.size(); i++) {
       DeviceStatistics s = clients.get(i).statistics();
-      long erased = s.channels().stream().mapToLong(ChannelStatistics::blocksErased).sum();
+      if (s.energy() == null) {
+        throw new IOException("device " + addresses.get(i) + " does not report its modelled energy (it speaks protocol "
+            + "version " + clients.get(i).protocolVersion() + "; the energy account came with version "
+            + ProtocolConstants.ENERGY_VERSION + "): run a device of this version");
+      }
       m.put(addresses.get(i), new Snapshot(s.hostBytesIn(), s.hostBytesOut(), s.linkBusyNanos(), s.totalPagesRead(),
-          s.totalPagesProgrammed(), erased, s.modelledInternalDelayNanos(), s.answersBehindModelNanos(),
-          s.modelledCommandNanos(), s.modelledExecutionNanos()));
+          s.totalPagesProgrammed(), s.totalBlocksErased(), s.modelledInternalDelayNanos(), s.answersBehindModelNanos(),
+          s.modelledCommandNanos(), s.modelledExecutionNanos(), s.energy()));
     }
     return m;
   }
@@ -130,17 +140,21 @@ final class HostInterfaceMeter implements Closeable {
     clients.clear();
   }
 
-  /** One device's counters: its host interface, its flash, and the delay its internal reads caused. */
+  /**
+   * One device's counters: its host interface, its flash, the delay its internal reads caused, and its
+   * modelled energy.
+   */
   record Snapshot(long hostBytesIn, long hostBytesOut, long linkBusyNanos, long pagesRead, long pagesProgrammed,
-      long blocksErased, long internalDelayNanos, long answersBehindNanos, long commandNanos, long executionNanos) {
-    static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      long blocksErased, long internalDelayNanos, long answersBehindNanos, long commandNanos, long executionNanos,
+      DeviceEnergy energy) {
+    static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, DeviceEnergy.NONE);
 
     Snapshot minus(Snapshot before) {
       return new Snapshot(hostBytesIn - before.hostBytesIn, hostBytesOut - before.hostBytesOut,
           linkBusyNanos - before.linkBusyNanos, pagesRead - before.pagesRead, pagesProgrammed - before.pagesProgrammed,
           blocksErased - before.blocksErased, internalDelayNanos - before.internalDelayNanos,
           answersBehindNanos - before.answersBehindNanos, commandNanos - before.commandNanos,
-          executionNanos - before.executionNanos);
+          executionNanos - before.executionNanos, energy.minus(before.energy));
     }
 
     RunStatistics.FlashWork flash() {

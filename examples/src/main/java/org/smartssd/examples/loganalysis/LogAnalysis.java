@@ -32,6 +32,7 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.smartssd.device.DeviceEnergy;
 import org.smartssd.examples.wc98.Wc98FormatException;
 import org.smartssd.examples.wc98.Wc98Record;
 import org.smartssd.opcount.OpCounts;
@@ -220,21 +221,23 @@ public final class LogAnalysis {
 
   /**
    * Each device's part of a run: its counters over the run (STATISTICS, before and after): host
-   * interface, flash, and the modelled time its executions were in progress (overlapping ones once:
-   * an unpaced device may start a split's execution before the model has finished the last). A device
-   * the job's counters name but the meter did not read (none expected) gets the counters' execution time.
+   * interface, flash, the modelled time its executions were in progress (overlapping ones once: an
+   * unpaced device may start a split's execution before the model has finished the last), and its
+   * energy account. A device the job's counters name but the meter did not read (none expected) gets
+   * the counters' execution time, and no energy: only a device models its own.
    */
   static List<RunStatistics.DeviceShare> shares(Map<String, HostInterfaceMeter.Snapshot> used, DeviceMode.Values device) {
     Map<String, Long> execution = new LinkedHashMap<>(device.modelledNanosByDevice());
     List<RunStatistics.DeviceShare> shares = new ArrayList<>();
     used.forEach((address, s) -> shares.add(new RunStatistics.DeviceShare(address,
         s.executionNanos(), s.linkBusyNanos(), s.hostBytesIn(), s.hostBytesOut(), s.flash(),
-        s.internalDelayNanos(), s.answersBehindNanos(), s.commandNanos())));
+        s.internalDelayNanos(), s.answersBehindNanos(), s.commandNanos(), s.energy())));
     execution.forEach((address, nanos) -> {
       if (!used.containsKey(address)) {
         LOG.warn("device {} ran executions but its statistics were not read; its execution time is the job's "
-            + "counters' sum", address);
-        shares.add(new RunStatistics.DeviceShare(address, nanos, 0, 0, 0, RunStatistics.FlashWork.NONE, 0, 0, 0));
+            + "counters' sum, and its energy is left out", address);
+        shares.add(new RunStatistics.DeviceShare(address, nanos, 0, 0, 0, RunStatistics.FlashWork.NONE, 0, 0, 0,
+            DeviceEnergy.NONE));
       }
     });
     return shares;

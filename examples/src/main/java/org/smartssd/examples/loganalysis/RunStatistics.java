@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.smartssd.device.DeviceEnergy;
 import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.opcount.CoreCost;
@@ -26,7 +27,8 @@ import org.smartssd.opcount.OpCounts;
  * tasklet going in and partial results coming out); the host's compute, its counted work
  * ({@link HostCounting}) priced with the modelled host's CPU; the run's modelled time, the slowest
  * device's busy time plus the host's compute (the iSSD's Eq. 11 and 12: data access, then processing,
- * added); and the energy ({@link Energy}), by component.
+ * added); and the energy ({@link Energy}), by component. The devices model their own work's energy (each
+ * device's account in its STATISTICS, before and after); the host's is modelled here, where the host is.
  *
  * @param paced whether the devices hold answers until their modelled completion; null without a device
  * @param inputBytes bytes of the input files
@@ -37,7 +39,7 @@ import org.smartssd.opcount.OpCounts;
  * @param processors the host's processors, over which its idle time is counted
  * @param hostCounted the host's counted work, or null when this JVM does not count (no agent)
  * @param device the devices' work in device mode, summed over the devices (from the job's counters)
- * @param parameters the modelled host's CPU and the energy model, from the devices' configuration
+ * @param parameters the modelled host's CPU and the energy model's powers, from the devices' configuration
  * @param placement device mode: where {@code DeviceJobClient} placed the map phase, and auto's
  *     predictions; null in host modes
  */
@@ -78,9 +80,12 @@ public record RunStatistics(
    * @param answersBehindNanos paced, how much later than modelled its answers went out, summed (STATISTICS delta)
    * @param commandNanos modelled time it took to serve the host's commands (the time at least one was in
    *     progress, STATISTICS delta): the raw records' reads in host modes, flash and link both, whichever bounds them
+   * @param energy its modelled energy above idle by component, its cores', its flash's and its link's, as its own
+   *     energy account has it (STATISTICS delta)
    */
   public record DeviceShare(String address, long executionNanos, long linkBusyNanos, long hostBytesIn,
-      long hostBytesOut, FlashWork flash, long internalDelayNanos, long answersBehindNanos, long commandNanos) {
+      long hostBytesOut, FlashWork flash, long internalDelayNanos, long answersBehindNanos, long commandNanos,
+      DeviceEnergy energy) {
     /**
      * The device's modelled busy time in the run: its executions, then the host's commands (the time at
      * least one was in progress; at least the link's busy time).
@@ -127,7 +132,9 @@ public record RunStatistics(
   public record Placement(String chosen, double predictedDeviceSeconds, double predictedHostSeconds) {}
 
   /**
-   * The model's parameters for the host and for energy, read from the devices' configuration.
+   * The model's parameters for the host and for energy, read from the devices' configuration. Of the
+   * energy model, the host side uses the host's powers and the devices' idle power (drawn over the run's
+   * modelled time, which the devices do not know); the devices price their own work.
    *
    * @param computeModel the devices' compute model, which the host's follows: counted work on both
    *     sides, or measured CPU time on both
@@ -148,9 +155,9 @@ public record RunStatistics(
    * @param hostIdle the host's idle power over the run's modelled time
    * @param hostCompute what the host's cores add while they compute its counted work
    * @param deviceIdle every device's idle power over the run's modelled time
-   * @param deviceCores what the devices' cores add while they compute
-   * @param flash pages read and programmed, blocks erased
-   * @param link bytes on the host links
+   * @param deviceCores what the devices' cores add while they compute (the devices' accounts)
+   * @param flash pages read and programmed, blocks erased (the devices' accounts)
+   * @param link bytes on the host links (the devices' accounts)
    */
   public record Energy(double hostIdle, double hostCompute, double deviceIdle, double deviceCores, double flash,
       double link) {
@@ -247,19 +254,23 @@ public record RunStatistics(
 
   /**
    * The modelled energy: the host and every device draw idle power over the run's modelled time; the
-   * host's cores add their active power while they compute its counted work, the devices' cores while
-   * they compute; every flash operation and every byte on the links costs its energy.
+   * host's cores add their active power while they compute its counted work. What the devices' work
+   * added (their cores computing, every flash operation, every byte on their links) is theirs to model:
+   * it is their energy accounts' differences over the run, summed.
    */
   public Energy energy() {
     EnergyParameters e = parameters.energy();
     double t = modelledNanos() / 1e9;
     double hostCompute = Math.max(0, e.hostActiveWatts() - e.hostIdleWatts()) * hostComputeNanos() / 1e9;
-    double flash = 0;
-    for (DeviceShare d : devices) {
-      flash += e.flashJoules(d.flash().pagesRead(), d.flash().pagesProgrammed(), d.flash().blocksErased());
-    }
+    DeviceEnergy work = deviceEnergy();
     return new Energy(e.hostIdleWatts() * t, hostCompute, e.deviceIdleWatts() * t * devices.size(),
-        e.deviceCoreJoules(device.computeNanos()), flash, e.linkJoules(hostInterfaceBytes()));
+        DeviceEnergy.joules(work.coreNanojoules()), DeviceEnergy.joules(work.flashNanojoules()),
+        DeviceEnergy.joules(work.linkNanojoules()));
+  }
+
+  /** The devices' modelled energy above idle over the run, as their accounts have it, summed over the devices. */
+  public DeviceEnergy deviceEnergy() {
+    return devices.stream().map(DeviceShare::energy).reduce(DeviceEnergy.NONE, DeviceEnergy::plus);
   }
 
   public double energyJoules() {
@@ -363,6 +374,10 @@ public record RunStatistics(
       e.put("pages_programmed", d.flash().pagesProgrammed());
       e.put("blocks_erased", d.flash().blocksErased());
       e.put("modelled_internal_delay_s", d.internalDelayNanos() / 1e9);
+      e.put("modelled_core_busy_s", d.energy().coreBusyNanos() / 1e9);
+      e.put("modelled_energy_cores_j", DeviceEnergy.joules(d.energy().coreNanojoules()));
+      e.put("modelled_energy_flash_j", DeviceEnergy.joules(d.energy().flashNanojoules()));
+      e.put("modelled_energy_link_j", DeviceEnergy.joules(d.energy().linkNanojoules()));
       each.add(e);
     }
     m.put("per_device", each);

@@ -15,8 +15,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.DeviceEnergy;
+import org.smartssd.device.client.SocketDeviceClient;
 import org.smartssd.device.runtime.SimulatedDevice;
 import org.smartssd.device.runtime.TestDevices;
+import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.examples.wc98.Wc98Record;
 
 /**
@@ -118,11 +121,12 @@ class LogAnalysisOnTwoDevicesTest {
     long oneDevice = single.statistics().deviceBusyNanos();
     assertTrue(st.deviceBusyNanos() < 0.7 * oneDevice && st.deviceBusyNanos() > 0.3 * oneDevice,
         "one device " + oneDevice + " ns, two " + st.deviceBusyNanos() + " ns (modelled)");
-    // Energy counts both devices' idle power over the run's modelled time, and their cores' work once.
+    // Energy counts both devices' idle power over the run's modelled time, and their cores' work once (each
+    // device's account rounds to a nanojoule).
     RunStatistics.Energy energy = st.energy();
     double idleW = st.parameters().energy().deviceIdleWatts();
     assertEquals(2 * idleW * st.modelledNanos() / 1e9, energy.deviceIdle(), 1e-9);
-    assertEquals(st.parameters().energy().deviceCoreJoules(st.device().computeNanos()), energy.deviceCores(), 1e-12);
+    assertEquals(st.parameters().energy().deviceCoreJoules(st.device().computeNanos()), energy.deviceCores(), 1e-8);
     assertTrue(st.device().computeNanos() > 0, st.toString());
     assertEquals(energy.hostIdle() + energy.hostCompute() + energy.deviceIdle() + energy.deviceCores()
         + energy.flash() + energy.link(), st.energyJoules(), 1e-9);
@@ -131,6 +135,45 @@ class LogAnalysisOnTwoDevicesTest {
     st.print(new java.io.PrintWriter(text));
     assertTrue(text.toString().contains("the slowest of 2 devices") && text.toString().contains(a.address())
         && text.toString().contains(b.address()), text.toString());
+  }
+
+  /**
+   * The energy of the devices' work in a run is what the devices report, summed: the test reads their
+   * accounts around the run, as the run reads them around the job. It is also the closed form of the work
+   * they counted, as the host used to model it a second time.
+   */
+  @Test
+  void theDevicesEnergyInARunIsWhatTheyReport() throws Exception {
+    try (SocketDeviceClient ca = TestDevices.connect(a); SocketDeviceClient cb = TestDevices.connect(b)) {
+      for (Mode m : Mode.values()) {
+        DeviceEnergy before = ca.statistics().energy().plus(cb.statistics().energy());
+        RunStatistics st = LogAnalysis.run(conf, Scenario.TOP_TYPES, m, halves, null).statistics();
+        DeviceEnergy around = ca.statistics().energy().plus(cb.statistics().energy()).minus(before);
+        DeviceEnergy run = st.deviceEnergy();
+        RunStatistics.Energy energy = st.energy();
+        assertEquals(DeviceEnergy.joules(run.coreNanojoules()), energy.deviceCores(), 0, m.toString());
+        assertEquals(DeviceEnergy.joules(run.flashNanojoules()), energy.flash(), 0, m.toString());
+        assertEquals(DeviceEnergy.joules(run.linkNanojoules()), energy.link(), 0, m.toString());
+        // Only the run computed and used the flash between the test's readings; the link also carried the
+        // meter's connection and these readings.
+        assertEquals(around.coreBusyNanos(), run.coreBusyNanos(), m.toString());
+        assertEquals(around.coreNanojoules(), run.coreNanojoules(), m.toString());
+        assertEquals(around.flashNanojoules(), run.flashNanojoules(), m.toString());
+        assertTrue(around.linkNanojoules() >= run.linkNanojoules(), m + ": " + around + " around " + run);
+
+        EnergyParameters p = st.parameters().energy();
+        double flash = 0;
+        for (RunStatistics.DeviceShare d : st.devices()) {
+          flash += p.flashJoules(d.flash().pagesRead(), d.flash().pagesProgrammed(), d.flash().blocksErased());
+        }
+        assertEquals(st.device().computeNanos(), run.coreBusyNanos(), m.toString());
+        assertEquals(p.deviceCoreJoules(st.device().computeNanos()), energy.deviceCores(), 1e-8, m.toString());
+        assertEquals(flash, energy.flash(), 1e-8, m.toString());
+        assertEquals(p.linkJoules(st.hostInterfaceBytes()), energy.link(), 1e-8, m.toString());
+        assertTrue(energy.flash() > 0 && energy.link() > 0, st.toString());
+        assertEquals(m == Mode.DEVICE, energy.deviceCores() > 0, st.toString());
+      }
+    }
   }
 
   @Test

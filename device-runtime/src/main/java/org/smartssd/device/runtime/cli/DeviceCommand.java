@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.smartssd.device.ChannelStatistics;
+import org.smartssd.device.DeviceEnergy;
 import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
@@ -247,6 +248,7 @@ public final class DeviceCommand implements Runnable {
           s.modelledInternalDelayNanos() / 1e6, s.commandsDelayedByInternal());
       out.printf("gc pages moved        %d%n", s.gcPagesMoved());
       printDiskUse(out, s.diskUse());
+      printEnergy(out, s.energy());
       out.printf("%-8s %12s %16s %13s %22s%n", "channel", "pages read", "pages programmed", "blocks erased",
           "busy ms (modelled)");
       List<ChannelStatistics> channels = s.channels();
@@ -279,6 +281,19 @@ public final class DeviceCommand implements Runnable {
     } else {
       out.printf("space reclaim         off: %s%n", d.reclaimNote());
     }
+  }
+
+  /** The device's energy account since it started; a device of protocol version 2 or older reports none. */
+  static void printEnergy(PrintWriter out, DeviceEnergy e) {
+    if (e == null) {
+      out.printf("energy                not reported (the device speaks protocol version 2 or older)%n");
+      return;
+    }
+    out.printf("energy                %.6f J (modelled, above idle power: cores %.6f J over %.3f ms busy, flash reads"
+        + " %.6f J, programs %.6f J, erases %.6f J, host link %.6f J)%n", DeviceEnergy.joules(e.totalNanojoules()),
+        DeviceEnergy.joules(e.coreNanojoules()), e.coreBusyNanos() / 1e6, DeviceEnergy.joules(e.flashReadNanojoules()),
+        DeviceEnergy.joules(e.flashProgramNanojoules()), DeviceEnergy.joules(e.flashEraseNanojoules()),
+        DeviceEnergy.joules(e.linkNanojoules()));
   }
 
   static String bytes(long n) {

@@ -18,11 +18,11 @@ import org.slf4j.LoggerFactory;
 import org.smartssd.device.protocol.CodeDigest;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
-import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.objects.ScanSource;
 import org.smartssd.device.runtime.objects.ScanTarget;
 import org.smartssd.device.runtime.objects.StoreException;
+import org.smartssd.device.runtime.timing.EnergyModel;
 import org.smartssd.device.runtime.timing.ExecutionModel;
 import org.smartssd.device.runtime.timing.TimingModel;
 import org.smartssd.device.tasklet.ExecutionState;
@@ -51,7 +51,7 @@ public final class IspEngine implements Closeable {
   private static final long ABANDONED_MILLIS = TimeUnit.MINUTES.toMillis(10);
 
   private final IspParameters isp;
-  private final EnergyParameters energy;
+  private final EnergyModel energy;
   private final ScanSource store;
   private final TimingModel timing;
   private final boolean paced;
@@ -66,7 +66,7 @@ public final class IspEngine implements Closeable {
   private final ScheduledExecutorService watchdog;
   private final String name;
 
-  public IspEngine(String name, IspParameters isp, EnergyParameters energy, ScanSource store, TimingModel timing,
+  public IspEngine(String name, IspParameters isp, EnergyModel energy, ScanSource store, TimingModel timing,
       boolean paced, IntSupplier hostWaiting, TaskletLoader loader) {
     this.name = name;
     this.isp = isp;
@@ -280,9 +280,11 @@ public final class IspEngine implements Closeable {
     if (!exec.isStopped() && exec.mergeOnDevice()) {
       mergeOnDevice(exec);
     }
-    // Counted before the host can see the execution done (and read the device's statistics). Its results'
-    // trips to the host are the host's READ_OBJECT commands, counted as commands.
-    timing.executionDone(exec.model().startNanos(), exec.model().processingEndNanos());
+    // Counted before the host can see the execution done (and read the device's statistics), its cores'
+    // compute with it (a stopped execution's too: the cores did it). Its results' trips to the host are the
+    // host's READ_OBJECT commands, counted as commands.
+    timing.executionDone(exec.model().startNanos(), exec.model().processingEndNanos(),
+        exec.model().coreBusyNanos());
     exec.done();
     if (paced) {
       // Paced, the device should end when the model does; a simulator slower than the model cannot.

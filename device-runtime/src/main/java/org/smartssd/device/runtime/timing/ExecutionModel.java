@@ -1,6 +1,5 @@
 package org.smartssd.device.runtime.timing;
 
-import org.smartssd.device.runtime.config.EnergyParameters;
 import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.opcount.CoreCost;
 import org.smartssd.opcount.OpCounts;
@@ -13,7 +12,7 @@ import org.smartssd.opcount.OpCounts;
  */
 public final class ExecutionModel {
   private final IspParameters isp;
-  private final EnergyParameters energy;
+  private final EnergyModel energy;
   private final long startNanos;
   private final long[] channelReadyNanos;
   private final long[] coreFreeNanos;
@@ -27,7 +26,7 @@ public final class ExecutionModel {
   private final long[] hostDelayNanos;
   private long behindModelNanos;
 
-  public ExecutionModel(IspParameters isp, EnergyParameters energy, int channels, long startNanos) {
+  public ExecutionModel(IspParameters isp, EnergyModel energy, int channels, long startNanos) {
     this.isp = isp;
     this.energy = energy;
     this.startNanos = startNanos;
@@ -152,19 +151,22 @@ public final class ExecutionModel {
     return transferNanos;
   }
 
+  /** Modelled time the device's cores computed for the execution, summed over the cores: the lanes, then the merge. */
+  public synchronized long coreBusyNanos() {
+    return computeNanos + mergeNanos;
+  }
+
   /**
-   * Device energy over the execution, by component: idle power over its modelled duration, its cores'
-   * share of active power while they compute, the pages it read, its results on the link.
+   * Device energy over the execution: idle power over its modelled duration, and the device's energy
+   * model's price of its work (its cores' compute, the pages it read, its results on the link).
    */
   public long deviceMicrojoules(long pagesRead, long resultBytes) {
-    double joules = energy.deviceIdleWatts() * modelledNanos() / 1e9
-        + energy.deviceCoreJoules(computeNanos() + mergeNanos()) + energy.flashJoules(pagesRead, 0, 0)
-        + energy.linkJoules(resultBytes);
-    return (long) (joules * 1e6);
+    long work = energy.account(coreBusyNanos(), pagesRead, 0, 0, resultBytes).totalNanojoules();
+    return (long) ((energy.idleJoules(modelledNanos()) * 1e9 + work) / 1000);
   }
 
   /** Host energy: idle power while it waits for the device. */
   public long hostMicrojoules() {
-    return (long) (energy.hostIdleWatts() * modelledNanos() / 1000.0);
+    return (long) (energy.parameters().hostIdleWatts() * modelledNanos() / 1000.0);
   }
 }

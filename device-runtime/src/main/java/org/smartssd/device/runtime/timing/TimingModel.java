@@ -65,6 +65,7 @@ public final class TimingModel {
   private long commandsCoveredUntil;
   private long executionNanos;
   private long executionsCoveredUntil;
+  private long coreBusyNanos;
 
   public TimingModel(DeviceGeometry geometry, TimingParameters parameters, NanoClock clock) {
     this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -143,17 +144,32 @@ public final class TimingModel {
     }
   }
 
-  /** A snapshot of the counters; garbage collection's page moves are counted by the FTL. */
+  /** A snapshot of the counters, without an energy account; garbage collection's page moves are counted by the FTL. */
   public DeviceStatistics statistics(long gcPagesMoved) {
+    return statistics(gcPagesMoved, null);
+  }
+
+  /**
+   * A snapshot of the counters and, with {@code energy}, the energy of the work they count, priced by it
+   * from the same snapshot; garbage collection's page moves are counted by the FTL.
+   */
+  public DeviceStatistics statistics(long gcPagesMoved, EnergyModel energy) {
     long uptime = now();
     synchronized (lock) {
       List<ChannelStatistics> channels = new ArrayList<>(geometry.channels());
+      long read = 0;
+      long programmed = 0;
+      long erased = 0;
       for (int c = 0; c < geometry.channels(); c++) {
         channels.add(new ChannelStatistics(pagesRead[c], pagesProgrammed[c], blocksErased[c], channelBusyNanos[c]));
+        read += pagesRead[c];
+        programmed += pagesProgrammed[c];
+        erased += blocksErased[c];
       }
       return new DeviceStatistics(uptime, commands, hostBytesIn, hostBytesOut, linkBusyNanos, horizonNanos,
           gcPagesMoved, internalDelayNanos, commandsDelayed, answersBehindNanos, commandNanos, executionNanos,
-          channels);
+          channels, null, energy == null ? null
+              : energy.account(coreBusyNanos, read, programmed, erased, hostBytesIn + hostBytesOut));
     }
   }
 
@@ -319,17 +335,19 @@ public final class TimingModel {
   }
 
   /**
-   * An execution ran from {@code start} to {@code end} on the modelled clock: nothing after it starts
-   * earlier, and the execution time grows by what of it no execution counted before covers (kept as one
-   * interval, as the command time is).
+   * An execution ran from {@code start} to {@code end} on the modelled clock, its cores computing for
+   * {@code coreBusyNanos} (summed over them): nothing after it starts earlier, the execution time grows
+   * by what of it no execution counted before covers (kept as one interval, as the command time is), and
+   * the cores' compute joins the device's energy account.
    */
-  public void executionDone(long start, long end) {
+  public void executionDone(long start, long end, long coreBusyNanos) {
     synchronized (lock) {
       horizonNanos = Math.max(horizonNanos, end);
       if (end > executionsCoveredUntil) {
         executionNanos += end - Math.max(start, executionsCoveredUntil);
         executionsCoveredUntil = end;
       }
+      this.coreBusyNanos += coreBusyNanos;
     }
   }
 

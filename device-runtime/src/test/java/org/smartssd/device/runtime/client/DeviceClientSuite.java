@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.DeviceException;
+import org.smartssd.device.DeviceEnergy;
 import org.smartssd.device.DiskUse;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.client.ClientOptions;
@@ -298,7 +299,7 @@ public abstract class DeviceClientSuite {
 
   @Test
   void describesTheDeviceAndCountsItsWork() throws Exception {
-    assertThat(client.protocolVersion()).isEqualTo(2);
+    assertThat(client.protocolVersion()).isEqualTo(3);
     assertThat(client.info().geometry()).isEqualTo(device.info().geometry());
     long before = client.statistics().commands();
     writeFile("/x", new byte[100]);
@@ -309,6 +310,12 @@ public abstract class DeviceClientSuite {
     assertThat(diskUse.liveBytes()).isEqualTo(device.info().geometry().pageSizeBytes());
     assertThat(diskUse.reclaiming()).isEqualTo(device.diskUse().reclaiming());
     assertThat(diskUse.reclaimNote()).isEqualTo(device.diskUse().reclaimNote());
+    // Version 3: and the device's energy account, here of a page programmed and the frames on the link.
+    DeviceEnergy energy = client.statistics().energy();
+    assertThat(energy).isNotNull();
+    assertThat(energy.flashProgramNanojoules()).isPositive();
+    assertThat(energy.linkNanojoules()).isPositive();
+    assertThat(energy.coreBusyNanos()).isZero();
     assertThat(client.modelledNanosTotal()).isPositive();
   }
 

@@ -96,7 +96,7 @@ class ProtocolRobustnessTest {
     assertEquals(Status.UNKNOWN_OPCODE, ((Response.Error) r).status());
     assertTrue(((Response.Error) r).message().contains("0x7777"));
     send(Messages.requestFrame(1, 6, new Request.ApiVersions()));
-    assertEquals(new Response.Versions(1, 2), answer(6, Opcode.API_VERSIONS));
+    assertEquals(new Response.Versions(1, 3), answer(6, Opcode.API_VERSIONS));
   }
 
   @Test
@@ -120,7 +120,7 @@ class ProtocolRobustnessTest {
     ByteBuffer versions = Messages.requestFrame(1, 2, new Request.ApiVersions());
     versions.putShort(4, (short) 9);
     send(versions);
-    assertEquals(new Response.Versions(1, 2), answer(2, Opcode.API_VERSIONS));
+    assertEquals(new Response.Versions(1, 3), answer(2, Opcode.API_VERSIONS));
   }
 
   @Test
@@ -138,6 +138,14 @@ class ProtocolRobustnessTest {
         v2.payload())).statistics();
     assertEquals(device.diskUse().reclaimNote(), now.diskUse().reclaimNote());
     assertEquals(0, now.diskUse().liveBytes());
+    assertNull(now.energy(), "a version 2 client gets the version 2 layout");
+    send(Messages.requestFrame(3, 13, new Request.Statistics()));
+    Frame v3 = in.read(1 << 20);
+    assertEquals(3, v3.header().version());
+    DeviceStatistics newest = ((Response.Statistics) Messages.decodeResponse(3, Opcode.STATISTICS, Status.OK,
+        v3.payload())).statistics();
+    assertEquals(0, newest.diskUse().liveBytes());
+    assertTrue(newest.energy().linkNanojoules() > 0, "the frames so far crossed the link: " + newest.energy());
   }
 
   @Test

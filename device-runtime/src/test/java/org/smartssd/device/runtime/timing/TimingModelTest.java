@@ -234,9 +234,9 @@ class TimingModelTest {
   @Test
   void executionTimeCountsOverlappingExecutionsOnce() {
     TimingModel model = model(1, 1, READ, MB_100);
-    model.executionDone(1_000, 5_000);
-    model.executionDone(3_000, 9_000); // started before the first ended: 4,000 more
-    model.executionDone(20_000, 21_000); // after a pause: the pause is not execution time
+    model.executionDone(1_000, 5_000, 0);
+    model.executionDone(3_000, 9_000, 0); // started before the first ended: 4,000 more
+    model.executionDone(20_000, 21_000, 0); // after a pause: the pause is not execution time
     DeviceStatistics s = model.statistics(0);
     assertEquals(4_000 + 4_000 + 1_000, s.modelledExecutionNanos());
     assertEquals(21_000, s.modelledHorizonNanos());
