@@ -82,4 +82,87 @@ class MapOutputCollectorTest {
       }
     }
   }
+
+  /** Reads no value: each key once a combine, with 1. */
+  public static final class KeysOnly extends org.apache.hadoop.mapreduce.Reducer<Text, LongWritable, Text, LongWritable> {
+    @Override
+    protected void reduce(Text key, Iterable<LongWritable> values, Context context)
+        throws java.io.IOException, InterruptedException {
+      context.write(key, new LongWritable(1));
+    }
+  }
+
+  /** Reads at most two values of each key, and iterates its values a second time (Hadoop gives none then). */
+  public static final class FirstTwo extends org.apache.hadoop.mapreduce.Reducer<Text, LongWritable, Text, LongWritable> {
+    @Override
+    protected void reduce(Text key, Iterable<LongWritable> values, Context context)
+        throws java.io.IOException, InterruptedException {
+      int n = 0;
+      for (LongWritable v : values) {
+        if (++n == 2) {
+          break;
+        }
+      }
+      for (LongWritable v : values) {
+        n += 100; // the iterator is the same one: what the first loop left
+      }
+      context.write(key, new LongWritable(n));
+    }
+  }
+
+  /**
+   * A combiner that leaves values unread, or iterates twice, sees the same through the grouped
+   * context as through Hadoop's own (the buffer sorted with a comparator).
+   */
+  @Test
+  void combinersThatSkipValuesSeeWhatHadoopGivesThem() throws Exception {
+    for (Class<? extends org.apache.hadoop.mapreduce.Reducer> combiner : List.of(KeysOnly.class, FirstTwo.class)) {
+      Map<String, List<Long>> hashed = run(combiner, false);
+      Map<String, List<Long>> sorted = run(combiner, true);
+      assertThat(hashed).as(combiner.getSimpleName()).isEqualTo(sorted);
+    }
+  }
+
+  @SuppressWarnings("rawtypes")
+  private static Map<String, List<Long>> run(Class<? extends org.apache.hadoop.mapreduce.Reducer> combiner,
+      boolean jobComparator) throws Exception {
+    JobConf conf = new JobConf(false);
+    conf.setMapOutputKeyClass(Text.class);
+    conf.setMapOutputValueClass(LongWritable.class);
+    if (jobComparator) {
+      conf.set(MRJobConfig.KEY_COMPARATOR, Text.Comparator.class.getName());
+    }
+    List<byte[]> results = new ArrayList<>();
+    ResultCodec.PairBatcher batcher = new ResultCodec.PairBatcher(1 << 20);
+    batcher.sink(r -> {
+      byte[] copy = new byte[r.remaining()];
+      r.duplicate().get(copy);
+      results.add(copy);
+    });
+    MapOutputCollector collector = new MapOutputCollector(conf, TaskAttemptID.forName("attempt_1_0001_m_000000_0"),
+        combiner, new CountersReporter(new Counters()), batcher, 400, 1 << 20);
+    Random random = new Random(3);
+    Text key = new Text();
+    LongWritable value = new LongWritable(1);
+    for (int i = 0; i < 3000; i++) {
+      key.set("k" + random.nextInt(30));
+      collector.collect(key, value);
+    }
+    collector.finish();
+    batcher.flush();
+    Map<String, List<Long>> out = new TreeMap<>();
+    DataInputBuffer in = new DataInputBuffer();
+    for (byte[] r : results) {
+      ResultCodec.PairCursor cursor = new ResultCodec.PairCursor(r, 0, r.length);
+      while (cursor.next()) {
+        in.reset(r, cursor.keyOffset, cursor.keyLength);
+        key.readFields(in);
+        in.reset(r, cursor.valueOffset, cursor.valueLength);
+        value.readFields(in);
+        out.computeIfAbsent(key.toString(), k -> new ArrayList<>()).add(value.get());
+      }
+    }
+    out.values().forEach(v -> v.sort(null));
+    return out;
+  }
 }
