@@ -28,7 +28,7 @@ import org.smartssd.device.DeviceException;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
-import org.smartssd.device.client.DeviceClient;
+import org.smartssd.device.client.TransferCounts;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
@@ -54,6 +54,10 @@ import org.smartssd.objectfs.ObjectFileSystem;
  * never}, the task fails with a message naming the device. Results are held back until the
  * execution is done, up to {@code smartssd.mapper.hold-result-bytes}, so that a device failing
  * midway can still fall back; past it a failure fails the task.
+ *
+ * <p>The host-interface counters are what the client's transport counted going out and coming in
+ * around each command: the reader opens its own connection (not objfs's pooled ones), so nothing
+ * else moves those counts.
  */
 final class DeviceRecordReader extends RecordReader<Object, Object> {
   private static final Logger LOG = LoggerFactory.getLogger(DeviceRecordReader.class);
@@ -169,15 +173,12 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     } catch (IOException e) {
       throw unavailable("cannot be reached: " + e.getMessage(), e);
     }
-    DeviceClient.Installed installed;
     try {
-      installed = client.installTasklet(ByteBuffer.wrap(tasklet.jar()), tasklet.className(), tasklet.parameters());
+      taskletId = counted(DeviceCounters.TASKLET_INSTALL_BYTES, () -> client.installTasklet(
+          ByteBuffer.wrap(tasklet.jar()), tasklet.className(), tasklet.parameters())).taskletId();
     } catch (IOException e) {
       throw unavailable("refused the tasklet: " + e.getMessage(), e);
     }
-    taskletId = installed.taskletId();
-    count(DeviceCounters.TASKLET_INSTALL_BYTES, FrameSizes.install(tasklet.jar().length, tasklet.className(),
-        tasklet.parameters(), installed, device));
     List<InputRange> inputs = List.of(new InputRange(uri.getPath(), split.getStart(), split.getLength()));
     Map<String, String> options = settings.merge().isEmpty() ? Map.of() : Map.of("merge", settings.merge());
     executionId = execute(inputs, options);
@@ -205,9 +206,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     long deadline = System.nanoTime() + settings.busyTimeout().toNanos();
     Duration wait = settings.polling().min();
     while (true) {
-      count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.executeObject(inputs, options));
       try {
-        return client.executeObject(taskletId, inputs, options);
+        return counted(DeviceCounters.HOST_INTERFACE_BYTES, () -> client.executeObject(taskletId, inputs, options));
       } catch (DeviceException.Busy busy) {
         if (System.nanoTime() - deadline > 0) {
           throw unavailable("stayed busy for " + settings.busyTimeout().toMillis() + " ms ("
@@ -227,8 +227,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
    */
   private Response.ExecutionProgress poll() throws IOException {
     context.progress();
-    Response.ExecutionProgress progress = client.readObject(executionId, settings.polling().maxBytes());
-    count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.readObject(progress));
+    Response.ExecutionProgress progress = counted(DeviceCounters.HOST_INTERFACE_BYTES,
+        () -> client.readObject(executionId, settings.polling().maxBytes()));
     statistics = progress.statistics();
     for (TaskletResult r : progress.results()) {
       ByteBuffer data = r.data();
@@ -289,6 +289,21 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     }
     tailPause = tailPause == null ? min : (tailPause.multipliedBy(2).compareTo(max) > 0 ? max : tailPause.multipliedBy(2));
     return tailPause;
+  }
+
+  /** A command of the device client's. */
+  private interface Command<T> {
+    T run() throws IOException;
+  }
+
+  /** Runs a command and adds the bytes that crossed meanwhile, both ways, to the counter (whether it failed or not). */
+  private <T> T counted(DeviceCounters counter, Command<T> command) throws IOException {
+    TransferCounts before = client.transferCounts();
+    try {
+      return command.run();
+    } finally {
+      count(counter, client.transferCounts().since(before).total());
+    }
   }
 
   /** The execution is done and every result is in: the counters. */
@@ -376,9 +391,11 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     }
     long id = taskletId;
     taskletId = -1;
-    count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.idCommand());
     try {
-      client.removeObject(id);
+      counted(DeviceCounters.HOST_INTERFACE_BYTES, () -> {
+        client.removeObject(id);
+        return null;
+      });
     } catch (IOException e) {
       LOG.debug("removing tasklet {} from device {}: {}", id, device, e.toString());
     }
@@ -391,10 +408,11 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     }
     try {
       if (executionId >= 0 && !finished) {
-        count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.idCommand());
-        client.cancel(executionId);
-        // One more poll collects the cancelled state, so that the device can forget the execution.
-        count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.readObject(client.readObject(executionId, 1)));
+        counted(DeviceCounters.HOST_INTERFACE_BYTES, () -> {
+          client.cancel(executionId);
+          // One more poll collects the cancelled state, so that the device can forget the execution.
+          return client.readObject(executionId, 1);
+        });
       }
     } catch (IOException e) {
       LOG.debug("cancelling execution {} on device {}: {}", executionId, device, e.toString());
