@@ -615,6 +615,46 @@ static void test_pipelined_threads(void) {
   CHECK(s.max_batch > 1); /* requests were pipelined, and so answered out of order */
 }
 
+/* The bytes that went onto the socket and came off it: whole frames, headers included. */
+static void test_transfer_counts(void) {
+  server s;
+  server_tcp(&s, serve_normal);
+  ssd_client *c = connect_to(&s, NULL);
+  /* The handshake: API_VERSIONS (empty; two u16) and AUTH_CHALLENGE (bytes: a 32-byte nonce;
+   * bool, bytes: no nonce). */
+  CHECK_EQ(ssd_bytes_sent(c), 32 + 32 + 4 + 32);
+  CHECK_EQ(ssd_bytes_received(c), 32 + 4 + 32 + 1 + 4);
+
+  ssd_error err;
+  ssd_object_status st;
+  uint64_t sent = ssd_bytes_sent(c);
+  uint64_t received = ssd_bytes_received(c);
+  CHECK_INT(ssd_status(c, "/counted", &st, NULL, &err), SSD_OK);
+  ssd_object_status_free(&st);
+  CHECK_EQ(ssd_bytes_sent(c) - sent, 32 + 2 + 8);
+  CHECK_EQ(ssd_bytes_received(c) - received, 32 + 2 + 8 + 1 + 3 * 8);
+
+  /* A READ received straight into the caller's buffer. */
+  uint8_t buf[100];
+  uint32_t n = 0;
+  sent = ssd_bytes_sent(c);
+  received = ssd_bytes_received(c);
+  CHECK_INT(ssd_read(c, 1, 0, buf, sizeof buf, &n, NULL, &err), SSD_OK);
+  CHECK_EQ(n, sizeof buf);
+  CHECK_EQ(ssd_bytes_sent(c) - sent, 32 + 8 + 8 + 4);
+  CHECK_EQ(ssd_bytes_received(c) - received, 32 + 4 + sizeof buf);
+
+  /* A failure's frame carries the device's message. */
+  sent = ssd_bytes_sent(c);
+  received = ssd_bytes_received(c);
+  CHECK_INT(ssd_status(c, "/missing", &st, NULL, &err), SSD_NOT_FOUND);
+  CHECK_EQ(ssd_bytes_sent(c) - sent, 32 + 2 + 8);
+  CHECK_EQ(ssd_bytes_received(c) - received, 32 + 2 + strlen(err.message));
+  ssd_close(c);
+  server_stop(&s);
+  CHECK_EQ(ssd_bytes_sent(NULL), 0);
+}
+
 static void test_queue(void) {
   server s;
   server_tcp(&s, serve_normal);
@@ -1461,6 +1501,7 @@ int main(void) {
   signal(SIGPIPE, SIG_IGN); /* the fake device writes to clients that left */
   test_pipelined_threads();
   test_queue();
+  test_transfer_counts();
   test_typed_calls();
   test_unix_socket();
   test_ipv6();

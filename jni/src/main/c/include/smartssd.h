@@ -387,6 +387,13 @@ SSD_API const char *ssd_address(const ssd_client *client);
 SSD_API int ssd_protocol_version(const ssd_client *client);
 /* Sum of the modelled nanos of every reply received so far. */
 SSD_API uint64_t ssd_modelled_nanos_total(const ssd_client *client);
+/*
+ * Bytes this client has written to its socket and read from it since it connected: whole frames,
+ * 32-byte headers included, the handshake's too. A request's bytes are counted by the time the
+ * submit that sent it returns, a reply's before its request completes. Safe from any thread.
+ */
+SSD_API uint64_t ssd_bytes_sent(const ssd_client *client);
+SSD_API uint64_t ssd_bytes_received(const ssd_client *client);
 
 /* ---------------------------------------------------------------------------------------------
  * Generic requests (pipelined)

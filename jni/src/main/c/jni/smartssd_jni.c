@@ -176,6 +176,16 @@ JNIEXPORT jint JNICALL Java_org_smartssd_jni_NativeConnection_protocolVersion0(J
   return ssd_protocol_version(client_of(handle));
 }
 
+JNIEXPORT void JNICALL Java_org_smartssd_jni_NativeConnection_transferCounts0(JNIEnv *env,
+                                                                              jclass cls,
+                                                                              jlong handle,
+                                                                              jlongArray out) {
+  (void)cls;
+  ssd_client *c = client_of(handle);
+  jlong counts[2] = {(jlong)ssd_bytes_sent(c), (jlong)ssd_bytes_received(c)};
+  (*env)->SetLongArrayRegion(env, out, 0, 2, counts);
+}
+
 JNIEXPORT void JNICALL Java_org_smartssd_jni_NativeConnection_disconnect0(JNIEnv *env, jclass cls,
                                                                           jlong handle) {
   (void)env;

@@ -88,6 +88,9 @@ struct ssd_client {
 
   atomic_uint_fast64_t next_id;
   atomic_uint_fast64_t modelled_total;
+  /* Bytes that went onto the socket and came off it (ssd_bytes_sent, ssd_bytes_received). */
+  atomic_uint_fast64_t bytes_sent;
+  atomic_uint_fast64_t bytes_received;
   uint8_t *scratch; /* the receiver's buffer for payloads nobody waits for */
 };
 
@@ -314,9 +317,10 @@ static void leave_locked(ssd_client *c) {
 
 enum send_result { SENT, SEND_TIMEOUT_UNSENT, SEND_TIMEOUT_PARTIAL, SEND_ERROR };
 
-/* Writes the whole of iov, waiting for room with poll() until the deadline. */
-static enum send_result send_all(int fd, struct iovec *iov, int iovcnt, int64_t deadline_ns,
+/* Writes the whole of iov, waiting for room with poll() until the deadline; counts what went out. */
+static enum send_result send_all(ssd_client *c, struct iovec *iov, int iovcnt, int64_t deadline_ns,
                                  int *error) {
+  int fd = c->fd;
   bool started = false;
   while (iovcnt > 0) {
     struct msghdr msg;
@@ -345,6 +349,7 @@ static enum send_result send_all(int fd, struct iovec *iov, int iovcnt, int64_t 
       continue;
     }
     started = started || n > 0;
+    atomic_fetch_add(&c->bytes_sent, (uint_fast64_t)n);
     size_t left = (size_t)n;
     while (iovcnt > 0 && left >= iov->iov_len) {
       left -= iov->iov_len;
@@ -468,7 +473,7 @@ static int submit(ssd_client *c, uint16_t opcode, const ssd_iovec *pieces, int n
   bool skip = c->failed != 0 || current == NULL || current->state != P_OUTSTANDING;
   pthread_mutex_unlock(&c->mu);
   int error = 0;
-  enum send_result sent = skip ? SENT : send_all(c->fd, iov, iovcnt, deadline, &error);
+  enum send_result sent = skip ? SENT : send_all(c, iov, iovcnt, deadline, &error);
   pthread_mutex_unlock(&c->send_mu);
 
   pthread_mutex_lock(&c->mu);
@@ -751,13 +756,16 @@ SSD_API void ssd_reply_free(ssd_reply *reply) {
 enum recv_result { RECV_OK, RECV_EOF, RECV_ERROR };
 
 /* Reads exactly n bytes (the socket is non-blocking: poll() waits for data). *got counts the
- * bytes read, also on EOF or error. */
-static enum recv_result recv_all(int fd, void *buf, size_t n, size_t *got, int *error) {
+ * bytes read, also on EOF or error; so does the client's bytes_received, before the request they
+ * answer is completed. */
+static enum recv_result recv_all(ssd_client *c, void *buf, size_t n, size_t *got, int *error) {
+  int fd = c->fd;
   *got = 0;
   while (*got < n) {
     ssize_t r = recv(fd, (char *)buf + *got, n - *got, 0);
     if (r > 0) {
       *got += (size_t)r;
+      atomic_fetch_add(&c->bytes_received, (uint_fast64_t)r);
       continue;
     }
     if (r == 0) {
@@ -784,7 +792,7 @@ static enum recv_result recv_all(int fd, void *buf, size_t n, size_t *got, int *
 static bool recv_payload(ssd_client *c, void *buf, size_t n, uint64_t done, uint64_t total) {
   size_t got;
   int error = 0;
-  enum recv_result r = recv_all(c->fd, buf, n, &got, &error);
+  enum recv_result r = recv_all(c, buf, n, &got, &error);
   if (r == RECV_OK) {
     return true;
   }
@@ -910,7 +918,7 @@ static bool receive_frame(ssd_client *c) {
   uint8_t hb[SSD_HEADER_BYTES];
   size_t got;
   int error = 0;
-  enum recv_result r = recv_all(c->fd, hb, sizeof hb, &got, &error);
+  enum recv_result r = recv_all(c, hb, sizeof hb, &got, &error);
   if (r != RECV_OK) {
     pthread_mutex_lock(&c->mu);
     if (r == RECV_EOF && got == 0) {
@@ -1260,6 +1268,8 @@ static int client_create(int fd, const char *display, const ssd_options *opt, ss
   c->version = SSD_MAX_VERSION; /* until negotiated */
   atomic_init(&c->next_id, 1);
   atomic_init(&c->modelled_total, 0);
+  atomic_init(&c->bytes_sent, 0);
+  atomic_init(&c->bytes_received, 0);
   pthread_mutex_init(&c->mu, NULL);
   pthread_mutex_init(&c->send_mu, NULL);
   pthread_condattr_t ca;
@@ -1414,6 +1424,14 @@ SSD_API int ssd_protocol_version(const ssd_client *c) {
 
 SSD_API uint64_t ssd_modelled_nanos_total(const ssd_client *c) {
   return c == NULL ? 0 : atomic_load(&((ssd_client *)c)->modelled_total);
+}
+
+SSD_API uint64_t ssd_bytes_sent(const ssd_client *c) {
+  return c == NULL ? 0 : atomic_load(&((ssd_client *)c)->bytes_sent);
+}
+
+SSD_API uint64_t ssd_bytes_received(const ssd_client *c) {
+  return c == NULL ? 0 : atomic_load(&((ssd_client *)c)->bytes_received);
 }
 
 uint32_t ssd_client_max_frame(const ssd_client *c) {

@@ -12,8 +12,9 @@ public enum DeviceCounters {
   /**
    * Bytes that crossed the host interface for the data of the map phase: in device mode the frames
    * of EXECUTE_OBJECT, every READ_OBJECT (request and answer, results included), CANCEL and
-   * REMOVE_OBJECT; for a split run on the host, the raw bytes it read through objfs. The tasklet's
-   * installation is counted apart, in {@link #TASKLET_INSTALL_BYTES}.
+   * REMOVE_OBJECT, as the client's transport counted them going out and coming in; for a split run
+   * on the host, the raw bytes it read through objfs. The tasklet's installation is counted apart,
+   * in {@link #TASKLET_INSTALL_BYTES}.
    */
   HOST_INTERFACE_BYTES,
   /** The devices' modelled duration of the executions (start to the last modelled completion). */
@@ -56,6 +57,9 @@ public enum DeviceCounters {
   PREDICTED_DEVICE_NANOS,
   /** With placement auto, the predicted (modelled) time on the host, in nanoseconds (once, by map task 0). */
   PREDICTED_HOST_NANOS,
-  /** Bytes of the CREATE_OBJECT frames that installed the tasklet (its jar and parameters), one per split. */
+  /**
+   * Bytes of the CREATE_OBJECT frames that installed the tasklet (its jar and parameters) and of
+   * their answers, per split, as the client's transport counted them.
+   */
   TASKLET_INSTALL_BYTES
 }

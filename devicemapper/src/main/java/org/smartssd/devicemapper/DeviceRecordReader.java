@@ -5,12 +5,10 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.DataInputBuffer;
@@ -28,7 +26,9 @@ import org.smartssd.device.DeviceException;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
-import org.smartssd.device.client.DeviceClient;
+import org.smartssd.device.client.ExecutionPoller;
+import org.smartssd.device.client.PausePolicy;
+import org.smartssd.device.client.TransferCounts;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
@@ -39,11 +39,11 @@ import org.smartssd.objectfs.ObjectFileSystem;
 /**
  * The proxy map task's record reader. In device mode it installs the job's mapper and combiner in
  * the split's device as a tasklet (CREATE_OBJECT with the jar of {@link TaskletJarBuilder}),
- * executes it over the split's byte range (EXECUTE_OBJECT), polls READ_OBJECT with the adaptive
- * rhythm of {@code ExecutionPoller} (1 ms doubling to 50 ms while polls come back empty, by
- * default) one poll at a time, so that results reach the mapper while the device works, and
- * returns the partial (key, value) pairs decoded with the job's serialization of the map output
- * classes. The tasklet is removed as soon as its execution has started.
+ * executes it over the split's byte range (EXECUTE_OBJECT, asked again while the device is BUSY),
+ * polls READ_OBJECT through an {@link ExecutionPoller} one poll at a time, so that results reach
+ * the mapper while the device works, pausing after an empty poll as {@link PausePolicy#byProgress}
+ * says, and returns the partial (key, value) pairs decoded with the job's serialization of the map
+ * output classes. The tasklet is removed as soon as its execution has started.
  *
  * <p>When the device cannot run the split's map (the input is not on a device or is compressed, the
  * job's mapper or input format is not one the device can run, the device is unreachable, refuses
@@ -54,6 +54,10 @@ import org.smartssd.objectfs.ObjectFileSystem;
  * never}, the task fails with a message naming the device. Results are held back until the
  * execution is done, up to {@code smartssd.mapper.hold-result-bytes}, so that a device failing
  * midway can still fall back; past it a failure fails the task.
+ *
+ * <p>The host-interface counters are what the client's transport counted going out and coming in
+ * around each command: the reader opens its own connection (not objfs's pooled ones), so nothing
+ * else moves those counts.
  */
 final class DeviceRecordReader extends RecordReader<Object, Object> {
   private static final Logger LOG = LoggerFactory.getLogger(DeviceRecordReader.class);
@@ -84,11 +88,9 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
   private String device = "(none)";
   private long taskletId = -1;
   private long executionId = -1;
+  private ExecutionPoller poller;
   private boolean finished;
   private ExecutionStatistics statistics;
-  private Duration pause;
-  /** The doubling pause, while the time the execution still needs is not known. */
-  private Duration tailPause;
   private final ArrayDeque<TaskletResult> pending = new ArrayDeque<>();
   private long pendingBytes;
   private final List<ResultCodec.CounterValue> deviceCounters = new ArrayList<>();
@@ -169,19 +171,18 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     } catch (IOException e) {
       throw unavailable("cannot be reached: " + e.getMessage(), e);
     }
-    DeviceClient.Installed installed;
     try {
-      installed = client.installTasklet(ByteBuffer.wrap(tasklet.jar()), tasklet.className(), tasklet.parameters());
+      taskletId = counted(DeviceCounters.TASKLET_INSTALL_BYTES, () -> client.installTasklet(
+          ByteBuffer.wrap(tasklet.jar()), tasklet.className(), tasklet.parameters())).taskletId();
     } catch (IOException e) {
       throw unavailable("refused the tasklet: " + e.getMessage(), e);
     }
-    taskletId = installed.taskletId();
-    count(DeviceCounters.TASKLET_INSTALL_BYTES, FrameSizes.install(tasklet.jar().length, tasklet.className(),
-        tasklet.parameters(), installed, device));
     List<InputRange> inputs = List.of(new InputRange(uri.getPath(), split.getStart(), split.getLength()));
     Map<String, String> options = settings.merge().isEmpty() ? Map.of() : Map.of("merge", settings.merge());
     executionId = execute(inputs, options);
     removeTasklet(); // the execution goes on; nothing is left installed if this task dies
+    poller = new ExecutionPoller(client, executionId, settings.polling().maxBytes(),
+        PausePolicy.byProgress(settings.polling().min(), settings.polling().max(), split.getLength()));
     openDeserializers();
     // Hold the results back until the execution is done (or too many wait): until one reaches the
     // mapper, a failing device can still leave the split to the host.
@@ -200,35 +201,27 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     }
   }
 
+  /** EXECUTE_OBJECT, asked again while the device is BUSY, pausing as for empty polls, up to the busy timeout. */
   private long execute(List<InputRange> inputs, Map<String, String> options)
-      throws DeviceUnavailable, InterruptedException {
-    long deadline = System.nanoTime() + settings.busyTimeout().toNanos();
-    Duration wait = settings.polling().min();
-    while (true) {
-      count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.executeObject(inputs, options));
-      try {
-        return client.executeObject(taskletId, inputs, options);
-      } catch (DeviceException.Busy busy) {
-        if (System.nanoTime() - deadline > 0) {
-          throw unavailable("stayed busy for " + settings.busyTimeout().toMillis() + " ms ("
-              + DeviceMapperConfigKeys.BUSY_TIMEOUT + "): " + busy.getMessage(), busy);
-        }
-        TimeUnit.NANOSECONDS.sleep(wait.toNanos());
-        wait = wait.multipliedBy(2).compareTo(settings.polling().max()) > 0 ? settings.polling().max()
-            : wait.multipliedBy(2);
-      } catch (IOException e) {
-        throw unavailable("could not start the execution: " + e.getMessage(), e);
-      }
+      throws DeviceUnavailable, InterruptedIOException {
+    PausePolicy busy = PausePolicy.bounded(settings.polling().pauses(), settings.busyTimeout());
+    try {
+      return counted(DeviceCounters.HOST_INTERFACE_BYTES,
+          () -> ExecutionPoller.start(client, taskletId, inputs, options, busy));
+    } catch (DeviceException.Busy e) {
+      throw unavailable("stayed busy for " + settings.busyTimeout().toMillis() + " ms ("
+          + DeviceMapperConfigKeys.BUSY_TIMEOUT + "): " + e.getMessage(), e);
+    } catch (InterruptedIOException e) {
+      throw e;
+    } catch (IOException e) {
+      throw unavailable("could not start the execution: " + e.getMessage(), e);
     }
   }
 
-  /**
-   * One READ_OBJECT; after one that brought nothing, a pause ({@link #nextPause}) before the next.
-   */
+  /** One turn of the poller: a READ_OBJECT and, after one that brought nothing, a pause. */
   private Response.ExecutionProgress poll() throws IOException {
     context.progress();
-    Response.ExecutionProgress progress = client.readObject(executionId, settings.polling().maxBytes());
-    count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.readObject(progress));
+    Response.ExecutionProgress progress = counted(DeviceCounters.HOST_INTERFACE_BYTES, poller::poll);
     statistics = progress.statistics();
     for (TaskletResult r : progress.results()) {
       ByteBuffer data = r.data();
@@ -246,49 +239,23 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
       if (progress.state() == ExecutionState.DONE) {
         done(progress.statistics());
       }
-      return progress;
-    }
-    if (progress.results().isEmpty()) {
-      pause = nextPause(progress.statistics());
-      try {
-        TimeUnit.NANOSECONDS.sleep(pause.toNanos());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while polling device " + device + " for " + describe());
-      }
-    } else {
-      pause = null;
-      tailPause = null;
     }
     return progress;
   }
 
-  /**
-   * The pause after a READ_OBJECT that brought nothing: half the time the execution still needs by
-   * its progress so far, while that is known and longer than two minimum pauses; otherwise (nothing
-   * scanned yet, or the scan is over and the lanes finish) a pause that starts at the minimum and
-   * doubles. Never more than the maximum. The time still needed is the larger of two projections of
-   * the bytes scanned so far to the split's length: the device's wall time (an unpaced device) and
-   * its modelled time less the wall time spent (a paced one, which holds the end until the model
-   * gets there).
-   */
-  private Duration nextPause(ExecutionStatistics s) {
-    Duration min = settings.polling().min();
-    Duration max = settings.polling().max();
-    long remaining = -1;
-    long scanned = s.bytesScanned();
-    if (scanned > 0) {
-      double left = Math.max(0, split.getLength() - scanned) / (double) scanned;
-      long byWall = (long) (s.wallNanos() * left);
-      long byModel = (long) (s.modelledNanos() * (1 + left)) - s.wallNanos();
-      remaining = Math.max(byWall, byModel);
+  /** A command of the device client's. */
+  private interface Command<T> {
+    T run() throws IOException;
+  }
+
+  /** Runs a command and adds the bytes that crossed meanwhile, both ways, to the counter (whether it failed or not). */
+  private <T> T counted(DeviceCounters counter, Command<T> command) throws IOException {
+    TransferCounts before = client.transferCounts();
+    try {
+      return command.run();
+    } finally {
+      count(counter, client.transferCounts().since(before).total());
     }
-    if (remaining > 2 * min.toNanos()) {
-      tailPause = null;
-      return Duration.ofNanos(Math.min(remaining / 2, max.toNanos()));
-    }
-    tailPause = tailPause == null ? min : (tailPause.multipliedBy(2).compareTo(max) > 0 ? max : tailPause.multipliedBy(2));
-    return tailPause;
   }
 
   /** The execution is done and every result is in: the counters. */
@@ -376,9 +343,11 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     }
     long id = taskletId;
     taskletId = -1;
-    count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.idCommand());
     try {
-      client.removeObject(id);
+      counted(DeviceCounters.HOST_INTERFACE_BYTES, () -> {
+        client.removeObject(id);
+        return null;
+      });
     } catch (IOException e) {
       LOG.debug("removing tasklet {} from device {}: {}", id, device, e.toString());
     }
@@ -391,10 +360,11 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     }
     try {
       if (executionId >= 0 && !finished) {
-        count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.idCommand());
-        client.cancel(executionId);
-        // One more poll collects the cancelled state, so that the device can forget the execution.
-        count(DeviceCounters.HOST_INTERFACE_BYTES, FrameSizes.readObject(client.readObject(executionId, 1)));
+        counted(DeviceCounters.HOST_INTERFACE_BYTES, () -> {
+          client.cancel(executionId);
+          // One more poll collects the cancelled state, so that the device can forget the execution.
+          return client.readObject(executionId, 1);
+        });
       }
     } catch (IOException e) {
       LOG.debug("cancelling execution {} on device {}: {}", executionId, device, e.toString());
@@ -407,6 +377,7 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
       }
       client = null;
       executionId = -1;
+      poller = null;
       finished = false;
       pending.clear();
       pendingBytes = 0;

@@ -44,6 +44,16 @@ final class NativeConnection extends NativeHandle {
     return protocolVersion0(nativeHandle);
   }
 
+  /**
+   * The bytes the C library has written to the socket and read from it since it connected, whole
+   * frames ({@code ssd_bytes_sent}, {@code ssd_bytes_received}): {@code {sent, received}}.
+   */
+  long[] transferCounts() {
+    long[] counts = new long[2];
+    transferCounts0(nativeHandle, counts);
+    return counts;
+  }
+
   /** Closes the socket; waiting calls return, later ones fail; the handle stays valid until {@link #close()}. */
   void disconnect() {
     disconnect0(nativeHandle);
@@ -113,6 +123,8 @@ final class NativeConnection extends NativeHandle {
       int maxFrameBytes, byte[] secret) throws NativeException;
 
   private static native int protocolVersion0(long handle);
+
+  private static native void transferCounts0(long handle, long[] out);
 
   private static native void disconnect0(long handle);
 

@@ -17,6 +17,7 @@ import org.smartssd.device.DeviceException;
 import org.smartssd.device.client.AbstractDeviceClient;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
+import org.smartssd.device.client.TransferCounts;
 import org.smartssd.device.protocol.Messages;
 import org.smartssd.device.protocol.Opcode;
 import org.smartssd.device.protocol.PayloadWriter;
@@ -61,6 +62,8 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
   private final LongAdder nativeNanos = new LongAdder();
   private final Thread completer;
   private final ThreadLocal<ByteBuffer> staging = new ThreadLocal<>();
+  /** The C library's byte counts as {@link #close()} found them, for after the handle is freed. */
+  private volatile TransferCounts countsAtClose = TransferCounts.ZERO;
 
   /** A queued request's outcome, as the completion thread took it. */
   private record Completion(long[] header, Object payload) {}
@@ -125,6 +128,21 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
   @Override
   public long modelledNanosTotal() {
     return modelledNanos.sum();
+  }
+
+  /** Counted by the C library as bytes go onto its socket and come off it. */
+  @Override
+  public TransferCounts transferCounts() {
+    lifecycle.readLock().lock();
+    try {
+      if (!connection.isOwningHandle()) {
+        return countsAtClose;
+      }
+      long[] counts = connection.transferCounts();
+      return new TransferCounts(counts[0], counts[1]);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
   }
 
   /**
@@ -452,6 +470,10 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
     }
     lifecycle.writeLock().lock();
     try {
+      if (connection.isOwningHandle()) {
+        long[] counts = connection.transferCounts();
+        countsAtClose = new TransferCounts(counts[0], counts[1]);
+      }
       connection.close();
     } finally {
       lifecycle.writeLock().unlock();

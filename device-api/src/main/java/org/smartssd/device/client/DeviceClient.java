@@ -187,4 +187,13 @@ public interface DeviceClient extends Closeable {
 
   /** The sum of the modelled durations of all replies received on this client. */
   long modelledNanosTotal();
+
+  /**
+   * The bytes this client has sent and received so far, counted as they go on and off its
+   * connection. A request's bytes are counted by the time the call that sent it returns, a reply's
+   * by the time its caller has it; so the difference of two snapshots around a call is that call's
+   * frames, provided no other thread uses this client meanwhile (the counts are the connection's,
+   * for all its callers).
+   */
+  TransferCounts transferCounts();
 }

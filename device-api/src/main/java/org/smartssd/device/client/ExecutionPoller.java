@@ -3,25 +3,31 @@ package org.smartssd.device.client;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.smartssd.device.DeviceException;
 import org.smartssd.device.protocol.Response;
+import org.smartssd.device.tasklet.InputRange;
 import org.smartssd.device.tasklet.TaskletResult;
 
 /**
- * Polls an execution with READ_OBJECT until it is finished, handing every result record to a sink:
- * the host side of the Smart SSD's polling (the device never calls the host).
+ * The host's poll loop over an execution: READ_OBJECT until the device says the execution is
+ * finished (the device never calls the host), with a {@link PausePolicy}'s pause after each poll
+ * that brought no results and none after one that did (more are probably ready). {@link #poll} is
+ * one turn of the loop, for a caller that takes the results as they come and decides when to go on;
+ * {@link #drain} runs it to the end. {@link #start} starts an execution, asking again after a
+ * policy's pause while the device answers BUSY.
  *
- * <p>Between polls: none after a poll that returned results (more are probably ready), and after
- * each poll that returned none a pause that starts at {@link PollingPolicy#min()} and doubles, up to
- * {@link PollingPolicy#max()}, while polls keep coming back empty; the first poll with results
- * brings it back to the minimum.
+ * <p>One poller per execution, used by one thread at a time.
  */
 public final class ExecutionPoller {
 
   /**
-   * How {@link ExecutionPoller} polls.
+   * How {@link #drain(DeviceClient, long, Consumer, PollingPolicy)} polls.
    *
    * @param min the pause after the first empty poll (positive)
    * @param max the longest pause (at least {@code min})
@@ -33,14 +39,7 @@ public final class ExecutionPoller {
     public static final int MAX_BYTES_DEFAULT = 4 << 20;
 
     public PollingPolicy {
-      Objects.requireNonNull(min, "min");
-      Objects.requireNonNull(max, "max");
-      if (min.isNegative() || min.isZero()) {
-        throw new IllegalArgumentException("min pause must be positive, was " + min);
-      }
-      if (max.compareTo(min) < 0) {
-        throw new IllegalArgumentException("max pause " + max + " is below min pause " + min);
-      }
+      DoublingPause.checkBounds(min, max);
       if (maxBytes <= 0) {
         throw new IllegalArgumentException("maxBytes must be positive, was " + maxBytes);
       }
@@ -51,13 +50,9 @@ public final class ExecutionPoller {
       return new PollingPolicy(MIN_DEFAULT, MAX_DEFAULT, MAX_BYTES_DEFAULT);
     }
 
-    /** The pause after an empty poll, given the one before it (null when the last poll had results). */
-    Duration nextPause(Duration previous) {
-      if (previous == null) {
-        return min;
-      }
-      Duration doubled = previous.multipliedBy(2);
-      return doubled.compareTo(max) > 0 ? max : doubled;
+    /** Fresh pauses for one loop: from {@code min}, doubling up to {@code max} while polls come back empty. */
+    public PausePolicy pauses() {
+      return PausePolicy.doubling(min, max);
     }
   }
 
@@ -68,7 +63,87 @@ public final class ExecutionPoller {
 
   private static final Sleeper THREAD_SLEEP = pause -> TimeUnit.NANOSECONDS.sleep(pause.toNanos());
 
-  private ExecutionPoller() {}
+  private final DeviceClient client;
+  private final long executionId;
+  private final int maxBytes;
+  private final PausePolicy pauses;
+  private final Sleeper sleeper;
+  private boolean finished;
+
+  /**
+   * @param maxBytes the {@code maxBytes} of each READ_OBJECT (positive)
+   * @param pauses the pauses after empty polls, for this execution alone
+   */
+  public ExecutionPoller(DeviceClient client, long executionId, int maxBytes, PausePolicy pauses) {
+    this(client, executionId, maxBytes, pauses, THREAD_SLEEP);
+  }
+
+  ExecutionPoller(DeviceClient client, long executionId, int maxBytes, PausePolicy pauses, Sleeper sleeper) {
+    this.client = Objects.requireNonNull(client, "client");
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException("maxBytes must be positive, was " + maxBytes);
+    }
+    this.executionId = executionId;
+    this.maxBytes = maxBytes;
+    this.pauses = Objects.requireNonNull(pauses, "pauses");
+    this.sleeper = sleeper;
+  }
+
+  /**
+   * One READ_OBJECT; when it brought no results and the execution is not finished, the policy's
+   * pause before returning. The caller takes the results from the returned progress.
+   *
+   * <p>A {@code FAILED} or {@code CANCELLED} execution is not an exception here: the caller looks
+   * at the state (and message) of a finished progress and decides.
+   *
+   * @throws IllegalStateException when an earlier poll said the execution is finished
+   * @throws java.io.FileNotFoundException when the device does not know the execution
+   * @throws InterruptedIOException when interrupted while pausing (the interrupt flag is restored);
+   *     the execution goes on
+   * @throws IOException when the policy gives up, or any other failure of the poll
+   */
+  public Response.ExecutionProgress poll() throws IOException {
+    if (finished) {
+      throw new IllegalStateException("execution " + Long.toUnsignedString(executionId) + " is finished");
+    }
+    Response.ExecutionProgress progress = client.readObject(executionId, maxBytes);
+    if (progress.finished()) {
+      finished = true;
+    } else if (!progress.results().isEmpty()) {
+      pauses.reset();
+    } else {
+      String doing = "polling execution " + Long.toUnsignedString(executionId);
+      Duration pause = pauses.next(progress).orElseThrow(() -> new IOException(
+          client.address() + ": gave up " + doing + ": no results within the pause policy's bound"));
+      sleep(client, sleeper, pause, doing);
+    }
+    return progress;
+  }
+
+  /** Whether a poll said the execution is finished. */
+  public boolean finished() {
+    return finished;
+  }
+
+  /**
+   * Polls until the device says the execution is finished, passing every result record to {@code
+   * sink} in the order received, on the calling thread. The results of the returned progress have
+   * already been given to the sink; as for {@link #poll}, a terminal state that is not {@code DONE}
+   * is the caller's to look at.
+   *
+   * @return the last progress: finished, so its state is terminal
+   * @throws IOException as {@link #poll} does; an exception from the sink propagates as it is
+   */
+  public Response.ExecutionProgress drain(Consumer<TaskletResult> sink) throws IOException {
+    Objects.requireNonNull(sink, "sink");
+    while (true) {
+      Response.ExecutionProgress progress = poll();
+      progress.results().forEach(sink);
+      if (progress.finished()) {
+        return progress;
+      }
+    }
+  }
 
   /** {@link #drain(DeviceClient, long, Consumer, PollingPolicy)} with {@link PollingPolicy#defaults()}. */
   public static Response.ExecutionProgress drain(DeviceClient client, long executionId, Consumer<TaskletResult> sink)
@@ -76,20 +151,7 @@ public final class ExecutionPoller {
     return drain(client, executionId, sink, PollingPolicy.defaults());
   }
 
-  /**
-   * Polls until the device says the execution is finished, passing every result record to
-   * {@code sink} in the order received, on the calling thread.
-   *
-   * <p>Returns on any terminal state: a {@code FAILED} or {@code CANCELLED} execution is not an
-   * exception here, so the caller must look at the returned state (and message) and decide. The
-   * results of the returned progress have already been given to the sink.
-   *
-   * @return the last progress: finished, so its state is terminal
-   * @throws java.io.FileNotFoundException when the device does not know the execution
-   * @throws InterruptedIOException when interrupted while waiting (the interrupt flag is restored);
-   *     the execution goes on
-   * @throws IOException any other failure of a poll; an exception from the sink propagates as it is
-   */
+  /** {@link #drain(Consumer)} of a poller with the policy's pauses and READ_OBJECT size. */
   public static Response.ExecutionProgress drain(
       DeviceClient client, long executionId, Consumer<TaskletResult> sink, PollingPolicy policy)
       throws IOException {
@@ -99,30 +161,50 @@ public final class ExecutionPoller {
   static Response.ExecutionProgress drain(
       DeviceClient client, long executionId, Consumer<TaskletResult> sink, PollingPolicy policy, Sleeper sleeper)
       throws IOException {
-    Objects.requireNonNull(client, "client");
-    Objects.requireNonNull(sink, "sink");
     Objects.requireNonNull(policy, "policy");
-    Duration pause = null;
+    return new ExecutionPoller(client, executionId, policy.maxBytes(), policy.pauses(), sleeper).drain(sink);
+  }
+
+  /**
+   * Starts an execution ({@link DeviceClient#executeObject}), asking again after the policy's pause
+   * while the device answers BUSY (it runs as many executions as it can).
+   *
+   * @param busy the pauses between attempts, for this start alone; when it gives up, the last BUSY
+   *     is thrown
+   * @return the execution id
+   * @throws DeviceException.Busy when the device was still busy as the policy gave up
+   * @throws InterruptedIOException when interrupted while pausing (the interrupt flag is restored)
+   * @throws IOException any other failure of EXECUTE_OBJECT, at once
+   */
+  public static long start(DeviceClient client, long taskletId, List<InputRange> inputs, Map<String, String> options,
+      PausePolicy busy) throws IOException {
+    return start(client, taskletId, inputs, options, busy, THREAD_SLEEP);
+  }
+
+  static long start(DeviceClient client, long taskletId, List<InputRange> inputs, Map<String, String> options,
+      PausePolicy busy, Sleeper sleeper) throws IOException {
     while (true) {
-      Response.ExecutionProgress progress = client.readObject(executionId, policy.maxBytes());
-      progress.results().forEach(sink);
-      if (progress.finished()) {
-        return progress;
-      }
-      if (!progress.results().isEmpty()) {
-        pause = null;
-        continue;
-      }
-      pause = policy.nextPause(pause);
       try {
-        sleeper.sleep(pause);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        InterruptedIOException interrupted = new InterruptedIOException(
-            client.address() + ": interrupted while polling execution " + Long.toUnsignedString(executionId));
-        interrupted.initCause(e);
-        throw interrupted;
+        return client.executeObject(taskletId, inputs, options);
+      } catch (DeviceException.Busy e) {
+        Optional<Duration> pause = busy.next(null);
+        if (pause.isEmpty()) {
+          throw e;
+        }
+        sleep(client, sleeper, pause.get(), "waiting to start an execution of tasklet " + Long.toUnsignedString(taskletId));
       }
+    }
+  }
+
+  private static void sleep(DeviceClient client, Sleeper sleeper, Duration pause, String doing)
+      throws InterruptedIOException {
+    try {
+      sleeper.sleep(pause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException interrupted = new InterruptedIOException(client.address() + ": interrupted while " + doing);
+      interrupted.initCause(e);
+      throw interrupted;
     }
   }
 }

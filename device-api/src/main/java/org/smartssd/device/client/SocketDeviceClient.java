@@ -64,6 +64,9 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final AtomicLong nextRequestId = new AtomicLong(1);
   private final LongAdder modelledNanos = new LongAdder();
+  /** Bytes written to the socket (by the thread holding the write lock) and read from it (by the reader). */
+  private final AtomicLong bytesSent = new AtomicLong();
+  private final AtomicLong bytesReceived = new AtomicLong();
   /** Why the connection is unusable: set once, then every request fails with it. */
   private final AtomicReference<IOException> failure = new AtomicReference<>();
   private final Thread reader;
@@ -73,8 +76,9 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
     this.address = address;
     this.options = options;
     this.socket = socket;
-    this.out = new BufferedOutputStream(socket.output(), COPY_CHUNK);
-    this.frames = FrameReader.sizedByHeader(new BufferedInputStream(socket.input(), COPY_CHUNK));
+    this.out = new BufferedOutputStream(CountingStreams.counting(socket.output(), bytesSent), COPY_CHUNK);
+    this.frames = FrameReader.sizedByHeader(
+        new BufferedInputStream(CountingStreams.counting(socket.input(), bytesReceived), COPY_CHUNK));
     this.reader = new Thread(this::readLoop, "smartssd-client-" + address);
     reader.setDaemon(true);
   }
@@ -174,6 +178,15 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
   @Override
   public long modelledNanosTotal() {
     return modelledNanos.sum();
+  }
+
+  /**
+   * Counted below the buffers: a request's bytes are in once {@link #submit} has sent it, a reply's
+   * once its future completes (the reader reads the whole frame first).
+   */
+  @Override
+  public TransferCounts transferCounts() {
+    return new TransferCounts(bytesSent.get(), bytesReceived.get());
   }
 
   @Override

@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -19,12 +21,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.smartssd.device.DeviceException;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.client.ExecutionPoller.PollingPolicy;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
 import org.smartssd.device.tasklet.TaskletResult;
 
 /**
@@ -181,10 +185,110 @@ class ExecutionPollerTest {
     assertThrows(IllegalArgumentException.class, () -> new PollingPolicy(Duration.ZERO, ms(1), 1));
     assertThrows(IllegalArgumentException.class, () -> new PollingPolicy(ms(2), ms(1), 1));
     assertThrows(IllegalArgumentException.class, () -> new PollingPolicy(ms(1), ms(1), 0));
-    assertEquals(ms(50), defaults.nextPause(ms(40)));
-    assertEquals(ms(1), defaults.nextPause(null));
-    assertEquals(ms(50), defaults.nextPause(ms(50)));
-    assertEquals(ms(2), defaults.nextPause(ms(1)));
+    PausePolicy pauses = defaults.pauses();
+    List<Duration> seen = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      seen.add(pauses.next(running()).orElseThrow());
+    }
+    assertEquals(List.of(ms(1), ms(2), ms(4), ms(8), ms(16), ms(32), ms(50), ms(50)), seen);
+    assertEquals(ms(1), defaults.pauses().next(null).orElseThrow(), "a fresh policy per loop");
+  }
+
+  @Test
+  void pollsOneTurnAtATimeWithThePolicysPauses() throws Exception {
+    script.add(running());
+    script.add(running("a"));
+    script.add(running());
+    script.add(progress(ExecutionState.DONE, true, "b"));
+    start();
+    List<Response.ExecutionProgress> asked = new ArrayList<>();
+    PausePolicy recording = new PausePolicy() {
+      @Override
+      public Optional<Duration> next(Response.ExecutionProgress last) {
+        asked.add(last);
+        return Optional.of(ms(7));
+      }
+
+      @Override
+      public void reset() {
+        asked.add(null);
+      }
+    };
+    ExecutionPoller poller = new ExecutionPoller(client, EXECUTION, 1000, recording, pauses::add);
+
+    assertTrue(poller.poll().results().isEmpty());
+    assertEquals(List.of(ms(7)), pauses, "an empty poll: the policy's pause, before poll returns");
+    assertEquals(List.of("a"), poller.poll().results().stream().map(ExecutionPollerTest::text).toList());
+    assertEquals(List.of(ms(7)), pauses, "results: no pause");
+    poller.poll();
+    Response.ExecutionProgress last = poller.poll();
+    assertTrue(last.finished());
+    assertTrue(poller.finished());
+    assertEquals(List.of(ms(7), ms(7)), pauses, "finished: no pause");
+    // The policy saw each empty poll's answer, and a reset after the one with results.
+    assertEquals(3, asked.size());
+    assertTrue(asked.get(0).results().isEmpty());
+    assertEquals(null, asked.get(1));
+    assertTrue(asked.get(2).results().isEmpty());
+    assertThrows(IllegalStateException.class, poller::poll);
+    assertEquals(4, polls.size());
+  }
+
+  @Test
+  void aPolicyThatGivesUpEndsThePollingWithItsReason() throws Exception {
+    script.add(running());
+    start();
+    PausePolicy never = new PausePolicy() {
+      @Override
+      public Optional<Duration> next(Response.ExecutionProgress last) {
+        return Optional.empty();
+      }
+
+      @Override
+      public void reset() {}
+    };
+    IOException e = assertThrows(IOException.class,
+        () -> new ExecutionPoller(client, EXECUTION, 1000, never, pauses::add).poll());
+    assertTrue(e.getMessage().contains("gave up polling execution " + Long.toUnsignedString(EXECUTION)),
+        e.getMessage());
+    assertEquals(List.of(), pauses);
+  }
+
+  @Test
+  void startAsksAgainWhileTheDeviceIsBusyThenGivesUpWithTheLastBusy() throws Exception {
+    List<Request> executes = new CopyOnWriteArrayList<>();
+    BlockingQueue<Response> answers = new LinkedBlockingQueue<>(List.of(
+        new Response.Error(Status.BUSY, "4 executions run"),
+        new Response.Error(Status.BUSY, "4 executions run"),
+        new Response.ExecutionStarted(77),
+        new Response.Error(Status.BUSY, "still 4"),
+        new Response.Error(Status.BUSY, "still 4"),
+        new Response.Error(Status.NOT_FOUND, "tasklet 5 is not known")));
+    device = new FakeDevice(FakeDevice.answering(r -> {
+      executes.add(r);
+      return answers.poll();
+    }));
+    client = SocketDeviceClient.connect(device.address(), ClientOptions.defaults());
+    List<InputRange> inputs = List.of(new InputRange("/in", 0, 10));
+
+    assertEquals(77, ExecutionPoller.start(client, 5, inputs, Map.of(), POLICY.pauses(), pauses::add));
+    assertEquals(List.of(ms(1), ms(2)), pauses);
+    assertEquals(3, executes.size());
+    assertEquals(new Request.ExecuteObject(5, inputs, Map.of()), executes.get(0));
+
+    // A policy that allows one more attempt, then gives up: the last BUSY is thrown.
+    pauses.clear();
+    long[] now = {0};
+    PausePolicy once = new BoundedPause(POLICY.pauses(), ms(5), () -> now[0]);
+    DeviceException.Busy busy = assertThrows(DeviceException.Busy.class, () -> ExecutionPoller.start(
+        client, 5, inputs, Map.of(), once, pause -> now[0] += pause.toNanos() + ms(5).toNanos()));
+    assertTrue(busy.getMessage().endsWith("still 4"), busy.getMessage());
+    assertEquals(5, executes.size());
+
+    // Any other failure at once.
+    assertThrows(FileNotFoundException.class,
+        () -> ExecutionPoller.start(client, 5, inputs, Map.of(), POLICY.pauses(), pauses::add));
+    assertEquals(6, executes.size());
   }
 
   private static Response.ExecutionProgress running(String... results) {

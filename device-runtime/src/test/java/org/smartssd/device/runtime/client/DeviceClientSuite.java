@@ -2,6 +2,7 @@ package org.smartssd.device.runtime.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -34,6 +35,7 @@ import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.ExecutionPoller;
+import org.smartssd.device.client.TransferCounts;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.runtime.Damage;
@@ -295,6 +297,61 @@ public abstract class DeviceClientSuite {
     assertThat(cancelled.state()).isIn(ExecutionState.CANCELLED, ExecutionState.DONE);
     assertThatThrownBy(() -> client.createObject(ByteBuffer.wrap("not a jar".getBytes(StandardCharsets.UTF_8)),
         "x.Y", Map.of())).isInstanceOf(DeviceException.BadRequest.class).hasMessageContaining("jar");
+  }
+
+  @Test
+  void countsTheBytesOfEveryFrameItSendsAndReceives() throws Exception {
+    int header = 32;
+    // The handshake: API_VERSIONS (empty; u16 min, u16 max) and AUTH_CHALLENGE (bytes: a 32-byte
+    // nonce; bool required, bytes: no nonce, as this device does not authenticate hosts).
+    assertThat(client.transferCounts()).isEqualTo(new TransferCounts(header + header + 4 + 32, header + 4 + header + 1 + 4));
+
+    TransferCounts before = client.transferCounts();
+    client.mkdirs("/counted"); // string; empty
+    assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 2 + 8, header));
+
+    before = client.transferCounts();
+    Response.Opened opened = client.create("/counted/records", false, false); // string, bool, bool; 3 u64
+    assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 2 + 16 + 2, header + 24));
+
+    before = client.transferCounts();
+    client.write(opened.handle(), new byte[200], 0, 200); // u64, bytes; u64
+    client.closeHandle(opened.handle()); // u64; u64
+    assertThat(client.transferCounts().since(before))
+        .isEqualTo(new TransferCounts(header + 8 + 4 + 200 + header + 8, header + 8 + header + 8));
+
+    before = client.transferCounts();
+    assertThat(client.read(opened.objectId(), 150, ByteBuffer.allocate(100))).isEqualTo(50); // u64, u64, u32; bytes
+    assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 20, header + 4 + 50));
+
+    // A failure: its frame carries the device's message (a string).
+    before = client.transferCounts();
+    FileNotFoundException missing = catchThrowableOfType(() -> client.status("/counted/missing"),
+        FileNotFoundException.class);
+    String message = missing.getMessage().substring((client.address() + ": ").length());
+    assertThat(client.transferCounts().since(before))
+        .isEqualTo(new TransferCounts(header + 2 + 16, header + 2 + message.getBytes(StandardCharsets.UTF_8).length));
+
+    // READ_OBJECT: u64, u32; u8 state, string message, statistics (u32, 24 u64), u32 n, n results
+    // (u16 lane, bytes data), bool finished.
+    long counter = client.createObject(ByteBuffer.allocate(0), RecordCounter.class.getName(),
+        Map.of("record-length", "20"));
+    long exec = client.executeObject(counter, List.of(InputRange.whole("/counted/records")), Map.of());
+    Response.ExecutionProgress progress;
+    do {
+      before = client.transferCounts();
+      progress = client.readObject(exec, 1000);
+      long results = progress.results().stream().mapToLong(r -> 2 + 4 + r.data().remaining()).sum();
+      assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 12,
+          header + 1 + 2 + progress.message().getBytes(StandardCharsets.UTF_8).length + 4 + 24 * 8 + 4 + results + 1));
+    } while (!progress.finished());
+    assertThat(progress.state()).isEqualTo(ExecutionState.DONE);
+
+    // Counted in total both ways, and still there once the client is closed.
+    TransferCounts last = client.transferCounts();
+    assertThat(last.total()).isEqualTo(last.bytesSent() + last.bytesReceived());
+    client.close();
+    assertThat(client.transferCounts()).isEqualTo(last);
   }
 
   @Test
