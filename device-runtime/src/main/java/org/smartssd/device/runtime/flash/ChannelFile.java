@@ -148,6 +148,12 @@ final class ChannelFile implements Closeable {
         return false;
       }
     }
+    // A mapped page past the file's end faults, and the JDK reports that as an InternalError some time
+    // after the copy, wherever the thread then is: so the file's size is asked first (an fstat, a
+    // fraction of a pread's cost), and a file cut short is read with pread, which fails cleanly.
+    if (position + length > currentSize()) {
+      return false;
+    }
     try {
       dst.put(dst.position(), mapped, (int) inRegion, length);
     } catch (InternalError e) { // the JDK's report of a fault in mapped memory: the file shrank
@@ -164,6 +170,15 @@ final class ChannelFile implements Closeable {
   static IOException mappedFault(Path path, int ppa, InternalError e) {
     return new IOException(what("reading", ppa) + " in " + path + ": the mapped file cannot be read; was it cut short? ("
         + e.getMessage() + ")", e);
+  }
+
+  /** The file's size now (it never changes unless something outside the device cuts it). */
+  private long currentSize() throws IOException {
+    try {
+      return channel.size();
+    } catch (ClosedChannelException e) {
+      return -1; // reopened by the positioned read that follows
+    }
   }
 
   private synchronized java.nio.MappedByteBuffer map(int region) {
