@@ -9,11 +9,13 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,8 +47,11 @@ final class ChannelFile implements Closeable {
   private volatile boolean closed;
   /** The native descriptor, or -1 without {@link NativeFiles}; guarded by this (a closed number may be reused). */
   private int nativeFd;
-  /** The file's mapped regions, made on first use; null elements are not mapped yet. */
-  private final java.nio.MappedByteBuffer[] regions;
+  /**
+   * The file's mapped regions, made on first use (null: not mapped yet); read without a lock by every
+   * page read, so published through an atomic array.
+   */
+  private final AtomicReferenceArray<MappedByteBuffer> regions;
   /** Why the file is read without mappings (null while they work); logged once. */
   private volatile String unmapped;
 
@@ -63,7 +68,7 @@ final class ChannelFile implements Closeable {
       unmapped = "its size cannot be read: " + e.getMessage();
     }
     this.size = size;
-    this.regions = new java.nio.MappedByteBuffer[(int) ((size + REGION_BYTES - 1) / REGION_BYTES)];
+    this.regions = new AtomicReferenceArray<>((int) ((size + REGION_BYTES - 1) / REGION_BYTES));
     RandomAccessFile probe;
     try {
       probe = new RandomAccessFile(path.toFile(), "r");
@@ -151,7 +156,7 @@ final class ChannelFile implements Closeable {
     if (closed) {
       throw new IOException("flash array closed while " + what("reading", ppa) + " in " + path);
     }
-    java.nio.MappedByteBuffer mapped = regions[region];
+    MappedByteBuffer mapped = regions.get(region);
     if (mapped == null) {
       mapped = map(region);
       if (mapped == null) {
@@ -191,19 +196,22 @@ final class ChannelFile implements Closeable {
     return sizeProbe.length();
   }
 
-  private synchronized java.nio.MappedByteBuffer map(int region) {
-    if (regions[region] != null || unmapped != null) {
-      return regions[region];
+  private synchronized MappedByteBuffer map(int region) {
+    MappedByteBuffer mapped = regions.get(region);
+    if (mapped != null || unmapped != null) {
+      return mapped;
     }
     long from = region * REGION_BYTES;
     try {
-      regions[region] = channel.map(FileChannel.MapMode.READ_ONLY, from, Math.min(REGION_BYTES, size - from));
+      mapped = channel.map(FileChannel.MapMode.READ_ONLY, from, Math.min(REGION_BYTES, size - from));
+      regions.set(region, mapped);
     } catch (IOException | UnsupportedOperationException e) {
       unmapped = e.toString();
       LOG.info("{} cannot be memory-mapped ({}); reading it with positioned reads instead", path, unmapped);
     }
-    return regions[region];
+    return mapped;
   }
+
 
   /** Writes all of {@code src} to the file at {@code position}. */
   void writeFully(ByteBuffer src, long position, int ppa) throws IOException {
