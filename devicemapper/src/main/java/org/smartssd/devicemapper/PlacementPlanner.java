@@ -51,11 +51,17 @@ import org.smartssd.objectfs.ObjectFileSystem;
  * whatever the job's setting. They are the device's work like any other: a run measured from before
  * {@code configure} includes them.
  *
- * <p>The host's prediction prices the same work per record (the job's map and combine) on the
- * modelled host's CPU, with every byte read over the link: it leaves out the host's own framework
- * work per record (Hadoop's record reader, collector and spills), so it favours the host; the
- * device's prediction charges every lane's results on the link (no merge on the device). A job whose
- * input is on no device, or that the device cannot run, runs on the host.
+ * <p>The host's prediction, where this JVM counts the host's work ({@code bin/smartssd} does): the
+ * job itself run on the host over the same first bytes ({@link HostSample}: its mapper, combiner and
+ * reducer behind Hadoop's record reader, collector, sort, spills and reduce), counted, gives the
+ * host's work per record and a fixed part a split, priced on the modelled host's CPU, with every byte
+ * read over the link. The fixed part (a job's and its map task's own work) is charged to both
+ * placements, a split each: in the devices' case the host still runs a proxy map task a split and the
+ * reduce. Where this JVM does not count ({@code hadoop jar}), the host's prediction prices only the
+ * work per record the lanes counted (the job's map and combine), which leaves out Hadoop's own work on
+ * the host and so favours the host; the plan's reason says so. The device's prediction charges every
+ * lane's results on the link (no merge on the device). A job whose input is on no device, or that the
+ * device cannot run, runs on the host.
  */
 final class PlacementPlanner {
   private static final Logger LOG = LoggerFactory.getLogger(PlacementPlanner.class);
@@ -137,6 +143,16 @@ final class PlacementPlanner {
     } catch (SampleFailed e) {
       return new Plan(Placement.HOST, Double.NaN, Double.NaN, e.getMessage());
     }
+    Work host = null;
+    if (HostSample.counting()) {
+      long sampleBytes = Math.min(largest.getLength(), sampleCap);
+      host = HostSample.measure(job, largest, Math.min(sampleBytes / 4, SAMPLE_SMALL_BYTES),
+          Math.min(sampleBytes, SAMPLE_LARGE_BYTES));
+    } else {
+      LOG.warn("job '{}': {}=auto cannot count the host's work in this JVM (no counting agent enabled; bin/smartssd "
+          + "enables it): its host prediction prices only the job's map and combine as the device counted them, not "
+          + "Hadoop's own work on the host, and so favours the host", job.getJobName(), DeviceMapperConfigKeys.PLACEMENT);
+    }
     // Each device its own share; they work in parallel, the host computes for all of them.
     double deviceNanos = 0;
     double deviceHostNanos = 0;
@@ -150,7 +166,7 @@ final class PlacementPlanner {
       org.smartssd.model.Job modelJob = new org.smartssd.model.Job(records, 1,
           ObjectFileSystem.defaultReadahead(c.geometry()), Math.max(1, splitBytes), false, Long.MAX_VALUE,
           settings.bufferRecords());
-      Workload w = sample.workload(c);
+      Workload w = sample.workload(host);
       Prediction d = AnalyticModel.predict(w, c, modelJob, Mode.DEVICE);
       Prediction h = AnalyticModel.predict(w, c, modelJob, Mode.HOST_NORMAL);
       deviceNanos = Math.max(deviceNanos, d.executionNanos());
@@ -159,11 +175,13 @@ final class PlacementPlanner {
       hostComputeNanos += h.processingNanos();
     }
     double device = (deviceNanos + deviceHostNanos) / 1e9;
-    double host = (hostAccessNanos + hostComputeNanos) / 1e9;
-    Placement p = device <= host ? Placement.DEVICE : Placement.HOST;
+    double hostSeconds = (hostAccessNanos + hostComputeNanos) / 1e9;
+    Placement p = device <= hostSeconds ? Placement.DEVICE : Placement.HOST;
     String reason = String.format(Locale.ROOT, "predicted (modelled) %.3f s in the devices, %.3f s on the host, "
-        + "from a sample of %,d records on %s", device, host, sample.records(), sampled);
-    return new Plan(p, device, host, reason);
+        + "from a sample of %,d records on %s%s", device, hostSeconds, sample.records(), sampled, host != null
+            ? " and the same records on the host, counted"
+            : "; the host's own work was not counted (no counting agent in this JVM), so its prediction is low");
+    return new Plan(p, device, hostSeconds, reason);
   }
 
   /** A device's configuration from what DEVICE_INFO says of it. */
@@ -240,14 +258,23 @@ final class PlacementPlanner {
       }
     }
 
-    /** The workload for the analytic model, the host doing the same work a record as the lanes. */
-    Workload workload(DeviceConfig device) {
+    /**
+     * The workload for the analytic model: the host's work as its own sample counted it (a record's, and
+     * a split's in either placement), or, with {@code hostWork} null, the lanes' work a record.
+     */
+    Workload workload(Work hostWork) {
+      Work perRecord = new Work(hostWork != null ? hostWork.perRecord() : lane.perRecord(), Counts.ZERO);
+      Counts perSplit = hostWork != null ? hostWork.fixed() : Counts.ZERO;
       Map<Mode, Work> host = new EnumMap<>(Mode.class);
-      host.put(Mode.HOST_NORMAL, new Work(lane.perRecord(), Counts.ZERO));
-      host.put(Mode.HOST_OPTIMIZED, new Work(lane.perRecord(), Counts.ZERO));
+      host.put(Mode.HOST_NORMAL, perRecord);
+      host.put(Mode.HOST_OPTIMIZED, perRecord);
       host.put(Mode.DEVICE, Work.NONE);
+      Map<Mode, Counts> hostPerSplit = new EnumMap<>(Mode.class);
+      hostPerSplit.put(Mode.HOST_NORMAL, perSplit);
+      hostPerSplit.put(Mode.HOST_OPTIMIZED, perSplit);
+      hostPerSplit.put(Mode.DEVICE, perSplit);
       return new Workload("sampled job", (int) Math.max(1, Math.round(bytesPerRecord)), lane, tail, Counts.ZERO,
-          resultBytesPerLane, resultBytesPerRecord, host, Map.of(), Counts.ZERO, 0);
+          resultBytesPerLane, resultBytesPerRecord, host, hostPerSplit, Counts.ZERO, 0);
     }
 
     private static ExecutionStatistics execute(DeviceClient client, long taskletId, String path, long start,

@@ -285,7 +285,7 @@ class LogAnalysisTest {
     assertEquals("host", p.chosen(), narrow.statistics().toString());
     assertTrue(p.predictedHostSeconds() < p.predictedDeviceSeconds(), p.toString());
     assertEquals(0, narrow.statistics().fallbackSplits());
-    assertChoseTheFaster(Map.of(), Scenario.REGIONS, generatedInput, "host");
+    assertChoseTheFaster(Map.of(), Scenario.REGIONS, generatedInput, p);
 
     java.nio.file.Path trace = dir.resolve("auto-wide.bin");
     java.nio.file.Files.write(trace, Traces.bytes(generated.subList(0, 3_000)));
@@ -304,7 +304,7 @@ class LogAnalysisTest {
     assertEquals(q.predictedDeviceSeconds(), (Double) json.get("predicted_device_s"), 0);
     assertEquals(q.predictedHostSeconds(), (Double) json.get("predicted_host_s"), 0);
     assertChoseTheFaster(Map.of(LogAnalysis.RECORD_BYTES, "4096"), Scenario.TOP_TYPES,
-        new org.apache.hadoop.fs.Path("objfs://" + device.address() + "/auto/wide"), "device");
+        new org.apache.hadoop.fs.Path("objfs://" + device.address() + "/auto/wide"), q);
     // Without auto, device mode says where it ran and predicts nothing.
     AnalysisRun plain = LogAnalysis.run(conf, Scenario.REGIONS, Mode.DEVICE, List.of(generatedInput), null);
     assertEquals("device", plain.statistics().placement().chosen());
@@ -313,10 +313,13 @@ class LogAnalysisTest {
 
   /**
    * The placement auto chose is the faster one in the simulator too: the job run in each placement,
-   * same answer, and the chosen one's modelled time the lower.
+   * same answer, and the chosen one's modelled time the lower; and each prediction is near the
+   * simulator's modelled time of that placement (the host's too: this JVM counts, so the planner
+   * counted the job's own run on the host).
    */
   private void assertChoseTheFaster(Map<String, String> settings, Scenario scenario,
-      org.apache.hadoop.fs.Path input, String chosen) throws Exception {
+      org.apache.hadoop.fs.Path input, RunStatistics.Placement plan) throws Exception {
+    String chosen = plan.chosen();
     Map<String, Double> modelled = new java.util.TreeMap<>();
     AnalysisResult answer = null;
     for (String placement : List.of("device", "host")) {
@@ -333,6 +336,10 @@ class LogAnalysisTest {
     String other = chosen.equals("device") ? "host" : "device";
     assertTrue(modelled.get(chosen) < modelled.get(other),
         "auto chose " + chosen + "; modelled seconds of each placement: " + modelled);
+    assertEquals(modelled.get("device"), plan.predictedDeviceSeconds(), 0.15 * modelled.get("device"),
+        "predicted against modelled, device: " + plan + ", " + modelled);
+    assertEquals(modelled.get("host"), plan.predictedHostSeconds(), 0.15 * modelled.get("host"),
+        "predicted against modelled, host: " + plan + ", " + modelled);
   }
 
   @Test
