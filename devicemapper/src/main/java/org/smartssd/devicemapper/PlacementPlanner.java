@@ -32,6 +32,7 @@ import org.smartssd.model.AnalyticModel;
 import org.smartssd.model.Counts;
 import org.smartssd.model.Mode;
 import org.smartssd.model.Prediction;
+import org.smartssd.model.ResultCurve;
 import org.smartssd.model.Work;
 import org.smartssd.model.Workload;
 import org.smartssd.objectfs.DeviceClients;
@@ -197,8 +198,7 @@ final class PlacementPlanner {
   }
 
   /** What the sample executions measured. */
-  record Sample(long records, double bytesPerRecord, Work lane, Work tail, double resultBytesPerLane,
-      double resultBytesPerRecord) {
+  record Sample(long records, double bytesPerRecord, Work lane, Work tail, ResultCurve laneResults) {
 
     /**
      * Runs the sample executions over the split's first bytes; {@code lanes} lanes read (a core without a
@@ -244,11 +244,13 @@ final class PlacementPlanner {
         } else {
           tail = new Work(tailCounts(t2).times(1.0 / Math.max(1, t2.records())), Counts.ZERO);
         }
-        double resultPerRecord = large.records() > small.records()
-            ? Math.max(0, (double) (large.resultBytes() - small.resultBytes()) / (large.records() - small.records()))
-            : 0;
-        double resultPerLane = Math.max(0, small.resultBytes() - resultPerRecord * small.records()) / lanes;
-        return new Sample(large.records(), bytesPerRecord, lane, tail, resultPerLane, resultPerRecord);
+        // A lane's results against the records it read, from every sample's lanes.
+        ResultCurve results = ResultCurve.through(
+            new double[] {(double) t1.records() / lanes, (double) t2.records() / lanes,
+                (double) small.records() / lanes, (double) large.records() / lanes},
+            new double[] {(double) t1.resultBytes() / lanes, (double) t2.resultBytes() / lanes,
+                (double) small.resultBytes() / lanes, (double) large.resultBytes() / lanes});
+        return new Sample(large.records(), bytesPerRecord, lane, tail, results);
       } finally {
         try {
           client.removeObject(installed.taskletId());
@@ -273,8 +275,8 @@ final class PlacementPlanner {
       hostPerSplit.put(Mode.HOST_NORMAL, perSplit);
       hostPerSplit.put(Mode.HOST_OPTIMIZED, perSplit);
       hostPerSplit.put(Mode.DEVICE, perSplit);
-      return new Workload("sampled job", (int) Math.max(1, Math.round(bytesPerRecord)), lane, tail, Counts.ZERO,
-          resultBytesPerLane, resultBytesPerRecord, host, hostPerSplit, Counts.ZERO, 0);
+      return new Workload("sampled job", (int) Math.max(1, Math.round(bytesPerRecord)), lane, tail, Work.NONE,
+          laneResults, host, hostPerSplit, Counts.ZERO, 0);
     }
 
     private static ExecutionStatistics execute(DeviceClient client, long taskletId, String path, long start,

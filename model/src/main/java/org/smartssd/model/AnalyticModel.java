@@ -23,7 +23,9 @@ import org.smartssd.opcount.CoreCost;
  *       cores), the host on its cores.
  *   <li>Swap (Eq. 8 and 9): each time a function's memory exceeds its core's, its data is read
  *       again.
- *   <li>Global merge (Eq. 10): the lanes' results, merged on the controller core or sent to the host.
+ *   <li>Global merge (Eq. 10): the lanes' results, merged on the controller core or sent to the host;
+ *       a lane's results are the keys among the records it read ({@link ResultCurve}), and the merge's
+ *       work follows their bytes.
  *   <li>Streaming (the XSD's Perf = min(flash to DRAM, execute)): a lane reads and computes at once,
  *       so an execution takes the longer of its reads and its compute, plus the first request's read
  *       or the last one's compute, then what the lane computes once its input ended (the combine of
@@ -183,11 +185,12 @@ public final class AnalyticModel {
 
     int lanes = Math.min(cores, Math.max(channels, 1));
     double merge = 0;
-    double resultBytes = w.resultBytesPerLane() * lanes + w.resultBytesPerRecord() * records;
+    // Each lane's results: the keys among the records it read.
+    double resultBytes = lanes * w.laneResults().bytes(records / lanes);
     if (job.mergeOnDevice()) {
-      merge = w.merge().times(lanes).nanos(isp.controller());
-      // One lane's worth of the keys' results: the merged partial results.
-      resultBytes = w.resultBytesPerLane() + w.resultBytesPerRecord() * records;
+      // The controller merges every lane's results; what it sends are the keys among all the records.
+      merge = w.merge().of(resultBytes).nanos(isp.controller());
+      resultBytes = w.laneResults().bytes(records);
     }
     double link = linkNanos(d, resultBytes) + d.timing().linkCommandNanos();
     return new Execution(read, compute, swap, merge, link, streaming + swap + merge + link,

@@ -13,10 +13,11 @@ import java.util.Objects;
  *     part per lane and execution (the last combine and emission)
  * @param laneTail of that work, what a lane does after its last read, when told its input ended: a
  *     fixed part, and a part per record it still holds in its buffer (records not yet combined)
- * @param merge the controller core's merge of one lane's results (merge on the device)
- * @param resultBytesPerLane the bytes one lane's results take, per execution (a fixed part: with a
- *     combiner, about the keys' count)
- * @param resultBytesPerRecord and for each record the lane read (without a combiner, most of them)
+ * @param merge the controller core's merge (merge on the device): a fixed part an execution (its
+ *     set-up, such as reading the job's configuration) and a part for each byte of the lanes' results
+ *     it merges (in {@link Work#perRecord}: here a result byte, not an input record)
+ * @param laneResults the bytes of one lane's results against the records it read (with a combiner,
+ *     about the distinct keys among them)
  * @param host the host's work in each mode, per input record and fixed per job
  * @param hostPerSplit the host's work in each mode for each split (a map task's own: Hadoop allocates
  *     and clears each map task's output buffer, for one); a mode left out has none
@@ -24,9 +25,9 @@ import java.util.Objects;
  *     (decoding them, combining and reducing them)
  * @param laneMemoryBytes memory one lane's function needs (the iSSD's M(f), for its swap cost)
  */
-public record Workload(String name, int recordBytes, Work deviceLane, Work laneTail, Counts merge,
-    double resultBytesPerLane, double resultBytesPerRecord, Map<Mode, Work> host, Map<Mode, Counts> hostPerSplit,
-    Counts hostPerResultByte, long laneMemoryBytes) {
+public record Workload(String name, int recordBytes, Work deviceLane, Work laneTail, Work merge,
+    ResultCurve laneResults, Map<Mode, Work> host, Map<Mode, Counts> hostPerSplit, Counts hostPerResultByte,
+    long laneMemoryBytes) {
 
   public Workload {
     Objects.requireNonNull(name, "name");
@@ -36,6 +37,8 @@ public record Workload(String name, int recordBytes, Work deviceLane, Work laneT
     host = Map.copyOf(host);
     hostPerSplit = Map.copyOf(hostPerSplit);
     Objects.requireNonNull(hostPerResultByte, "hostPerResultByte");
+    Objects.requireNonNull(merge, "merge");
+    Objects.requireNonNull(laneResults, "laneResults");
     for (Mode m : Mode.values()) {
       if (!host.containsKey(m)) {
         throw new IllegalArgumentException("the host's work in mode " + m.optionName() + " is missing");

@@ -29,8 +29,9 @@ class AnalyticModelTest {
         Mode.HOST_OPTIMIZED, new Work(new Counts(hostOps / 4, 0, 0, 0), Counts.ZERO),
         Mode.DEVICE, new Work(Counts.ZERO, new Counts(1_000, 0, 0, 0)));
     return new Workload("test", 20, new Work(new Counts(laneOps, 0, 0, 0), new Counts(500, 0, 0, 0)),
-        new Work(new Counts(laneOps / 2, 0, 0, 0), new Counts(500, 0, 0, 0)), new Counts(2_000, 0, 0, 0), resultBytes,
-        0, host, Map.of(Mode.HOST_NORMAL, new Counts(1_000_000, 0, 0, 0)), Counts.ZERO, 0);
+        new Work(new Counts(laneOps / 2, 0, 0, 0), new Counts(500, 0, 0, 0)), new Work(new Counts(2_000 / resultBytes, 0, 0, 0), Counts.ZERO),
+        ResultCurve.constant(resultBytes), host, Map.of(Mode.HOST_NORMAL, new Counts(1_000_000, 0, 0, 0)), Counts.ZERO,
+        0);
   }
 
   /**
@@ -94,7 +95,7 @@ class AnalyticModelTest {
       long records = 1_600_000 + random.nextInt(400_000);
       String mhz = Integer.toString(100 + random.nextInt(1_500));
       Workload w = new Workload("bursts", 20, new Work(new Counts(laneOps, 0, 0, 0), Counts.ZERO),
-          new Work(new Counts(combineOps, 0, 0, 0), Counts.ZERO), Counts.ZERO, 0, 0,
+          new Work(new Counts(combineOps, 0, 0, 0), Counts.ZERO), Work.NONE, ResultCurve.NONE,
           workload(0, 1, 1).host(), Map.of(), Counts.ZERO, 0);
       DeviceConfig d = device("msst13-sata", DeviceConfigKeys.FLASH_CHANNELS, "1", DeviceConfigKeys.ISP_CORES, "1",
           DeviceConfigKeys.ISP_CORE_MHZ, mhz);
@@ -204,8 +205,8 @@ class AnalyticModelTest {
     assertThat(AnalyticModel.swapNanos(100, 100, 7.0)).isZero();
     assertThat(AnalyticModel.swapNanos(101, 100, 7.0)).isEqualTo(7.0);
     assertThat(AnalyticModel.swapNanos(1_000, 100, 7.0)).isEqualTo(63.0);
-    Workload big = new Workload("big", 20, new Work(new Counts(100, 0, 0, 0), Counts.ZERO), Work.NONE, Counts.ZERO,
-        100, 0, workload(0, 1, 1).host(), Map.of(), Counts.ZERO, 3 << 20);
+    Workload big = new Workload("big", 20, new Work(new Counts(100, 0, 0, 0), Counts.ZERO), Work.NONE, Work.NONE,
+        ResultCurve.constant(100), workload(0, 1, 1).host(), Map.of(), Counts.ZERO, 3 << 20);
     Job small = new Job(1_000_000, 1, Job.READAHEAD_BYTES, Job.SPLIT_BYTES, false, 1 << 20, Job.BUFFER_RECORDS);
     Prediction p = AnalyticModel.predict(big, device("msst13-sata"), small, Mode.DEVICE);
     assertThat(p.swapNanos()).isCloseTo(2 * p.dataAccessNanos(), within(1.0));
@@ -277,10 +278,43 @@ class AnalyticModelTest {
   }
 
   @Test
+  void aLanesResultsFollowTheMeasuredKeysAndTheMergeTheirBytes() {
+    // Bytes proportional to the records: the power law between and past the points is a straight line.
+    ResultCurve linear = ResultCurve.through(new double[] {10_000, 1_000}, new double[] {80_000, 8_000});
+    assertThat(linear.bytes(3_000)).isCloseTo(24_000, within(1e-6));
+    assertThat(linear.bytes(100_000)).isCloseTo(800_000, within(1e-3));
+    assertThat(linear.bytes(100)).isCloseTo(800, within(1e-6));
+    // Keys that saturate: 1 - (1 - 1/k)^n of k equally likely keys, 16 bytes each, measured at three sizes.
+    java.util.function.DoubleUnaryOperator keys = n -> 16 * 500 * (1 - Math.pow(1 - 1.0 / 500, n));
+    double[] measured = {625, 10_000, 30_000};
+    ResultCurve saturating = ResultCurve.through(measured,
+        java.util.Arrays.stream(measured).map(keys).toArray());
+    for (double n : new double[] {1_000, 3_906, 7_000, 100_000}) {
+      assertThat(saturating.bytes(n)).as("%s records", n).isCloseTo(keys.applyAsDouble(n),
+          within(0.15 * keys.applyAsDouble(n)));
+    }
+    assertThat(ResultCurve.constant(42).bytes(1e9)).isEqualTo(42);
+    assertThat(ResultCurve.NONE.bytes(1e6)).isZero();
+    assertThatThrownBy(() -> ResultCurve.through(new double[] {0}, new double[] {5})).hasMessageContaining("records");
+
+    // A million records merged on the device: the merge's set-up, then its work a byte of the lanes' results.
+    Workload w = new Workload("keys", 20, new Work(new Counts(100, 0, 0, 0), Counts.ZERO), Work.NONE,
+        new Work(new Counts(3, 0, 0, 0), new Counts(70_000, 0, 0, 0)), saturating, workload(0, 1, 1).host(), Map.of(),
+        Counts.ZERO, 0);
+    DeviceConfig d = device("msst13-sata");
+    Prediction merged = AnalyticModel.predict(w, d, Job.of(1_000_000, true), Mode.DEVICE);
+    double lanes = Math.min(d.isp().cores(), d.geometry().channels());
+    double lanesBytes = lanes * saturating.bytes(1_000_000 / lanes);
+    assertThat(merged.mergeNanos()).isCloseTo((70_000 + 3 * lanesBytes) * 1_000.0 / d.isp().controllerMhz(),
+        within(1.0));
+  }
+
+  @Test
   void badInputsAreNamed() {
     assertThatThrownBy(() -> Mode.parse("hybrid")).hasMessageContaining("'hybrid'");
     assertThatThrownBy(() -> new Job(10, 0, 1, 1, false, 1, 1)).hasMessageContaining("devices");
-    assertThatThrownBy(() -> new Workload("w", 0, Work.NONE, Work.NONE, Counts.ZERO, 0, 0, Map.of(), Map.of(), Counts.ZERO, 0))
+    assertThatThrownBy(() -> new Workload("w", 0, Work.NONE, Work.NONE, Work.NONE, ResultCurve.NONE, Map.of(), Map.of(),
+        Counts.ZERO, 0))
         .hasMessageContaining("at least one byte");
   }
 }

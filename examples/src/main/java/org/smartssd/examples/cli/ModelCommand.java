@@ -99,9 +99,14 @@ public final class ModelCommand implements Callable<Integer> {
     m.put("device_lane_fixed_ops", w.deviceLane().fixed().ops());
     m.put("device_lane_tail_ops_per_buffered_record", w.laneTail().perRecord().ops());
     m.put("device_lane_tail_fixed_ops", w.laneTail().fixed().ops());
-    m.put("merge_ops_per_lane", w.merge().ops());
-    m.put("result_bytes_per_lane", w.resultBytesPerLane());
-    m.put("result_bytes_per_record", w.resultBytesPerRecord());
+    m.put("merge_ops_per_result_byte", w.merge().perRecord().ops());
+    m.put("merge_fixed_ops", w.merge().fixed().ops());
+    Map<String, Object> results = new LinkedHashMap<>();
+    for (int i = 0; i < w.laneResults().records().length; i++) {
+      results.put(String.format(java.util.Locale.ROOT, "%.0f", w.laneResults().records()[i]),
+          w.laneResults().bytes()[i]);
+    }
+    m.put("lane_result_bytes_by_records", results);
     w.host().forEach((mode, work) -> {
       m.put("host_" + mode.optionName().replace('-', '_') + "_ops_per_record", work.perRecord().ops());
       m.put("host_" + mode.optionName().replace('-', '_') + "_fixed_ops", work.fixed().ops());

@@ -87,6 +87,12 @@ public final class ScenarioRunner implements Closeable {
         throw new IOException(scenario.optionName() + " " + m.optionName() + " found " + run.result().lines()
             + ", a direct count " + expected.lines());
       }
+      if (run.statistics().fallbackSplits() > 0) {
+        // The model measures the device: a split that ran on the host instead would be priced as the device's.
+        throw new IOException(scenario.optionName() + " " + m.optionName() + ": " + run.statistics().fallbackSplits()
+            + " split(s) of device mode ran on the host, not in the device (fallback; the log says why): the "
+            + "simulator's device time would not be the device's");
+      }
       runs.put(m, run.statistics());
     }
     return runs;

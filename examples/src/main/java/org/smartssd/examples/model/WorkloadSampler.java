@@ -17,18 +17,22 @@ import org.smartssd.examples.loganalysis.RunStatistics;
 import org.smartssd.examples.loganalysis.Scenario;
 import org.smartssd.model.Counts;
 import org.smartssd.model.Job;
+import org.smartssd.model.ResultCurve;
 import org.smartssd.model.Work;
 import org.smartssd.model.Workload;
 
 /**
  * Measures a scenario's work on a sample, as the analytic model takes it: the scenario runs in every
  * mode on two sample sizes on a simulated device of this JVM, counted on both sides, and a straight
- * line through the two gives each function's work per record and its fixed part; a third run merges
- * on the device, and what it counts beyond the second is the controller's merge. Two more device runs,
- * small enough that no lane's buffer fills, give what a lane computes after its last read (its
- * buffer's combine) for each record it still holds. The first sample again over two devices gives
- * what the host does for each split (a map task's own work), and on a device of many lanes, merged
- * on the host and on the device, what the host does for each byte of partial results. Every runner
+ * line through the two gives each function's work per record and its fixed part; both again merged
+ * on the device, and what they count beyond the first two is the controller's merge, a fixed part
+ * and a part a byte of the lanes' results (a line through the two). Two more device runs, small
+ * enough that no lane's buffer fills, give what a lane computes after its last read (its buffer's
+ * combine) for each record it still holds. The first sample again over two devices gives what the
+ * host does for each split (a map task's own work), and on a device of many lanes, merged on the host
+ * and on the device, what the host does for each byte of partial results. The lanes' result bytes of
+ * every device run, against the records a lane read, give the result curve ({@link ResultCurve}: with
+ * a combiner, the keys a lane sees as its records grow). Every runner
  * runs its jobs once before it measures: classes load and initialise once a JVM, and a measured run
  * that did so would count it.
  */
@@ -65,6 +69,7 @@ public final class WorkloadSampler {
     Map<Mode, RunStatistics> small;
     Map<Mode, RunStatistics> large;
     RunStatistics merged;
+    RunStatistics mergedLarge;
     DeviceConfig config = DeviceConfig.load(deviceKeys);
     int lanes = Math.min(config.isp().cores(), config.geometry().channels());
     // A fifth and seven tenths of a buffer a lane, on average: the tail's sort is not linear, so the two
@@ -88,6 +93,7 @@ public final class WorkloadSampler {
         Map.of(DeviceMapperConfigKeys.MERGE, "device", LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes)))) {
       runner.run(scenario, SMALL, SEED + 1, List.of(Mode.DEVICE));
       merged = runner.run(scenario, SMALL, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
+      mergedLarge = runner.run(scenario, LARGE, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
     }
     // The same records over two devices, two splits: what the host counts beyond one split is a split's own.
     Map<Mode, RunStatistics> twoSplits;
@@ -137,17 +143,27 @@ public final class WorkloadSampler {
     // The lanes that read: a device has a lane a core, but a core without a channel reads nothing.
     long executionLanes = lanes;
     Work lane = new Work(execution.perRecord(), execution.fixed().times(1.0 / executionLanes));
-    Counts merge = Counts.of(merged.device().counted()).minus(Counts.of(ds.counted())).times(1.0 / executionLanes)
-        .atLeastZero();
-    // Result bytes: a fixed part a lane (the keys it saw) and a part a record (keys that only more records bring).
-    double resultPerRecord = Math.max(0, (double) (dl.resultBytes() - ds.resultBytes()) / (LARGE - SMALL));
-    double resultBytesPerLane = Math.max(0, ds.resultBytes() - resultPerRecord * SMALL) / executionLanes;
+    // The merge: what the merged runs counted beyond the same runs merged on the host (the same records on
+    // the same lanes), a fixed part an execution (the controller's set-up) and a part a byte of the lanes'
+    // results it merges.
+    Counts mergeSmall = Counts.of(merged.device().counted()).minus(Counts.of(ds.counted())).atLeastZero();
+    Counts mergeLarge = Counts.of(mergedLarge.device().counted()).minus(Counts.of(dl.counted())).atLeastZero();
+    Work merge = dl.resultBytes() > ds.resultBytes()
+        ? Work.fit(ds.resultBytes(), mergeSmall, dl.resultBytes(), mergeLarge)
+        : new Work(mergeSmall.times(1.0 / Math.max(1, ds.resultBytes())), Counts.ZERO);
+    // A lane's results against the records it read (with a combiner, the keys among them): every run's lanes.
+    ResultCurve laneResults = ResultCurve.through(
+        new double[] {(double) SMALL / RESULT_LANES, (double) tail1 / lanes, (double) tail2 / lanes,
+            (double) SMALL / lanes, (double) LARGE / lanes},
+        new double[] {(double) manyLanes.device().resultBytes() / RESULT_LANES,
+            (double) tailSmall.device().resultBytes() / lanes, (double) tailLarge.device().resultBytes() / lanes,
+            (double) ds.resultBytes() / lanes, (double) dl.resultBytes() / lanes});
     // No lane's buffer filled in these two: every record was still held at the end.
     Work tailFit = Work.fit(tail1, Counts.of(tailSmall.device().countedTail()), tail2,
         Counts.of(tailLarge.device().countedTail()));
     Work tail = new Work(tailFit.perRecord(), tailFit.fixed().times(1.0 / lanes));
-    Workload w = new Workload(scenario.optionName(), recordBytes, lane, tail, merge, resultBytesPerLane,
-        resultPerRecord, host, hostPerSplit, hostPerResultByte, 0);
+    Workload w = new Workload(scenario.optionName(), recordBytes, lane, tail, merge, laneResults, host,
+        hostPerSplit, hostPerResultByte, 0);
     say(log, "work a record: device lane %.0f ops (%.0f heap, %.1f calls); host %s",
         lane.perRecord().ops(), lane.perRecord().memory(), lane.perRecord().calls(),
         String.join(", ", host.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f ops",

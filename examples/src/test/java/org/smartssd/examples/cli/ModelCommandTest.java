@@ -80,6 +80,17 @@ class ModelCommandTest {
   }
 
   @Test
+  void aDeviceRunThatFellBackToTheHostIsNotTakenForTheDevices() {
+    // An output budget no execution keeps: every split of device mode falls back to the host.
+    FsCommandTest.Run run = FsCommandTest.smartssd("model", "--scenario", "regions", "--records", "1000", "--set",
+        "smartssd.device.isp.output-budget-bytes=16");
+    assertEquals(1, run.code(), run.out());
+    assertTrue(run.err().contains("ran on the host, not in the device"), run.err());
+    assertTrue(run.err().contains("output budget"), run.err());
+    assertTrue(run.out().isEmpty(), run.out());
+  }
+
+  @Test
   void badSweepsAreRefusedBeforeAnythingRuns(@TempDir Path dir) {
     String out = dir.resolve("x").toString();
     FsCommandTest.Run noValues = FsCommandTest.smartssd("sweep", "--scenario", "regions", "--records", "10",
