@@ -247,6 +247,7 @@ public final class IspEngine implements Closeable {
     }
     executions.put(id, exec);
     workers.put(id, crewWorkers);
+    timing.executionStarted(start);
     exec.start(crewThreads);
     return id;
   }

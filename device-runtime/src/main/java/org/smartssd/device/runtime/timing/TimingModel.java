@@ -65,6 +65,10 @@ public final class TimingModel {
   private long commandsCoveredUntil;
   private long executionNanos;
   private long executionsCoveredUntil;
+  /** Where the interval ending at {@link #executionsCoveredUntil} begins. */
+  private long executionsCoveredFrom;
+  /** Starts of the executions running now (a count each): they cover the modelled clock from there on. */
+  private final java.util.TreeMap<Long, Integer> runningExecutionStarts = new java.util.TreeMap<>();
   private long coreBusyNanos;
 
   public TimingModel(DeviceGeometry geometry, TimingParameters parameters, NanoClock clock) {
@@ -310,13 +314,17 @@ public final class TimingModel {
    * A command that arrived at {@code arrival} completed at {@code completion}; internal reads delayed it
    * {@code delayedNanos}. The command time grows by what of the command's interval no command counted
    * before covers, kept as one interval ending at {@link #commandsCoveredUntil} (commands are timed
-   * about in the order they arrive; one ending inside that interval adds nothing).
+   * about in the order they arrive; one ending inside that interval adds nothing), and no execution
+   * either: the host interface serves commands while the cores compute, so a command during an
+   * execution (the host's polls for results among them) adds nothing to the device's busy time that the
+   * execution's does not hold already.
    */
   void complete(long arrival, long completion, long delayedNanos) {
     synchronized (lock) {
       commands++;
-      if (completion > commandsCoveredUntil) {
-        commandNanos += completion - Math.max(arrival, commandsCoveredUntil);
+      long from = Math.max(arrival, commandsCoveredUntil);
+      if (completion > from) {
+        commandNanos += completion - from - coveredByExecutions(from, completion);
         commandsCoveredUntil = completion;
       }
       horizonNanos = Math.max(horizonNanos, completion);
@@ -342,13 +350,40 @@ public final class TimingModel {
    */
   public void executionDone(long start, long end, long coreBusyNanos) {
     synchronized (lock) {
+      runningExecutionStarts.computeIfPresent(start, (k, n) -> n > 1 ? n - 1 : null);
       horizonNanos = Math.max(horizonNanos, end);
       if (end > executionsCoveredUntil) {
+        if (start > executionsCoveredUntil) {
+          executionsCoveredFrom = start;
+        }
         executionNanos += end - Math.max(start, executionsCoveredUntil);
         executionsCoveredUntil = end;
       }
       this.coreBusyNanos += coreBusyNanos;
     }
+  }
+
+  /**
+   * An execution started at {@code start} on the modelled clock: until it is {@link #executionDone done},
+   * it covers the modelled clock from there on, and commands in that time add no command time.
+   */
+  public void executionStarted(long start) {
+    synchronized (lock) {
+      runningExecutionStarts.merge(start, 1, Integer::sum);
+    }
+  }
+
+  /** What of [from, to) the executions cover: those done (one interval) and those running (from their start on). */
+  private long coveredByExecutions(long from, long to) {
+    long done = Math.max(0, Math.min(to, executionsCoveredUntil) - Math.max(from, executionsCoveredFrom));
+    if (runningExecutionStarts.isEmpty()) {
+      return done;
+    }
+    long runningFrom = runningExecutionStarts.firstKey();
+    long running = Math.max(0, to - Math.max(from, runningFrom));
+    long both = Math.max(0, Math.min(to, executionsCoveredUntil) - Math.max(from,
+        Math.max(runningFrom, executionsCoveredFrom)));
+    return done + running - both;
   }
 
   private int die(int channel, int way) {

@@ -243,6 +243,32 @@ class TimingModelTest {
   }
 
   @Test
+  void aCommandDuringAnExecutionAddsOnlyWhatItRunsPastIt() {
+    TimingModel model = model(1, 1, READ, MB_100);
+    clock.advance(1_000);
+    model.executionStarted(1_000);
+    Command poll = model.begin(); // while the execution runs: the host interface serves it beside the cores
+    poll.transferOut(PAGE);
+    poll.complete();
+    assertEquals(0, model.statistics(0).modelledCommandNanos());
+    model.executionDone(1_000, 5_000_000, 0);
+    // Done on the modelled clock at 5 ms: a last poll arriving before that adds what it runs past it.
+    clock.advance(4_990_000 - model.now());
+    Command last = model.begin();
+    last.transferOut(100 * PAGE);
+    long end = last.complete();
+    assertTrue(end > 5_000_000, "the last poll runs past the execution: " + end);
+    assertEquals(end - 5_000_000, model.statistics(0).modelledCommandNanos());
+    // After it, a command with no execution counts whole.
+    clock.advance(end + 1_000_000 - model.now());
+    Command read = model.begin();
+    read.readPage(0, 0);
+    read.complete();
+    assertEquals(end - 5_000_000 + read.durationNanos(), model.statistics(0).modelledCommandNanos());
+    assertEquals(5_000_000 - 1_000, model.statistics(0).modelledExecutionNanos());
+  }
+
+  @Test
   void horizonNeverFallsAndCoversEveryCompletion() {
     TimingModel model = model(4, 2, READ, MB_100);
     Random random = new Random(7);
