@@ -86,10 +86,35 @@ public final class OpMeter {
     }
   }
 
+  /**
+   * Whether a thread told to stop may go on a while: asked at each check while the stop is pending,
+   * with the time since it was first asked for. The stop comes at the first check it says no.
+   */
+  @FunctionalInterface
+  public interface StopDeferral {
+    boolean defer(long nanosSinceRequest);
+  }
+
+  private static volatile StopDeferral deferral;
+  /** When {@link #requestStop} first told this thread to stop ({@link System#nanoTime}). */
+  private volatile long stopRequestedAtNanos;
+
+  /**
+   * Lets threads told to stop finish what {@code d} says they may first (a device lets them finish a
+   * shared class's static initializer: stopped inside it, the class would stay unusable for every
+   * later tasklet). One for the JVM; null for none.
+   */
+  public static void deferStops(StopDeferral d) {
+    deferral = d;
+  }
+
   /** Called by instrumented code at a loop's head and an exception handler. */
   public static void check(OpMeter m) {
     if (m.stopRequested) {
-      throw new Stopped();
+      StopDeferral d = deferral;
+      if (d == null || !d.defer(System.nanoTime() - m.stopRequestedAtNanos)) {
+        throw new Stopped();
+      }
     }
   }
 
@@ -103,7 +128,10 @@ public final class OpMeter {
   public static boolean requestStop(Thread thread) {
     for (OpMeter m : LIVE) {
       if (m.owner.refersTo(thread)) {
-        m.stopRequested = true;
+        if (!m.stopRequested) {
+          m.stopRequestedAtNanos = System.nanoTime();
+          m.stopRequested = true;
+        }
         return true;
       }
     }

@@ -68,6 +68,7 @@ public final class IspEngine implements Closeable {
 
   public IspEngine(String name, IspParameters isp, EnergyModel energy, ScanSource store, TimingModel timing,
       boolean paced, IntSupplier hostWaiting, TaskletLoader loader) {
+    SharedClassInitialization.install();
     this.name = name;
     this.isp = isp;
     this.energy = energy;
@@ -499,11 +500,20 @@ public final class IspEngine implements Closeable {
           exec.id(), exec.tasklet().className());
       OpMeter.requestStop(t);
     }
-    watchdog.schedule(() -> stopByForce(exec), STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+    watchdog.schedule(() -> stopByForce(exec, 1), STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   @SuppressWarnings({"deprecation", "removal"})
-  private void stopByForce(Execution exec) {
+  private void stopByForce(Execution exec, int attempt) {
+    for (Thread t : threadsInTasklet(exec)) {
+      if (SharedClassInitialization.initializing(t)
+          && attempt * STOP_GRACE_MILLIS < TimeUnit.NANOSECONDS.toMillis(SharedClassInitialization.MAX_DEFERRAL_NANOS)) {
+        // Stopped by force inside a shared class's initializer, the class would stay broken for every
+        // tasklet after it: the initializer finishes first (its thread was told to stop, and stops after it).
+        watchdog.schedule(() -> stopByForce(exec, attempt + 1), STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        return;
+      }
+    }
     for (Thread t : threadsInTasklet(exec)) {
       try {
         t.stop();

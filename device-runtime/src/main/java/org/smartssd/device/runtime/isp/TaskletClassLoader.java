@@ -18,6 +18,8 @@ import org.smartssd.opcount.Instrumenter;
  * {@code Tasklet} is the engine's). Nothing else of the device, and nothing of other tasklets.
  */
 final class TaskletClassLoader extends ClassLoader {
+  /** How a tasklet's loader's name begins (the tasklet's name follows). */
+  static final String NAME_PREFIX = "tasklet:";
 
   static {
     registerAsParallelCapable();
@@ -44,7 +46,7 @@ final class TaskletClassLoader extends ClassLoader {
    */
   TaskletClassLoader(String taskletName, Map<String, byte[]> entries, java.util.Set<String> checked,
       List<String> sharedPackages, ClassLoader deviceLoader, Instrumenter instrumenter) {
-    super("tasklet:" + taskletName, getPlatformClassLoader());
+    super(NAME_PREFIX + taskletName, getPlatformClassLoader());
     this.entries = entries;
     this.checked = java.util.Set.copyOf(checked);
     this.sharedPackages = sharedPackages;

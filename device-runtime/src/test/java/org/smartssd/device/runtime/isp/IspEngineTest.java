@@ -33,6 +33,7 @@ import org.smartssd.device.runtime.TestDevices;
 import org.smartssd.device.runtime.isp.testtasklets.EventRecorder;
 import org.smartssd.device.runtime.isp.testtasklets.Misbehaving;
 import org.smartssd.device.runtime.isp.testtasklets.NotATasklet;
+import org.smartssd.device.runtime.isp.testshared.SlowInitTasklet;
 import org.smartssd.device.runtime.isp.testtasklets.UsesFiles;
 import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
@@ -362,6 +363,38 @@ class IspEngineTest {
       }
       // The device still serves ordinary commands.
       assertEquals(n * RECORD, c.status("/in").length());
+    }
+  }
+
+  /**
+   * A tasklet stopped by its time limit while a shared class initializes (as a loaded machine did to
+   * Hadoop's UserGroupInformation on a device's first job, and as a client could do on purpose with a
+   * tiny time limit) lets the initializer finish: the class works for every later execution, instead of
+   * failing with NoClassDefFoundError until the device restarts.
+   */
+  @Test
+  void aTaskletStoppedWhileASharedClassInitializesLeavesTheClassWhole() throws Exception {
+    String shared = org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_SHARED_PACKAGES_DEFAULT + ","
+        + SlowInitTasklet.class.getPackageName() + ".";
+    try (SimulatedDevice device = device("clinit", Map.of("smartssd.device.isp.shared-packages", shared));
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", records(1_000));
+      long t = c.createObject(TestJars.of(SlowInitTasklet.class), SlowInitTasklet.class.getName(), Map.of());
+      long first = c.executeObject(t, List.of(InputRange.whole("/in")), Map.of("time-limit-ms", "100"));
+      List<TaskletResult> ignored = new ArrayList<>();
+      Response.ExecutionProgress stopped = ExecutionPoller.drain(c, first, ignored::add);
+      assertEquals(ExecutionState.FAILED, stopped.state(), stopped.message());
+      assertTrue(stopped.message().contains("time limit"), stopped.message());
+      assertTrue(laneThreadsEnd(first, 15_000), "the stopped lanes still run: " + laneThreads(first));
+
+      long second = c.executeObject(t, List.of(InputRange.whole("/in")), Map.of());
+      List<TaskletResult> results = new ArrayList<>();
+      Response.ExecutionProgress done = ExecutionPoller.drain(c, second, results::add);
+      assertEquals(ExecutionState.DONE, done.state(), done.message());
+      assertFalse(results.isEmpty());
+      for (TaskletResult r : results) {
+        assertEquals(1, r.data().get(r.data().position()), "the class initialized whole");
+      }
     }
   }
 
