@@ -1,7 +1,6 @@
 package org.smartssd.devicemapper;
 
 import java.io.IOException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
@@ -40,10 +39,7 @@ final class HostSample {
   static final String START = "smartssd.mapper.placement.sample.start";
   static final String LENGTH = "smartssd.mapper.placement.sample.length";
   static final String REAL_INPUT_FORMAT = "smartssd.mapper.placement.sample.input-format";
-  /** The local runner's job thread ({@code LocalJobRunner.Job}), whose cleanup after the job is counted. */
-  private static final String LOCAL_JOB_THREAD_CLASS = "org.apache.hadoop.mapred.LocalJobRunner$Job";
   private static final long POLL_MS = 10;
-  private static final long CLEANUP_WAIT_MS = 60_000;
 
   /** What the host counted for a sample of {@code records} input records. */
   record Measured(long records, Counts counts) {}
@@ -101,7 +97,7 @@ final class HostSample {
     sample.setInputFormatClass(SampleInputFormat.class);
     sample.setOutputFormatClass(NullOutputFormat.class);
 
-    Set<Thread> jobThreadsBefore = localJobThreads();
+    Set<Thread> jobThreadsBefore = LocalJobThreads.alive();
     OpCounts before = OpMeter.total();
     OpCounts waiting;
     try {
@@ -116,11 +112,7 @@ final class HostSample {
       throw new IOException("the host sample of job '" + job.getJobName() + "': " + e.getMessage(), e);
     }
     // The local runner's job thread reports the job done, then cleans up after it: the job's work too.
-    for (Thread t : localJobThreads()) {
-      if (!jobThreadsBefore.contains(t)) {
-        t.join(CLEANUP_WAIT_MS);
-      }
-    }
+    LocalJobThreads.awaitStartedSince(jobThreadsBefore);
     if (!sample.isSuccessful()) {
       throw new IOException("the host sample of job '" + job.getJobName() + "' over " + split.getPath()
           + " failed: " + sample.getStatus().getFailureInfo());
@@ -128,16 +120,6 @@ final class HostSample {
     OpCounts counted = OpMeter.total().minus(before).minus(waiting);
     long records = sample.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
     return new Measured(records, Counts.of(counted));
-  }
-
-  private static Set<Thread> localJobThreads() {
-    Set<Thread> threads = new HashSet<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.getClass().getName().equals(LOCAL_JOB_THREAD_CLASS)) {
-        threads.add(t);
-      }
-    }
-    return threads;
   }
 
   /**

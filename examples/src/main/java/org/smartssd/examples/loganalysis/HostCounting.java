@@ -57,42 +57,19 @@ public final class HostCounting {
   /** The name Hadoop gives a task's progress reporter thread ({@code Task.TaskReporter}). */
   static final String TASK_REPORTER_THREAD = "communication thread";
 
-  /** The class of the local job runner's thread for one job ({@code LocalJobRunner.Job}). */
-  static final String LOCAL_JOB_THREAD_CLASS = "org.apache.hadoop.mapred.LocalJobRunner$Job";
-
-  /** How long {@link #awaitLocalJobThreads} waits for a job's thread to finish its cleanup. */
-  private static final long LOCAL_JOB_CLEANUP_WAIT_MS = 60_000;
-
   /** The local job runner's job threads alive now (none in a JVM that submits to YARN). */
   static java.util.Set<Thread> localJobThreads() {
-    java.util.Set<Thread> threads = new java.util.HashSet<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.getClass().getName().equals(LOCAL_JOB_THREAD_CLASS)) {
-        threads.add(t);
-      }
-    }
-    return threads;
+    return org.smartssd.devicemapper.LocalJobThreads.alive();
   }
 
   /**
-   * Waits for the local job runner's job threads started since {@code before} to end. Such a thread
-   * reports its job succeeded, then deletes the job's staging and local files: Hadoop's work for the
-   * job, which the count must hold whether or not the submitter read it before the thread was done
-   * (it was read before, now and then, and the count fell by up to 2%).
+   * Waits for the local job runner's job threads started since {@code before} to end
+   * ({@link org.smartssd.devicemapper.LocalJobThreads}): their cleanup after a job is the job's work.
    *
    * @return whether they all ended (a thread still running after a minute is left, and logged)
    */
   static boolean awaitLocalJobThreads(java.util.Set<Thread> before) throws InterruptedException {
-    boolean ended = true;
-    for (Thread t : localJobThreads()) {
-      if (!before.contains(t)) {
-        t.join(LOCAL_JOB_CLEANUP_WAIT_MS);
-        if (t.isAlive()) {
-          ended = false;
-        }
-      }
-    }
-    return ended;
+    return org.smartssd.devicemapper.LocalJobThreads.awaitStartedSince(before);
   }
 
   /** What the host's threads counted so far. */
