@@ -48,9 +48,10 @@ import org.smartssd.objectfs.ObjectFileSystem;
  * most input, 1 MiB and 4 MiB (a straight line through their counts gives the work per record and its
  * fixed part), and two small enough that no lane's buffer fills (what a lane computes once its reads
  * are done, per record it holds); none more than a sixteenth of the job's input (at least 64 KiB),
- * so that planning stays small beside the job. Their results are discarded; merged on the host,
- * whatever the job's setting. They are the device's work like any other: a run measured from before
- * {@code configure} includes them.
+ * so that planning stays small beside the job. Their results are discarded; merged on the host; and
+ * where the job would merge on a device (its {@code smartssd.mapper.merge}, else the device's
+ * default), the first two again merged there, for the merge's work. They are the device's work like
+ * any other: a run measured from before {@code configure} includes them.
  *
  * <p>The host's prediction, where this JVM counts the host's work ({@code bin/smartssd} does): the
  * job itself run on the host over the same first bytes ({@link HostSample}: its mapper, combiner and
@@ -60,8 +61,8 @@ import org.smartssd.objectfs.ObjectFileSystem;
  * placements, a split each: in the devices' case the host still runs a proxy map task a split and the
  * reduce. Where this JVM does not count ({@code hadoop jar}), the host's prediction prices only the
  * work per record the lanes counted (the job's map and combine), which leaves out Hadoop's own work on
- * the host and so favours the host; the plan's reason says so. The device's prediction charges every
- * lane's results on the link (no merge on the device). A job whose input is on no device, or that the
+ * the host and so favours the host; the plan's reason says so. The device's prediction charges the
+ * lanes' results on the link, or their merge on the device and its result. A job whose input is on no device, or that the
  * device cannot run, runs on the host.
  */
 final class PlacementPlanner {
@@ -137,8 +138,8 @@ final class PlacementPlanner {
     long sampleCap = Math.max(SAMPLE_MIN_BYTES, input / SAMPLE_SHARE);
     try (DeviceClient client = DeviceClients.connectClient(conf, sampled)) {
       DeviceConfig c = configs.get(sampled);
-      int activeLanes = Math.max(1, Math.min(c.isp().cores(), c.geometry().channels()));
-      sample = Sample.run(client, conf, settings, largest, sampleCap, activeLanes);
+      boolean anyMerges = configs.values().stream().anyMatch(d -> mergesOnDevice(settings, d));
+      sample = Sample.run(client, conf, settings, largest, sampleCap, c, anyMerges);
     } catch (UnsupportedJobException e) {
       return new Plan(Placement.HOST, Double.NaN, Double.NaN, "the device cannot run this job: " + e.getMessage());
     } catch (SampleFailed e) {
@@ -165,8 +166,8 @@ final class PlacementPlanner {
       long records = Math.round(bytes / sample.bytesPerRecord());
       long splitBytes = e.getValue().stream().mapToLong(FileSplit::getLength).max().orElse(1);
       org.smartssd.model.Job modelJob = new org.smartssd.model.Job(records, 1,
-          ObjectFileSystem.defaultReadahead(c.geometry()), Math.max(1, splitBytes), false, Long.MAX_VALUE,
-          settings.bufferRecords());
+          ObjectFileSystem.defaultReadahead(c.geometry()), Math.max(1, splitBytes), mergesOnDevice(settings, c),
+          Long.MAX_VALUE, settings.bufferRecords());
       Workload w = sample.workload(host);
       Prediction d = AnalyticModel.predict(w, c, modelJob, Mode.DEVICE);
       Prediction h = AnalyticModel.predict(w, c, modelJob, Mode.HOST_NORMAL);
@@ -185,6 +186,11 @@ final class PlacementPlanner {
     return new Plan(p, device, hostSeconds, reason);
   }
 
+  /** Whether the job's executions on a device merge their lanes' results there: the job's say, else the device's. */
+  static boolean mergesOnDevice(DeviceMapperSettings settings, DeviceConfig device) {
+    return settings.merge().isEmpty() ? device.isp().mergeOnDevice() : settings.merge().equals("device");
+  }
+
   /** A device's configuration from what DEVICE_INFO says of it. */
   static DeviceConfig config(DeviceInfo info) {
     return DeviceConfig.load(info.parameters());
@@ -198,16 +204,18 @@ final class PlacementPlanner {
   }
 
   /** What the sample executions measured. */
-  record Sample(long records, double bytesPerRecord, Work lane, Work tail, ResultCurve laneResults) {
+  record Sample(long records, double bytesPerRecord, Work lane, Work tail, ResultCurve laneResults, Work merge) {
 
     /**
-     * Runs the sample executions over the split's first bytes; {@code lanes} lanes read (a core without a
-     * channel reads nothing).
+     * Runs the sample executions over the split's first bytes on {@code device}: its lanes are its cores
+     * with a channel (a core without one reads nothing), and a small sample reaches only the lanes of the
+     * channels its stripes do.
      *
      * @throws UnsupportedJobException when the tasklet cannot be built for this job
      */
     static Sample run(DeviceClient client, Configuration conf, DeviceMapperSettings settings, FileSplit split,
-        long cap, int lanes) throws IOException, InterruptedException, SampleFailed {
+        long cap, DeviceConfig device, boolean merging) throws IOException, InterruptedException, SampleFailed {
+      int lanes = Math.max(1, Math.min(device.isp().cores(), device.geometry().channels()));
       long most = Math.min(split.getLength(), cap);
       TaskAttemptID attempt = new TaskAttemptID("plan", 0, TaskType.MAP, 0, 0);
       TaskletJarBuilder.Tasklet tasklet = TaskletJarBuilder.build(conf, settings, split, attempt);
@@ -215,13 +223,15 @@ final class PlacementPlanner {
           tasklet.parameters());
       try {
         URI uri = split.getPath().toUri();
-        ExecutionStatistics small = execute(client, installed.taskletId(), uri.getPath(), split.getStart(),
-            Math.min(most / 4, SAMPLE_SMALL_BYTES), settings);
+        long smallBytes = Math.min(most / 4, SAMPLE_SMALL_BYTES);
+        long largeBytes = Math.min(most, SAMPLE_LARGE_BYTES);
+        ExecutionStatistics small = execute(client, installed.taskletId(), uri.getPath(), split.getStart(), smallBytes,
+            settings, "host");
         if (small.records() == 0) {
           throw new SampleFailed("the sample of " + split.getPath() + " holds no record");
         }
-        ExecutionStatistics large = execute(client, installed.taskletId(), uri.getPath(), split.getStart(),
-            Math.min(most, SAMPLE_LARGE_BYTES), settings);
+        ExecutionStatistics large = execute(client, installed.taskletId(), uri.getPath(), split.getStart(), largeBytes,
+            settings, "host");
         double bytesPerRecord = (double) large.bytesScanned() / large.records();
         Work total = large.records() > small.records()
             ? Work.fit(small.records(), counts(small), large.records(), counts(large))
@@ -234,9 +244,9 @@ final class PlacementPlanner {
         long tailBytes2 = Math.min(Math.min(most, TAIL_SAMPLE_MAX_BYTES),
             (long) Math.ceil(lanes * (long) settings.bufferRecords() * 7 / 10 * bytesPerRecord));
         ExecutionStatistics t1 = execute(client, installed.taskletId(), uri.getPath(), split.getStart(), tailBytes1,
-            settings);
+            settings, "host");
         ExecutionStatistics t2 = execute(client, installed.taskletId(), uri.getPath(), split.getStart(), tailBytes2,
-            settings);
+            settings, "host");
         Work tail;
         if (t2.records() > t1.records()) {
           Work fit = Work.fit(t1.records(), tailCounts(t1), t2.records(), tailCounts(t2));
@@ -244,13 +254,29 @@ final class PlacementPlanner {
         } else {
           tail = new Work(tailCounts(t2).times(1.0 / Math.max(1, t2.records())), Counts.ZERO);
         }
-        // A lane's results against the records it read, from every sample's lanes.
-        ResultCurve results = ResultCurve.through(
-            new double[] {(double) t1.records() / lanes, (double) t2.records() / lanes,
-                (double) small.records() / lanes, (double) large.records() / lanes},
-            new double[] {(double) t1.resultBytes() / lanes, (double) t2.resultBytes() / lanes,
-                (double) small.resultBytes() / lanes, (double) large.resultBytes() / lanes});
-        return new Sample(large.records(), bytesPerRecord, lane, tail, results);
+        // A lane's results against the records it read, from every sample's lanes that had data.
+        ExecutionStatistics[] runs = {t1, t2, small, large};
+        double[] perLane = new double[runs.length];
+        double[] bytesPerLane = new double[runs.length];
+        for (int i = 0; i < runs.length; i++) {
+          int active = AnalyticModel.activeLanes(device, runs[i].bytesScanned());
+          perLane[i] = (double) runs[i].records() / active;
+          bytesPerLane[i] = (double) runs[i].resultBytes() / active;
+        }
+        ResultCurve results = ResultCurve.through(perLane, bytesPerLane);
+        // Merged on the device: the same two again, merged there; what they count beyond is the merge's, a
+        // fixed part and a part a byte of the lanes' results.
+        Work merge = Work.NONE;
+        if (merging) {
+          ExecutionStatistics smallMerged = execute(client, installed.taskletId(), uri.getPath(), split.getStart(),
+              smallBytes, settings, "device");
+          ExecutionStatistics largeMerged = execute(client, installed.taskletId(), uri.getPath(), split.getStart(),
+              largeBytes, settings, "device");
+          Counts mergeSmall = counts(smallMerged).minus(counts(small)).atLeastZero();
+          Counts mergeLarge = counts(largeMerged).minus(counts(large)).atLeastZero();
+          merge = Work.fitApart(small.resultBytes(), mergeSmall, large.resultBytes(), mergeLarge);
+        }
+        return new Sample(large.records(), bytesPerRecord, lane, tail, results, merge);
       } finally {
         try {
           client.removeObject(installed.taskletId());
@@ -275,14 +301,14 @@ final class PlacementPlanner {
       hostPerSplit.put(Mode.HOST_NORMAL, perSplit);
       hostPerSplit.put(Mode.HOST_OPTIMIZED, perSplit);
       hostPerSplit.put(Mode.DEVICE, perSplit);
-      return new Workload("sampled job", (int) Math.max(1, Math.round(bytesPerRecord)), lane, tail, Work.NONE,
+      return new Workload("sampled job", (int) Math.max(1, Math.round(bytesPerRecord)), lane, tail, merge,
           laneResults, host, hostPerSplit, Counts.ZERO, 0);
     }
 
     private static ExecutionStatistics execute(DeviceClient client, long taskletId, String path, long start,
-        long length, DeviceMapperSettings settings) throws IOException, SampleFailed {
+        long length, DeviceMapperSettings settings, String merge) throws IOException, SampleFailed {
       long id = client.executeObject(taskletId, List.of(new InputRange(path, start, Math.max(1, length))),
-          Map.of("merge", "host"));
+          Map.of("merge", merge));
       Response.ExecutionProgress end = ExecutionPoller.drain(client, id, r -> { }, settings.polling());
       if (end.state() != ExecutionState.DONE) {
         throw new SampleFailed("the sample execution on the device ended " + end.state() + ": " + end.message());

@@ -2,6 +2,7 @@ package org.smartssd.devicemapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.smartssd.devicemapper.Jobs.counter;
 
 import java.io.IOException;
@@ -127,6 +128,37 @@ class PlacementTest {
       assertThat(counter(counters, DeviceCounters.PLACEMENT_HOST)).isEqualTo(1);
       assertThat(counter(counters, DeviceCounters.PREDICTED_HOST_NANOS))
           .isLessThan(counter(counters, DeviceCounters.PREDICTED_DEVICE_NANOS));
+    }
+  }
+
+  /**
+   * A device that merges its lanes' results itself (its default, smartssd.device.isp.merge=device): the
+   * planner measures the merge in its samples and predicts the device's time with it, near what the
+   * device then models for the job.
+   */
+  @Test
+  void autoPricesTheMergeOfADeviceThatMergesOnItsController() throws Exception {
+    try (Jobs jobs = Jobs.start(work, true, Map.of("smartssd.device.isp.merge", "device",
+        "smartssd.device.flash.channels", "128", "smartssd.device.isp.cores", "128"))) {
+      byte[] records = new byte[100_000 * 20];
+      new Random(5).nextBytes(records);
+      Map<String, Long> expected = new TreeMap<>();
+      for (int r = 0; r < 100_000; r++) {
+        expected.merge(Integer.toString((records[r * 20 + 19] & 0xFF) >>> 5), 1L, Long::sum);
+      }
+      jobs.write("/merged/trace.bin", records);
+      Configuration conf = jobs.conf();
+      conf.set(DeviceMapperConfigKeys.PLACEMENT, "auto");
+      Path output = jobs.output();
+      Job job = TestJobs.regionCount(conf, jobs.path("/merged/trace.bin"), output);
+      DeviceJobClient.configure(job);
+      double predicted = Double.parseDouble(job.getConfiguration().get(DeviceMapperConfigKeys.PLACEMENT_PREDICTED_DEVICE_S));
+      // Run it in the devices, whatever auto chose, to compare.
+      job.getConfiguration().set(DeviceMapperConfigKeys.PLACEMENT_CHOSEN, "device");
+      Counters counters = Jobs.run(job);
+      assertThat(Jobs.counts(output)).isEqualTo(expected);
+      double modelled = counter(counters, DeviceCounters.MODELLED_DEVICE_NANOS) / 1e9;
+      assertThat(predicted).as("predicted against modelled").isCloseTo(modelled, within(0.15 * modelled));
     }
   }
 

@@ -183,7 +183,7 @@ public final class AnalyticModel {
         : (requests - 1) * issdCellToChannelNanos(d, Math.min(requestPages, pagesPerChannel))
             + issdCellToChannelNanos(d, lastRequestPages);
 
-    int lanes = Math.min(cores, Math.max(channels, 1));
+    int lanes = activeLanes(d, records * w.recordBytes());
     double merge = 0;
     // Each lane's results: the keys among the records it read.
     double resultBytes = lanes * w.laneResults().bytes(records / lanes);
@@ -195,6 +195,17 @@ public final class AnalyticModel {
     double link = linkNanos(d, resultBytes) + d.timing().linkCommandNanos();
     return new Execution(read, compute, swap, merge, link, streaming + swap + merge + link,
         issdRead + compute + swap + merge + link, resultBytes);
+  }
+
+  /**
+   * The lanes that get data of an object of {@code bytes} bytes: its stripes go round the channels, and
+   * lane {@code l} serves the channels {@code c} with {@code c mod cores == l}; a small object reaches
+   * only the channels its stripes do.
+   */
+  public static int activeLanes(DeviceConfig d, double bytes) {
+    long pages = (long) Math.ceil(Math.max(0, bytes) / d.geometry().pageSizeBytes());
+    long stripes = (pages + d.geometry().stripeUnitPages() - 1) / d.geometry().stripeUnitPages();
+    return (int) Math.max(1, Math.min(d.isp().cores(), Math.min(d.geometry().channels(), stripes)));
   }
 
   /**

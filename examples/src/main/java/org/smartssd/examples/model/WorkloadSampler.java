@@ -15,6 +15,7 @@ import org.smartssd.examples.loganalysis.LogAnalysis;
 import org.smartssd.examples.loganalysis.Mode;
 import org.smartssd.examples.loganalysis.RunStatistics;
 import org.smartssd.examples.loganalysis.Scenario;
+import org.smartssd.model.AnalyticModel;
 import org.smartssd.model.Counts;
 import org.smartssd.model.Job;
 import org.smartssd.model.ResultCurve;
@@ -81,7 +82,10 @@ public final class WorkloadSampler {
     RunStatistics tailLarge;
     say(log, "sampling %s: %,d and %,d records of %d bytes in every mode, counted", scenario.optionName(), SMALL,
         LARGE, recordBytes);
-    Map<String, String> hadoop = Map.of(LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes));
+    // Merged on the host, whatever the device's default (smartssd.device.isp.merge): the merge is measured
+    // as what the merged runs count beyond these.
+    Map<String, String> hadoop = Map.of(LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes),
+        DeviceMapperConfigKeys.MERGE, "host");
     try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 1, hadoop)) {
       runner.run(scenario, SMALL, SEED + 1, modes); // warm: classes load and initialize once, uncounted after
       small = runner.run(scenario, SMALL, SEED, modes);
@@ -148,16 +152,20 @@ public final class WorkloadSampler {
     // results it merges.
     Counts mergeSmall = Counts.of(merged.device().counted()).minus(Counts.of(ds.counted())).atLeastZero();
     Counts mergeLarge = Counts.of(mergedLarge.device().counted()).minus(Counts.of(dl.counted())).atLeastZero();
-    Work merge = dl.resultBytes() > ds.resultBytes()
-        ? Work.fit(ds.resultBytes(), mergeSmall, dl.resultBytes(), mergeLarge)
-        : new Work(mergeSmall.times(1.0 / Math.max(1, ds.resultBytes())), Counts.ZERO);
+    Work merge = Work.fitApart(ds.resultBytes(), mergeSmall, dl.resultBytes(), mergeLarge);
     // A lane's results against the records it read (with a combiner, the keys among them): every run's lanes.
-    ResultCurve laneResults = ResultCurve.through(
-        new double[] {(double) SMALL / RESULT_LANES, (double) tail1 / lanes, (double) tail2 / lanes,
-            (double) SMALL / lanes, (double) LARGE / lanes},
-        new double[] {(double) manyLanes.device().resultBytes() / RESULT_LANES,
-            (double) tailSmall.device().resultBytes() / lanes, (double) tailLarge.device().resultBytes() / lanes,
-            (double) ds.resultBytes() / lanes, (double) dl.resultBytes() / lanes});
+    // A small run reaches only the lanes of the channels its stripes do.
+    DeviceConfig wideConfig = DeviceConfig.load(wide);
+    long[] records = {SMALL, tail1, tail2, SMALL, LARGE};
+    RunStatistics.DeviceWork[] runs = {manyLanes.device(), tailSmall.device(), tailLarge.device(), ds, dl};
+    double[] perLane = new double[runs.length];
+    double[] bytesPerLane = new double[runs.length];
+    for (int i = 0; i < runs.length; i++) {
+      int active = AnalyticModel.activeLanes(i == 0 ? wideConfig : config, (double) records[i] * recordBytes);
+      perLane[i] = (double) records[i] / active;
+      bytesPerLane[i] = (double) runs[i].resultBytes() / active;
+    }
+    ResultCurve laneResults = ResultCurve.through(perLane, bytesPerLane);
     // No lane's buffer filled in these two: every record was still held at the end.
     Work tailFit = Work.fit(tail1, Counts.of(tailSmall.device().countedTail()), tail2,
         Counts.of(tailLarge.device().countedTail()));
