@@ -68,6 +68,9 @@ class PausePolicyTest {
     assertEquals(ms(700).toNanos(), p.remainingNanos(progress(250, ms(100), ms(200)).statistics()));
     // Scanned more than the input (a record running past the split's end): nothing left by wall.
     assertEquals(0, p.remainingNanos(progress(INPUT + 10, ms(100), ms(0)).statistics()));
+    // An unpaced device's model far ahead of the wall clock: its end does not wait for the model.
+    assertEquals(ms(300).toNanos(), p.remainingNanos(progress(250, ms(100), ms(1500)).statistics()));
+    assertEquals(0, p.remainingNanos(progress(INPUT, ms(100), ms(1500)).statistics()));
     assertThrows(IllegalArgumentException.class, () -> PausePolicy.byProgress(MIN, MAX, -1));
   }
 

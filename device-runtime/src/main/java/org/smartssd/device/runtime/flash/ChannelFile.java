@@ -83,6 +83,12 @@ final class ChannelFile implements Closeable {
   private final long size;
   /** For {@link #currentSize()}. */
   private final RandomAccessFile sizeProbe;
+  /**
+   * The command whose read last found the file's size, {@link #checkedSize}: the lane or host worker
+   * that runs it is the only thread that reads with it, so a stale value only costs another fstat.
+   */
+  private volatile Object sizeCheckedFor;
+  private volatile long checkedSize;
 
   /**
    * Opens the file, creating it sparse at {@code sizeBytes} when missing (or left empty by a crash),
@@ -132,7 +138,15 @@ final class ChannelFile implements Closeable {
 
   /** Fills {@code dst} from the file at {@code position}. */
   void readFully(ByteBuffer dst, long position, int ppa) throws IOException {
-    if (readMapped(dst, position, ppa)) {
+    readFully(dst, position, ppa, null);
+  }
+
+  /**
+   * Fills {@code dst} from the file at {@code position}, for one command of the device's: the file's
+   * size is asked once a command ({@code command}, when not null, names it), not once a page.
+   */
+  void readFully(ByteBuffer dst, long position, int ppa, Object command) throws IOException {
+    if (readMapped(dst, position, ppa, command)) {
       return;
     }
     int start = dst.position();
@@ -146,7 +160,7 @@ final class ChannelFile implements Closeable {
   }
 
   /** Fills {@code dst} from the mapping; false when the mapping cannot serve this read. */
-  private boolean readMapped(ByteBuffer dst, long position, int ppa) throws IOException {
+  private boolean readMapped(ByteBuffer dst, long position, int ppa, Object command) throws IOException {
     int length = dst.remaining();
     int region = (int) (position / REGION_BYTES);
     long inRegion = position - region * REGION_BYTES;
@@ -165,8 +179,16 @@ final class ChannelFile implements Closeable {
     }
     // A mapped page past the file's end faults, and the JDK reports that as an InternalError some time
     // after the copy, wherever the thread then is: so the file's size is asked first (an fstat, a
-    // fraction of a pread's cost), and a file cut short is read with pread, which fails cleanly.
-    if (position + length > currentSize()) {
+    // fraction of a pread's cost), and a file cut short is read with pread, which fails cleanly. A
+    // command's later pages trust the size its first page found: an internal read request's pages are
+    // all on one channel, and one fstat a page was a fifth of a scan's time.
+    if (command == null || sizeCheckedFor != command) {
+      if (position + length > currentSize()) {
+        sizeCheckedFor = null;
+        return false;
+      }
+      sizeCheckedFor = command;
+    } else if (position + length > checkedSize) {
       return false;
     }
     try {
@@ -193,7 +215,9 @@ final class ChannelFile implements Closeable {
    * with the channel first, a sixth of a scan's time when every page read asked it).
    */
   private long currentSize() throws IOException {
-    return sizeProbe.length();
+    long now = sizeProbe.length();
+    checkedSize = now;
+    return now;
   }
 
   private synchronized MappedByteBuffer map(int region) {

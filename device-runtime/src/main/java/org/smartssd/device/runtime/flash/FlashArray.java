@@ -344,7 +344,7 @@ public final class FlashArray implements Closeable {
     int start = dst.position();
     ByteBuffer page = dst.duplicate();
     page.limit(start + pageSizeBytes);
-    files[channel].readFully(page, offsetBytes(ppa), ppa);
+    files[channel].readFully(page, offsetBytes(ppa), ppa, cmd);
     dst.position(page.position());
     if (cmd != null) {
       cmd.readPage(channel, addressing.way(ppa));

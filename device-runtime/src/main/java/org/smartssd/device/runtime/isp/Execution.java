@@ -253,10 +253,11 @@ final class Execution {
       ScanTarget t = targets.get(i);
       InputRange range = inputs.get(i);
       long end = range.length() == InputRange.TO_END ? t.length() : Math.min(t.length(), range.offset() + range.length());
-      RecordAssembler a = new RecordAssembler(recordFormat, t.path(), t.length(), range.offset(), end, isp.maxRecordBytes());
+      int pageSize = t.pageSize();
+      RecordAssembler a = new RecordAssembler(recordFormat, t.path(), t.length(), range.offset(), end,
+          isp.maxRecordBytes(), pageSize);
       built[i] = a;
       long segments = 0;
-      int pageSize = t.pageSize();
       if (a.readEnd() > a.readStart()) {
         for (long page = a.readStart() / pageSize; page * pageSize < a.readEnd(); page++) {
           long start = Math.max(a.readStart(), page * pageSize);

@@ -15,20 +15,37 @@ final class FixedLengthCutter implements RecordCutter {
 
   /** A straddling record being put together. */
   private static final class Partial {
+    final long start;
     final byte[] bytes;
     int filled;
 
-    Partial(int length) {
+    Partial(long start, int length) {
+      this.start = start;
       bytes = new byte[length];
     }
   }
+
+  /** The most pages a range may have for its straddling records to be kept by page (4 bytes a page). */
+  static final long MAX_PAGES_BY_PAGE = 1 << 24;
 
   private final String path;
   private final int length;
   private final long completeEnd;
   private final long readEnd;
   private final Object lock;
+  /**
+   * The straddling records by the page their first byte is on, when segments are pages (the engine's
+   * reads): at most one record a page straddles its end, both lanes that hold its pieces find it at the
+   * same index, and lanes read in offset order, so this is a cache-friendly sweep where a hashed table
+   * of the tens of thousands of records waiting while one lane runs ahead missed the cache at every
+   * access. Null when segments are not pages; records it cannot hold go to {@link #partials}. Guarded
+   * by lock.
+   */
+  private final Partial[] byPage;
+  private final long pageOrigin;
+  private final int pageSize;
   private final LongMap<Partial> partials = new LongMap<>(); // by record start; guarded by lock
+  private int byPageCount; // guarded by lock
   private final AtomicLong records = new AtomicLong();
 
   /**
@@ -36,11 +53,25 @@ final class FixedLengthCutter implements RecordCutter {
    *     {@code readEnd} are a partial record at the end of the object
    */
   FixedLengthCutter(String path, int length, long completeEnd, long readEnd, Object lock) {
+    this(path, length, completeEnd, readEnd, lock, 0, 0);
+  }
+
+  /**
+   * @param readStart where the read range starts
+   * @param pageSize the size of the pages the segments are cut from (each segment inside one page), or 0
+   *     when unknown
+   */
+  FixedLengthCutter(String path, int length, long completeEnd, long readEnd, Object lock, long readStart,
+      int pageSize) {
     this.path = path;
     this.length = length;
     this.completeEnd = completeEnd;
     this.readEnd = readEnd;
     this.lock = lock;
+    long pages = pageSize <= 0 || readEnd <= readStart ? 0 : (readEnd - 1) / pageSize - readStart / pageSize + 1;
+    this.pageSize = pageSize;
+    this.pageOrigin = pageSize <= 0 ? 0 : readStart / pageSize;
+    this.byPage = pages > 0 && pages <= MAX_PAGES_BY_PAGE ? new Partial[(int) pages] : null;
   }
 
   @Override
@@ -78,8 +109,8 @@ final class FixedLengthCutter implements RecordCutter {
   @Override
   public List<DataChunk> finish() throws RecordException {
     synchronized (lock) {
-      if (!partials.isEmpty()) {
-        throw new IllegalStateException(path + ": records left incomplete at " + java.util.Arrays.toString(partials.keys()));
+      if (!partials.isEmpty() || byPageCount > 0) {
+        throw new IllegalStateException(path + ": records left incomplete at " + java.util.Arrays.toString(incomplete()));
       }
     }
     if (completeEnd < readEnd) {
@@ -97,26 +128,61 @@ final class FixedLengthCutter implements RecordCutter {
   @Override
   public long bufferedBytes() {
     synchronized (lock) {
-      return (long) partials.size() * length;
+      return (long) (partials.size() + byPageCount) * length;
     }
   }
 
   /** Copies [from, to) into the record starting at {@code start}; returns 1 if that completed it. */
   private int addPiece(long start, ByteBuffer bytes, long offset, long from, long to, List<DataChunk> out) {
-    Partial partial = partials.get(start);
+    int page = pageIndex(start);
+    Partial partial = page >= 0 && byPage[page] != null && byPage[page].start == start ? byPage[page]
+        : partials.get(start);
     if (partial == null) {
-      partial = new Partial(length);
-      partials.put(start, partial);
+      partial = new Partial(start, length);
+      if (page >= 0 && byPage[page] == null) {
+        byPage[page] = partial;
+        byPageCount++;
+      } else {
+        partials.put(start, partial);
+      }
     }
     RecordCutter.copy(bytes, offset, from, to, partial.bytes, (int) (from - start));
     partial.filled += (int) (to - from);
     if (partial.filled < length) {
       return 0;
     }
-    partials.remove(start);
+    if (page >= 0 && byPage[page] == partial) {
+      byPage[page] = null;
+      byPageCount--;
+    } else {
+      partials.remove(start);
+    }
     out.add(new DataChunk(path, start, ByteBuffer.wrap(partial.bytes).asReadOnlyBuffer(),
         RecordBoundaries.fixed(length, 1)));
     return 1;
+  }
+
+  /** The index in {@link #byPage} of the page of byte {@code start}, or -1 if none. */
+  private int pageIndex(long start) {
+    if (byPage == null) {
+      return -1;
+    }
+    long page = start / pageSize - pageOrigin;
+    return page >= 0 && page < byPage.length ? (int) page : -1;
+  }
+
+  /** The starts of the records left incomplete (for the message). */
+  private long[] incomplete() {
+    long[] keys = partials.keys();
+    long[] all = java.util.Arrays.copyOf(keys, keys.length + byPageCount);
+    int n = keys.length;
+    for (Partial p : byPage == null ? new Partial[0] : byPage) {
+      if (p != null) {
+        all[n++] = p.start;
+      }
+    }
+    java.util.Arrays.sort(all);
+    return all;
   }
 
   private long floor(long at) {

@@ -11,8 +11,13 @@ import java.util.PriorityQueue;
  * which thread ran first. Other lanes add; the owner takes those due by a time. Thread-safe.
  */
 final class Inbox {
-  private static final Comparator<Execution.Routed> ORDER = Comparator.comparingLong(Execution.Routed::arrivalNanos)
-      .thenComparingInt(Execution.Routed::input).thenComparingLong(r -> r.chunk().offset());
+  private static final Comparator<Execution.Routed> ORDER = (a, b) -> {
+    int c = Long.compare(a.arrivalNanos(), b.arrivalNanos());
+    if (c == 0) {
+      c = Integer.compare(a.input(), b.input());
+    }
+    return c != 0 ? c : Long.compare(a.chunk().offset(), b.chunk().offset());
+  };
 
   private final PriorityQueue<Execution.Routed> queue = new PriorityQueue<>(ORDER);
 

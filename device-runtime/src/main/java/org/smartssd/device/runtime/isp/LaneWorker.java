@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 import org.smartssd.device.protocol.Status;
+import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.objects.ScanSource;
 import org.smartssd.device.runtime.objects.StoreException;
 import org.smartssd.device.runtime.timing.InternalTimeline;
@@ -97,6 +98,8 @@ final class LaneWorker implements Runnable {
   private final TaskletCall deliverChunk;
   /** The records an inbox hands over at a time (reused). */
   private final List<Execution.Routed> due = new ArrayList<>();
+  /** Whether the model prices a lane's work by its measured CPU time (otherwise counted, or per byte). */
+  private final boolean measuredModel;
 
   LaneWorker(Crew crew, int[] lanes, ScanSource store, TimingModel timing, IntSupplier hostWaiting) {
     this.crew = crew;
@@ -109,6 +112,7 @@ final class LaneWorker implements Runnable {
     this.hostWaiting = hostWaiting;
     this.threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     this.sinks = new ResultSink[exec.lanes()];
+    this.measuredModel = exec.isp().computeModel() == IspParameters.ComputeModel.MEASURED;
     for (int lane : lanes) {
       sinks[lane] = result -> {
         if (!exec.emit(lane, result, readyAt[lane])) {
@@ -258,14 +262,22 @@ final class LaneWorker implements Runnable {
     List<Execution.Routed> due = this.due;
     due.clear();
     box.takeDue(upTo, due);
-    for (Execution.Routed r : due) {
+    // A record each (one a page of small records): its CPU time is measured alone only where the model
+    // uses it; otherwise once for them all, for the statistics (a thread's CPU time is a system call).
+    long drainCpu = measuredModel ? 0 : cpuNanos();
+    for (int i = 0, n = due.size(); i < n; i++) {
+      Execution.Routed r = due.get(i);
       long start = exec.model().computeStart(lane, r.arrivalNanos());
       readyAt[lane] = start;
-      long cpu = cpuNanos();
+      long cpu = measuredModel ? cpuNanos() : 0;
       OpCounts counted = meter.counts();
       onDataAvailable(lane, r.chunk());
       // Its bytes were charged to the lane that read them (the cycles-per-byte model charges reads).
-      compute(lane, start, 0, cpuNanos() - cpu, meter.counts().minus(counted));
+      compute(lane, start, 0, measuredModel ? cpuNanos() - cpu : 0, meter.counts().minus(counted));
+    }
+    due.clear();
+    if (!measuredModel) {
+      exec.addLaneCpu(cpuNanos() - drainCpu);
     }
   }
 
@@ -438,25 +450,20 @@ final class LaneWorker implements Runnable {
   /**
    * Hands {@code lane} the chunks that start on its channels; a record that starts on another lane's
    * channel (it straddles pages, and this read completed it) goes to that lane's inbox, arrived at
-   * {@code arrivalNanos}.
+   * {@code arrivalNanos}. Such a record is never a view of this read's buffer, so it outlives the read
+   * without a copy: a view holds only records that start in the page read, whose channel is this
+   * lane's, and a straddling record is put together in bytes of its own ({@link RecordAssembler}).
    */
   private void deliver(int lane, int input, List<DataChunk> chunks, long arrivalNanos) throws Stop {
-    for (DataChunk chunk : chunks) {
+    for (int i = 0, n = chunks.size(); i < n; i++) {
+      DataChunk chunk = chunks.get(i);
       int owner = chunk.data().hasRemaining() ? exec.ownerLane(input, chunk.offset()) : lane;
       if (owner != lane) {
-        exec.inbox(owner).add(new Execution.Routed(input, copy(chunk), arrivalNanos));
+        exec.inbox(owner).add(new Execution.Routed(input, chunk, arrivalNanos));
         continue;
       }
       onDataAvailable(lane, chunk);
     }
-  }
-
-  /** A chunk that outlives the read's buffer (a view of it is valid only until the lane's next read). */
-  private static DataChunk copy(DataChunk chunk) {
-    ByteBuffer own = ByteBuffer.allocate(chunk.data().remaining());
-    own.put(chunk.data().duplicate()).flip();
-    return new DataChunk(chunk.path(), chunk.offset(), own.asReadOnlyBuffer(),
-        chunk.boundaries() == null ? null : chunk.boundaries().copy());
   }
 
   private ResultSink sink(int lane) {
@@ -481,7 +488,7 @@ final class LaneWorker implements Runnable {
   }
 
   private void call(int lane, String event, TaskletCall call) throws Stop {
-    long allocatedBefore = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+    long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
     Throwable failure = null;
     allocatedBeforeEvent = allocatedBefore;
     this.event = event;
@@ -507,7 +514,7 @@ final class LaneWorker implements Runnable {
       }
       throw new Stop();
     }
-    long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocatedBefore;
+    long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
     if (allocated > exec.isp().memoryBudgetBytes()) {
       exec.fail(overBudget(exec, allocated, event, lane));
       throw new Stop();

@@ -58,6 +58,17 @@ public final class RecordAssembler {
    */
   public RecordAssembler(RecordFormat format, String path, long objectLength, long rangeStart, long rangeEnd,
       int maxRecordBytes) {
+    this(format, path, objectLength, rangeStart, rangeEnd, maxRecordBytes, 0);
+  }
+
+  /**
+   * As above, for segments that are each inside one page of {@code pageSize} bytes (the engine's
+   * reads), which lets fixed-length records that straddle pages be kept by page rather than hashed.
+   *
+   * @param pageSize the page size, or 0 when segments may be anything
+   */
+  public RecordAssembler(RecordFormat format, String path, long objectLength, long rangeStart, long rangeEnd,
+      int maxRecordBytes, int pageSize) {
     this.format = Objects.requireNonNull(format, "format");
     Objects.requireNonNull(path, "path");
     if (objectLength < 0 || rangeStart < 0 || rangeEnd < rangeStart) {
@@ -82,7 +93,7 @@ public final class RecordAssembler {
         // Owned records start in [firstRecord, end); the last one ends at ceil(end, n).
         readEnd = firstRecord < end ? Math.min(objectLength, ceil(end, n)) : readStart;
         long completeEnd = readStart + (readEnd - readStart) / n * n;
-        cutter = new FixedLengthCutter(path, n, completeEnd, readEnd, lock);
+        cutter = new FixedLengthCutter(path, n, completeEnd, readEnd, lock, readStart, pageSize);
       }
       case DELIMITED -> {
         if (start == end) {

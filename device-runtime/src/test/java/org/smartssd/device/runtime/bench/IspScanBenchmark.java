@@ -82,6 +82,7 @@ public final class IspScanBenchmark {
         counting.add((System.nanoTime() - t0) / 1e9);
         check(RecordCounter.total(count.results) == size / RECORD, "the counter's total");
         countStats = count.last.statistics();
+        printRound("RecordCounter", counting.get(r), countStats);
 
         t0 = System.nanoTime();
         Run group = execute(c, regions);
@@ -91,6 +92,7 @@ public final class IspScanBenchmark {
           check(sums.getOrDefault((long) region, 0L) == expected[region], "region " + region + "'s count");
         }
         groupStats = group.last.statistics();
+        printRound("GroupedSum", grouping.get(r), groupStats);
       }
       double base = median(bare);
       System.out.printf("| what (%d MiB of 20-byte records) | median of %d | MB/s | time vs bare loop |%n", sizeMiB, rounds);
@@ -204,6 +206,12 @@ public final class IspScanBenchmark {
       }
     }
     return read / ((System.nanoTime() - start) / 1e9) / 1e6;
+  }
+
+  /** One round's measured time on the host against the execution's own wall and lanes' CPU time in the device. */
+  private static void printRound(String tasklet, double seconds, ExecutionStatistics stats) {
+    System.out.printf("%s: %.3f s on the host; in the device %.3f s wall, lanes' CPU %.3f s, modelled %.3f s%n", tasklet,
+        seconds, stats.wallNanos() / 1e9, stats.laneCpuNanos() / 1e9, stats.modelledNanos() / 1e9);
   }
 
   private static void row(String what, double seconds, long size, double baseline) {

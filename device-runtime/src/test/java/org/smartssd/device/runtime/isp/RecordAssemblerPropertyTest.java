@@ -43,6 +43,13 @@ class RecordAssemblerPropertyTest {
     forSeeds(60, seed -> fixedLengthCase(seed, 4, 256 * 1024));
   }
 
+  /** The engine's assemblers know the page size and keep straddling records by page: any cuts still work. */
+  @Test
+  void fixedLengthRecordsOnceWhenThePageSizeIsKnown() throws Exception {
+    forSeeds(200, seed -> fixedLengthCase(seed, 1, 64 * 1024, true));
+    forSeeds(60, seed -> fixedLengthCase(seed, 4, 256 * 1024, true));
+  }
+
   @Test
   void delimitedRecordsOnceInAnyOrder() throws Exception {
     forSeeds(400, seed -> delimitedCase(seed, 1));
@@ -185,6 +192,10 @@ class RecordAssemblerPropertyTest {
   }
 
   private static void fixedLengthCase(long seed, int threads, int maxLength) throws Exception {
+    fixedLengthCase(seed, threads, maxLength, false);
+  }
+
+  private static void fixedLengthCase(long seed, int threads, int maxLength, boolean pageKnown) throws Exception {
     Random random = new Random(seed);
     int n = pick(random, 1, 7, 13, 20, 20, 20, 4096, 5000, 9000, 1 + random.nextInt(300));
     int page = threads > 1 ? pick(random, 64, 256, 512) : pick(random, 512, 4096, 8192);
@@ -195,7 +206,8 @@ class RecordAssemblerPropertyTest {
     byte[] object = randomBytes(random, length);
     RecordFormat format = RecordFormat.fixedLength(n);
     long[] range = range(random, length);
-    RecordAssembler assembler = new RecordAssembler(format, PATH, length, range[0], range[1], 1 << 20);
+    RecordAssembler assembler = new RecordAssembler(format, PATH, length, range[0], range[1], 1 << 20,
+        pageKnown ? page : 0);
 
     TreeMap<Long, Long> records = AssemblyHarness.parse(object, format);
     TreeMap<Long, Long> owned = AssemblyHarness.owned(records, range[0], range[1]);
