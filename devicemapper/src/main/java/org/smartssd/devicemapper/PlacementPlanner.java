@@ -274,7 +274,7 @@ final class PlacementPlanner {
               largeBytes, settings, "device");
           Counts mergeSmall = counts(smallMerged).minus(counts(small)).atLeastZero();
           Counts mergeLarge = counts(largeMerged).minus(counts(large)).atLeastZero();
-          merge = Work.fitApart(small.resultBytes(), mergeSmall, large.resultBytes(), mergeLarge);
+          merge = Work.fitOrScale(small.resultBytes(), mergeSmall, large.resultBytes(), mergeLarge);
         }
         return new Sample(large.records(), bytesPerRecord, lane, tail, results, merge);
       } finally {

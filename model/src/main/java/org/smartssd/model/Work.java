@@ -6,12 +6,6 @@ package org.smartssd.model;
  */
 public record Work(Counts perRecord, Counts fixed) {
   public static final Work NONE = new Work(Counts.ZERO, Counts.ZERO);
-  /**
-   * How far apart two samples' sizes must be for {@link #fitApart} to fit a line: the larger at least
-   * this many times the smaller (so that their difference is well above what either measured apart from
-   * the slope).
-   */
-  public static final double APART = 1.5;
 
   /**
    * The work that explains two samples of {@code records1} and {@code records2} records, whose
@@ -27,18 +21,14 @@ public record Work(Counts perRecord, Counts fixed) {
   }
 
   /**
-   * As {@link #fit}, where the two sizes are far enough apart to tell a part a unit from a fixed part
-   * (the larger at least {@link #APART} times the smaller); otherwise the larger sample's work, all of
-   * it fixed: sizes that close say nothing of the slope, and a line through them would multiply what
-   * little separates them (a merge of keys that two samples both saw all of is as large for either).
+   * As {@link #fit}; where the two sizes are the same, the work of either taken as a part a unit (none
+   * fixed).
    */
-  public static Work fitApart(long size1, Counts counts1, long size2, Counts counts2) {
-    long small = Math.min(size1, size2);
-    long large = Math.max(size1, size2);
-    if (small > 0 && large >= APART * small) {
+  public static Work fitOrScale(long size1, Counts counts1, long size2, Counts counts2) {
+    if (size1 != size2) {
       return fit(size1, counts1, size2, counts2);
     }
-    return new Work(Counts.ZERO, (size2 >= size1 ? counts2 : counts1).atLeastZero());
+    return new Work(counts2.times(1.0 / Math.max(1, size2)).atLeastZero(), Counts.ZERO);
   }
 
   /** The work for {@code records} records, fixed part included. */

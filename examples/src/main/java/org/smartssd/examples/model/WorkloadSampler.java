@@ -152,7 +152,7 @@ public final class WorkloadSampler {
     // results it merges.
     Counts mergeSmall = Counts.of(merged.device().counted()).minus(Counts.of(ds.counted())).atLeastZero();
     Counts mergeLarge = Counts.of(mergedLarge.device().counted()).minus(Counts.of(dl.counted())).atLeastZero();
-    Work merge = Work.fitApart(ds.resultBytes(), mergeSmall, dl.resultBytes(), mergeLarge);
+    Work merge = Work.fitOrScale(ds.resultBytes(), mergeSmall, dl.resultBytes(), mergeLarge);
     // A lane's results against the records it read (with a combiner, the keys among them): every run's lanes.
     // A small run reaches only the lanes of the channels its stripes do.
     DeviceConfig wideConfig = DeviceConfig.load(wide);
