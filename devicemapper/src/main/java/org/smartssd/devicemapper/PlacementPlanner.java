@@ -146,10 +146,18 @@ final class PlacementPlanner {
       return new Plan(Placement.HOST, Double.NaN, Double.NaN, e.getMessage());
     }
     Work host = null;
+    String hostNotCounted = "the host's own work was not counted (no counting agent in this JVM)";
     if (HostSample.counting()) {
       long sampleBytes = Math.min(largest.getLength(), sampleCap);
-      host = HostSample.measure(job, largest, Math.min(sampleBytes / 4, SAMPLE_SMALL_BYTES),
-          Math.min(sampleBytes, SAMPLE_LARGE_BYTES));
+      try {
+        host = HostSample.measure(job, largest, Math.min(sampleBytes / 4, SAMPLE_SMALL_BYTES),
+            Math.min(sampleBytes, SAMPLE_LARGE_BYTES));
+      } catch (IOException e) {
+        hostNotCounted = "the host's sample failed (" + e.getMessage() + ")";
+        LOG.warn("job '{}': {}=auto could not run its sample on the host: {}; its host prediction prices only the "
+            + "job's map and combine as the device counted them, and so favours the host", job.getJobName(),
+            DeviceMapperConfigKeys.PLACEMENT, e.getMessage());
+      }
     } else {
       LOG.warn("job '{}': {}=auto cannot count the host's work in this JVM (no counting agent enabled; bin/smartssd "
           + "enables it): its host prediction prices only the job's map and combine as the device counted them, not "
@@ -182,7 +190,7 @@ final class PlacementPlanner {
     String reason = String.format(Locale.ROOT, "predicted (modelled) %.3f s in the devices, %.3f s on the host, "
         + "from a sample of %,d records on %s%s", device, hostSeconds, sample.records(), sampled, host != null
             ? " and the same records on the host, counted"
-            : "; the host's own work was not counted (no counting agent in this JVM), so its prediction is low");
+            : "; " + hostNotCounted + ", so its prediction is low");
     return new Plan(p, device, hostSeconds, reason);
   }
 
