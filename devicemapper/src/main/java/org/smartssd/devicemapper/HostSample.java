@@ -66,10 +66,7 @@ final class HostSample {
     run(job, split, smallBytes); // classes load and initialise once a JVM: not the job's work
     Measured small = run(job, split, smallBytes);
     Measured large = run(job, split, largeBytes);
-    if (large.records() <= small.records()) {
-      return new Work(large.counts().times(1.0 / Math.max(1, large.records())), Counts.ZERO);
-    }
-    return Work.fit(small.records(), small.counts(), large.records(), large.counts());
+    return Work.fitOrScale(small.records(), small.counts(), large.records(), large.counts());
   }
 
   /** Runs the job on the host over the split's first {@code bytes} bytes, counted. */

@@ -62,8 +62,8 @@ import org.smartssd.objectfs.ObjectFileSystem;
  * reduce. Where this JVM does not count ({@code hadoop jar}), the host's prediction prices only the
  * work per record the lanes counted (the job's map and combine), which leaves out Hadoop's own work on
  * the host and so favours the host; the plan's reason says so. The device's prediction charges the
- * lanes' results on the link, or their merge on the device and its result. A job whose input is on no device, or that the
- * device cannot run, runs on the host.
+ * lanes' results on the link, or their merge on the device and its result. A job whose input is on
+ * no device, or that the device cannot run, runs on the host.
  */
 final class PlacementPlanner {
   private static final Logger LOG = LoggerFactory.getLogger(PlacementPlanner.class);
@@ -241,9 +241,7 @@ final class PlacementPlanner {
         ExecutionStatistics large = execute(client, installed.taskletId(), uri.getPath(), split.getStart(), largeBytes,
             settings, "host");
         double bytesPerRecord = (double) large.bytesScanned() / large.records();
-        Work total = large.records() > small.records()
-            ? Work.fit(small.records(), counts(small), large.records(), counts(large))
-            : new Work(counts(large).times(1.0 / large.records()), Counts.ZERO);
+        Work total = Work.fitOrScale(small.records(), counts(small), large.records(), counts(large));
         Work lane = new Work(total.perRecord(), total.fixed().times(1.0 / lanes));
         // Two samples under a buffer a lane: every record read is still held when the input ends.
         long tailRecords1 = Math.max(1, lanes * (long) settings.bufferRecords() / 5);
@@ -255,13 +253,8 @@ final class PlacementPlanner {
             settings, "host");
         ExecutionStatistics t2 = execute(client, installed.taskletId(), uri.getPath(), split.getStart(), tailBytes2,
             settings, "host");
-        Work tail;
-        if (t2.records() > t1.records()) {
-          Work fit = Work.fit(t1.records(), tailCounts(t1), t2.records(), tailCounts(t2));
-          tail = new Work(fit.perRecord(), fit.fixed().times(1.0 / lanes));
-        } else {
-          tail = new Work(tailCounts(t2).times(1.0 / Math.max(1, t2.records())), Counts.ZERO);
-        }
+        Work tailFit = Work.fitOrScale(t1.records(), tailCounts(t1), t2.records(), tailCounts(t2));
+        Work tail = new Work(tailFit.perRecord(), tailFit.fixed().times(1.0 / lanes));
         // A lane's results against the records it read, from every sample's lanes that had data.
         ExecutionStatistics[] runs = {t1, t2, small, large};
         double[] perLane = new double[runs.length];

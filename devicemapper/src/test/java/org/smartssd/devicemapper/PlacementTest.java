@@ -107,21 +107,31 @@ class PlacementTest {
     assertThat(counter(counters, DeviceCounters.FALLBACK_SPLITS)).isZero();
   }
 
+  /**
+   * 100,000 random 20-byte records on the device and a region count over them, configured with placement
+   * auto; {@code expected} gets the counts the job must find.
+   */
+  private static Job autoRegionCount(Jobs jobs, long seed, Map<String, Long> expected, Path output)
+      throws IOException {
+    byte[] records = new byte[100_000 * 20];
+    new Random(seed).nextBytes(records);
+    for (int r = 0; r < 100_000; r++) {
+      expected.merge(Integer.toString((records[r * 20 + 19] & 0xFF) >>> 5), 1L, Long::sum);
+    }
+    jobs.write("/small/trace.bin", records);
+    Configuration conf = jobs.conf();
+    conf.set(DeviceMapperConfigKeys.PLACEMENT, "auto");
+    Job job = TestJobs.regionCount(conf, jobs.path("/small/trace.bin"), output);
+    DeviceJobClient.configure(job);
+    return job;
+  }
+
   @Test
   void autoPutsAJobOfSmallRecordsOnTheHostWhereThePerRecordWorkSwampsTheDevicesCores() throws Exception {
     try (Jobs jobs = Jobs.start(work, true)) {
-      byte[] records = new byte[100_000 * 20];
-      new Random(3).nextBytes(records);
       Map<String, Long> expected = new TreeMap<>();
-      for (int r = 0; r < 100_000; r++) {
-        expected.merge(Integer.toString((records[r * 20 + 19] & 0xFF) >>> 5), 1L, Long::sum);
-      }
-      jobs.write("/small/trace.bin", records);
-      Configuration conf = jobs.conf();
-      conf.set(DeviceMapperConfigKeys.PLACEMENT, "auto");
       Path output = jobs.output();
-      Job job = TestJobs.regionCount(conf, jobs.path("/small/trace.bin"), output);
-      DeviceJobClient.configure(job);
+      Job job = autoRegionCount(jobs, 3, expected, output);
       assertThat(job.getConfiguration().get(DeviceMapperConfigKeys.PLACEMENT_CHOSEN)).isEqualTo("host");
       Counters counters = Jobs.run(job);
       assertThat(Jobs.counts(output)).isEqualTo(expected);
@@ -140,18 +150,9 @@ class PlacementTest {
   void autoPricesTheMergeOfADeviceThatMergesOnItsController() throws Exception {
     try (Jobs jobs = Jobs.start(work, true, Map.of("smartssd.device.isp.merge", "device",
         "smartssd.device.flash.channels", "128", "smartssd.device.isp.cores", "128"))) {
-      byte[] records = new byte[100_000 * 20];
-      new Random(5).nextBytes(records);
       Map<String, Long> expected = new TreeMap<>();
-      for (int r = 0; r < 100_000; r++) {
-        expected.merge(Integer.toString((records[r * 20 + 19] & 0xFF) >>> 5), 1L, Long::sum);
-      }
-      jobs.write("/merged/trace.bin", records);
-      Configuration conf = jobs.conf();
-      conf.set(DeviceMapperConfigKeys.PLACEMENT, "auto");
       Path output = jobs.output();
-      Job job = TestJobs.regionCount(conf, jobs.path("/merged/trace.bin"), output);
-      DeviceJobClient.configure(job);
+      Job job = autoRegionCount(jobs, 5, expected, output);
       double predicted = Double.parseDouble(job.getConfiguration().get(DeviceMapperConfigKeys.PLACEMENT_PREDICTED_DEVICE_S));
       // Run it in the devices, whatever auto chose, to compare.
       job.getConfiguration().set(DeviceMapperConfigKeys.PLACEMENT_CHOSEN, "device");

@@ -36,6 +36,18 @@ public record ResultCurve(double[] records, double[] bytes) {
     }
   }
 
+  /** The measured lane sizes (a copy). */
+  @Override
+  public double[] records() {
+    return records.clone();
+  }
+
+  /** The bytes measured at each size (a copy). */
+  @Override
+  public double[] bytes() {
+    return bytes.clone();
+  }
+
   /** The same bytes whatever a lane read (one key a lane, say). */
   public static ResultCurve constant(double bytes) {
     return new ResultCurve(new double[] {1, 2}, new double[] {bytes, bytes});

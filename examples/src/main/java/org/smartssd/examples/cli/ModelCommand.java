@@ -102,9 +102,10 @@ public final class ModelCommand implements Callable<Integer> {
     m.put("merge_ops_per_result_byte", w.merge().perRecord().ops());
     m.put("merge_fixed_ops", w.merge().fixed().ops());
     Map<String, Object> results = new LinkedHashMap<>();
-    for (int i = 0; i < w.laneResults().records().length; i++) {
-      results.put(String.format(java.util.Locale.ROOT, "%.0f", w.laneResults().records()[i]),
-          w.laneResults().bytes()[i]);
+    double[] laneRecords = w.laneResults().records();
+    double[] laneBytes = w.laneResults().bytes();
+    for (int i = 0; i < laneRecords.length; i++) {
+      results.put(String.format(Locale.ROOT, "%.0f", laneRecords[i]), laneBytes[i]);
     }
     m.put("lane_result_bytes_by_records", results);
     w.host().forEach((mode, work) -> {
