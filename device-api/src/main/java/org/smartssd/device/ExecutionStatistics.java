@@ -11,7 +11,8 @@ package org.smartssd.device;
  * @param resultRecords result records the tasklet emitted
  * @param resultBytes bytes of those results
  * @param wallNanos measured time since the execution started (until it ended)
- * @param laneCpuNanos measured CPU time of the lanes' threads in tasklet code
+ * @param laneCpuNanos measured CPU time of the lanes' threads over the execution: their reads, the cutting of
+ *     records and the tasklet's code
  * @param modelledNanos modelled duration: start to the latest modelled completion so far
  * @param modelledReadNanos modelled channel time of the internal reads
  * @param modelledComputeNanos modelled time of the device cores running the tasklet

@@ -127,19 +127,18 @@ final class LaneWorker implements Runnable {
   public void run() {
     meter = OpMeter.current();
     meter.leaveTotal(); // the device accounts its lanes' work; a host in the same JVM must not
+    // The thread's CPU time over the whole execution, asked twice: asking it is a system call (about
+    // half a microsecond here), which cost a tenth of the scan's CPU when asked around every read.
+    long threadCpu = cpuNanos();
     try {
-      long cpu = cpuNanos();
       install();
-      exec.addLaneCpu(cpuNanos() - cpu);
       if (!awaitPlan()) {
         return;
       }
-      cpu = cpuNanos();
       for (int lane : lanes) {
         ExecutionInfo info = new ExecutionInfo(exec.id(), exec.inputs(), exec.options(), lane, exec.lanes());
         call(lane, "onExecute", () -> instances[lane].onExecute(info));
       }
-      exec.addLaneCpu(cpuNanos() - cpu);
       scan();
       // Every lane's reads done, every record that straddles pages is complete and with its owner.
       crew.scanned.countDown();
@@ -150,18 +149,19 @@ final class LaneWorker implements Runnable {
       for (int lane : lanes) {
         long start = exec.model().computeStart(lane, 0);
         readyAt[lane] = start;
-        cpu = cpuNanos();
+        long cpu = measuredCpu();
         OpCounts counted = meter.counts();
         call(lane, "onRead", () -> instances[lane].onRead(sink(lane), true));
         OpCounts tail = meter.counts().minus(counted);
         exec.countTail(tail);
-        compute(lane, start, 0, cpuNanos() - cpu, tail);
+        compute(lane, start, 0, measuredCpu() - cpu, tail);
       }
     } catch (Stop e) {
       // The execution ended (failed, cancelled, or stopped by its time limit).
     } catch (RuntimeException | Error e) {
       exec.fail("the engine failed running tasklet " + exec.tasklet().className() + ": " + e);
     } finally {
+      exec.addLaneCpu(cpuNanos() - threadCpu);
       if (crew.installed.get() < crew.workers) {
         arriveInstalled(); // never leave the others waiting for the plan
       }
@@ -262,23 +262,18 @@ final class LaneWorker implements Runnable {
     List<Execution.Routed> due = this.due;
     due.clear();
     box.takeDue(upTo, due);
-    // A record each (one a page of small records): its CPU time is measured alone only where the model
-    // uses it; otherwise once for them all, for the statistics (a thread's CPU time is a system call).
-    long drainCpu = measuredModel ? 0 : cpuNanos();
+    // A record each (one a page of small records).
     for (int i = 0, n = due.size(); i < n; i++) {
       Execution.Routed r = due.get(i);
       long start = exec.model().computeStart(lane, r.arrivalNanos());
       readyAt[lane] = start;
-      long cpu = measuredModel ? cpuNanos() : 0;
+      long cpu = measuredCpu();
       OpCounts counted = meter.counts();
       onDataAvailable(lane, r.chunk());
       // Its bytes were charged to the lane that read them (the cycles-per-byte model charges reads).
-      compute(lane, start, 0, measuredModel ? cpuNanos() - cpu : 0, meter.counts().minus(counted));
+      compute(lane, start, 0, measuredCpu() - cpu, meter.counts().minus(counted));
     }
     due.clear();
-    if (!measuredModel) {
-      exec.addLaneCpu(cpuNanos() - drainCpu);
-    }
   }
 
   private boolean awaitPlan() throws Stop {
@@ -409,7 +404,7 @@ final class LaneWorker implements Runnable {
     readyAt[lane] = computeStart;
     // The lane's CPU time for the batch (cutting records and the tasklet's work on them), and the
     // work the tasklet's code did, counted.
-    long cpuBefore = cpuNanos();
+    long cpuBefore = measuredCpu();
     OpCounts countedBefore = meter.counts();
     for (int i = 0; i < items.size(); i++) {
       Execution.WorkItem item = items.get(i);
@@ -427,12 +422,14 @@ final class LaneWorker implements Runnable {
     if (exec.takeReadRequest(lane)) {
       call(lane, "onRead", () -> instances[lane].onRead(sink(lane), false));
     }
-    compute(lane, computeStart, bytes, cpuNanos() - cpuBefore, meter.counts().minus(countedBefore));
+    compute(lane, computeStart, bytes, measuredCpu() - cpuBefore, meter.counts().minus(countedBefore));
   }
 
-  /** Models some of a lane's work on its core, from {@code start}: what it read, measured and counted. */
+  /**
+   * Models some of a lane's work on its core, from {@code start}: what it read, its CPU time (0 unless
+   * the model uses it) and its counted work.
+   */
   private void compute(int lane, long start, long bytes, long cpuNanos, OpCounts counted) {
-    exec.addLaneCpu(cpuNanos);
     exec.count(counted);
     exec.model().compute(lane, start, exec.model().coreNanos(bytes, cpuNanos, counted));
   }
@@ -485,6 +482,11 @@ final class LaneWorker implements Runnable {
 
   private long cpuNanos() {
     return threads.getCurrentThreadCpuTime();
+  }
+
+  /** The thread's CPU time where the model prices work by it (compute model {@code measured}), else 0. */
+  private long measuredCpu() {
+    return measuredModel ? cpuNanos() : 0;
   }
 
   private void call(int lane, String event, TaskletCall call) throws Stop {

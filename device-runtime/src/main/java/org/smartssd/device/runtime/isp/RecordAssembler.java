@@ -108,7 +108,7 @@ public final class RecordAssembler {
       }
       default -> throw new IllegalArgumentException("unknown record format " + format.kind());
     }
-    coverage = new Coverage(path, readStart, readEnd);
+    coverage = new Coverage(path, readStart, readEnd, pageSize);
   }
 
   public RecordFormat format() {

@@ -30,7 +30,12 @@ import org.smartssd.device.tasklet.builtin.RecordCounter;
  * (unpaced) and the same bytes with a bare Java loop over a local file, in the same run; then
  * measures host-read bandwidth while an execution scans, against idle. Prints Markdown tables.
  *
- * <p>Arguments: {@code [work-dir] [size-MiB] [rounds]} (defaults: a temporary directory, 1024, 3).
+ * <p>Arguments: {@code [work-dir] [size-MiB] [rounds] [warm-up-rounds]} (defaults: a temporary
+ * directory, 1024, 3, 3). The warm-up rounds run all three scans first and are printed but not counted
+ * in the medians: the device is a long-lived process, and its first executions run while the JIT
+ * still compiles the scan path (on two cores it took about four rounds of both tasklets over
+ * 512 MiB), where the bare loop is compiled within its first pages. System properties named
+ * {@code smartssd.device.*} are passed to the embedded device's configuration.
  */
 public final class IspScanBenchmark {
   private static final int RECORD = 20;
@@ -40,6 +45,7 @@ public final class IspScanBenchmark {
     Path work = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("smartssd-bench");
     long sizeMiB = args.length > 1 ? Long.parseLong(args[1]) : 1024;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+    int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : 3;
     long size = sizeMiB << 20;
     size -= size % RECORD;
     Files.createDirectories(work);
@@ -48,6 +54,11 @@ public final class IspScanBenchmark {
     config.put("smartssd.device.data-dir", work.resolve("device").toString());
     config.put("smartssd.device.host.port", "0");
     config.put("smartssd.device.profile", "msst13-sata");
+    for (String key : System.getProperties().stringPropertyNames()) {
+      if (key.startsWith("smartssd.device.")) {
+        config.put(key, System.getProperty(key));
+      }
+    }
 
     try (SimulatedDevice device = SimulatedDevice.start(DeviceConfig.load(config));
         SocketDeviceClient c = SocketDeviceClient.connect(DeviceAddress.parse(device.address()), ClientOptions.defaults());
@@ -72,30 +83,38 @@ public final class IspScanBenchmark {
       List<Double> grouping = new ArrayList<>();
       ExecutionStatistics countStats = null;
       ExecutionStatistics groupStats = null;
-      for (int r = 0; r < rounds; r++) {
+      for (int r = -warmUp; r < rounds; r++) {
+        String round = r < 0 ? "warm-up " + (r + warmUp + 1) : "round " + (r + 1);
         long t0 = System.nanoTime();
         long[] expected = bareLoop(file, size);
-        bare.add((System.nanoTime() - t0) / 1e9);
+        double bareSeconds = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("%s: bare loop %.3f s%n", round, bareSeconds);
 
         t0 = System.nanoTime();
         Run count = execute(c, counter);
-        counting.add((System.nanoTime() - t0) / 1e9);
+        double countSeconds = (System.nanoTime() - t0) / 1e9;
         check(RecordCounter.total(count.results) == size / RECORD, "the counter's total");
         countStats = count.last.statistics();
-        printRound("RecordCounter", counting.get(r), countStats);
+        printRound(round, "RecordCounter", countSeconds, countStats);
 
         t0 = System.nanoTime();
         Run group = execute(c, regions);
-        grouping.add((System.nanoTime() - t0) / 1e9);
+        double groupSeconds = (System.nanoTime() - t0) / 1e9;
         Map<Long, Long> sums = GroupedSum.sums(group.results);
         for (int region = 0; region < 4; region++) {
           check(sums.getOrDefault((long) region, 0L) == expected[region], "region " + region + "'s count");
         }
         groupStats = group.last.statistics();
-        printRound("GroupedSum", grouping.get(r), groupStats);
+        printRound(round, "GroupedSum", groupSeconds, groupStats);
+        if (r >= 0) {
+          bare.add(bareSeconds);
+          counting.add(countSeconds);
+          grouping.add(groupSeconds);
+        }
       }
       double base = median(bare);
-      System.out.printf("| what (%d MiB of 20-byte records) | median of %d | MB/s | time vs bare loop |%n", sizeMiB, rounds);
+      System.out.printf("| what (%d MiB of 20-byte records) | median of %d rounds after %d warm-up | MB/s | time vs bare loop |%n",
+          sizeMiB, rounds, warmUp);
       System.out.println("| --- | --- | --- | --- |");
       row("bare Java loop over a local file: count records per region (baseline), measured", base, size, base);
       row("RecordCounter tasklet in the device, measured", median(counting), size, base);
@@ -209,9 +228,9 @@ public final class IspScanBenchmark {
   }
 
   /** One round's measured time on the host against the execution's own wall and lanes' CPU time in the device. */
-  private static void printRound(String tasklet, double seconds, ExecutionStatistics stats) {
-    System.out.printf("%s: %.3f s on the host; in the device %.3f s wall, lanes' CPU %.3f s, modelled %.3f s%n", tasklet,
-        seconds, stats.wallNanos() / 1e9, stats.laneCpuNanos() / 1e9, stats.modelledNanos() / 1e9);
+  private static void printRound(String round, String tasklet, double seconds, ExecutionStatistics stats) {
+    System.out.printf("%s: %s %.3f s on the host; in the device %.3f s wall, lanes' CPU %.3f s, modelled %.3f s%n", round,
+        tasklet, seconds, stats.wallNanos() / 1e9, stats.laneCpuNanos() / 1e9, stats.modelledNanos() / 1e9);
   }
 
   private static void row(String what, double seconds, long size, double baseline) {
