@@ -219,6 +219,7 @@ public final class DeviceConfig {
         values.wholeNumber(ISP_MAX_TASKLETS, 1, 1 << 20),
         values.wholeNumber(ISP_MAX_RECORD_BYTES, 1, Integer.MAX_VALUE),
         values.wholeNumber(ISP_CODE_CACHE_BYTES, 0L, Long.MAX_VALUE),
+        values.wholeNumber(ISP_LOADED_CODE_ENTRIES, 0, 4096),
         shared);
   }
 

@@ -184,6 +184,9 @@ public final class DeviceConfigKeys {
   public static final String ISP_CODE_CACHE_BYTES = "smartssd.device.isp.code-cache-bytes";
   public static final String ISP_CODE_CACHE_BYTES_DEFAULT = "67108864";
 
+  public static final String ISP_LOADED_CODE_ENTRIES = "smartssd.device.isp.loaded-code-entries";
+  public static final String ISP_LOADED_CODE_ENTRIES_DEFAULT = "16";
+
   public static final String ISP_SHARED_PACKAGES = "smartssd.device.isp.shared-packages";
   /**
    * The tasklet API, Hadoop's packages and the device mapper's MapReduce runtime: tasklet code reaches
@@ -318,6 +321,8 @@ public final class DeviceConfigKeys {
           "longest delimited record a tasklet may get; a longer one fails the execution"),
       key(ISP_CODE_CACHE_BYTES, ISP_CODE_CACHE_BYTES_DEFAULT, "bytes",
           "tasklet jars kept by SHA-256 so that a host installs the same code again without sending it (least recently used go first; 0: none)"),
+      key(ISP_LOADED_CODE_ENTRIES, ISP_LOADED_CODE_ENTRIES_DEFAULT, "tasklets",
+          "tasklets whose loaded classes are kept by their jar's SHA-256 and class name, so that installing the same code again reuses its classes and the machine code the JVM compiled for them (their static fields keep their values, as in a reused JVM); a failed or stopped execution drops its tasklet's; least recently used go first; 0: load the classes anew at every install"),
       key(ISP_SHARED_PACKAGES, ISP_SHARED_PACKAGES_DEFAULT, "package prefixes",
           "comma-separated package prefixes of the device's own classes that tasklet code may see (and use only as the device's allow list lets it); the device mapper's runtime among them runs MapReduce tasklets"),
       new ConfigKey(ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_ACTIVE_W_DEFAULT, "W",

@@ -27,6 +27,7 @@ import org.smartssd.opcount.CoreCost;
  * @param maxTasklets tasklets installed at once, over all connections
  * @param maxRecordBytes longest delimited record read past an input range
  * @param codeCacheBytes tasklet jars kept by their SHA-256, in bytes (0: none)
+ * @param loadedCodeEntries tasklets whose loaded classes are kept for installs of the same code (0: none)
  * @param sharedPackages package prefixes of device classes that tasklets may use
  */
 public record IspParameters(
@@ -51,6 +52,7 @@ public record IspParameters(
     int maxTasklets,
     int maxRecordBytes,
     long codeCacheBytes,
+    int loadedCodeEntries,
     List<String> sharedPackages) {
 
   public IspParameters {

@@ -61,6 +61,7 @@ public final class IspEngine implements Closeable {
   private final Map<Long, Execution> executions = new ConcurrentHashMap<>();
   private final Map<Long, List<LaneWorker>> workers = new ConcurrentHashMap<>();
   private final CodeCache codeCache;
+  private final LoadedCode loadedCode;
   private final AtomicLong nextTasklet = new AtomicLong(1);
   private final AtomicLong nextExecution = new AtomicLong(1);
   private final ScheduledExecutorService watchdog;
@@ -78,6 +79,7 @@ public final class IspEngine implements Closeable {
     this.hostWaiting = hostWaiting;
     this.loader = loader;
     this.codeCache = new CodeCache(isp.codeCacheBytes());
+    this.loadedCode = new LoadedCode(isp.loadedCodeEntries());
     this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, name + "-isp-watchdog");
       t.setDaemon(true);
@@ -129,12 +131,23 @@ public final class IspEngine implements Closeable {
         }
       }
     }
-    LoadedTasklet loaded;
+    // A jar's classes are loaded once and kept (LoadedCode); built-in tasklets are the device's own.
+    String loadedKey = code.hasRemaining() ? LoadedCode.key(digest != null ? digest : CodeDigest.of(code), className)
+        : null;
+    LoadedTasklet loaded = loadedKey == null ? null : loadedCode.get(loadedKey);
     try {
-      loaded = loader.load(code, className);
+      if (loaded == null) {
+        loaded = loader.load(code, className);
+        if (loadedKey != null) {
+          loadedCode.put(loadedKey, loaded);
+        }
+      }
       // Construct one instance now, so that a class that cannot be built is refused here.
       loaded.newInstance();
     } catch (TaskletRefusedException e) {
+      if (loaded != null) {
+        loadedCode.forget(loaded);
+      }
       throw new StoreException(Status.BAD_REQUEST, e.getMessage());
     }
     if (digest != null) {
@@ -288,6 +301,9 @@ public final class IspEngine implements Closeable {
     timing.executionDone(exec.model().startNanos(), exec.model().processingEndNanos(),
         exec.model().coreBusyNanos());
     exec.done();
+    if (exec.state() != ExecutionState.DONE) {
+      loadedCode.forget(exec.tasklet().code()); // its classes' static state may be half-made
+    }
     if (paced) {
       // Paced, the device should end when the model does; a simulator slower than the model cannot.
       exec.model().behindModel(timing.now() - exec.model().processingEndNanos());

@@ -33,6 +33,7 @@ import org.smartssd.device.runtime.TestDevices;
 import org.smartssd.device.runtime.isp.testtasklets.EventRecorder;
 import org.smartssd.device.runtime.isp.testtasklets.Misbehaving;
 import org.smartssd.device.runtime.isp.testtasklets.NotATasklet;
+import org.smartssd.device.runtime.isp.testtasklets.StaticCounter;
 import org.smartssd.device.runtime.isp.testshared.SlowInitTasklet;
 import org.smartssd.device.runtime.isp.testtasklets.UsesFiles;
 import org.smartssd.device.tasklet.ExecutionState;
@@ -142,6 +143,49 @@ class IspEngineTest {
       assertTrue(c.installTasklet(jar, name, Map.of()).codeSent());
       assertTrue(c.installTasklet(jar, name, Map.of()).codeSent(), "a device that keeps no code is sent it each time");
     }
+  }
+
+  /**
+   * The same jar installed again, from any connection and by its digest alone, gets the classes
+   * loaded for it before (and so their static state, as in a reused JVM); an execution that fails
+   * drops them, and a device that keeps none loads them anew at every install.
+   */
+  @Test
+  void installingTheSameCodeAgainReusesItsClassesUntilAnExecutionFails() throws Exception {
+    ByteBuffer jar = TestJars.of(StaticCounter.class);
+    String name = StaticCounter.class.getName();
+    try (SimulatedDevice device = device("loaded", Map.of());
+        SocketDeviceClient c = TestDevices.connect(device);
+        SocketDeviceClient other = TestDevices.connect(device)) {
+      write(c, "/in", records(500));
+      assertEquals(1, executionsSeen(c, c.installTasklet(jar.duplicate(), name, Map.of()).taskletId()), "loaded anew");
+      DeviceClient.Installed byDigest = other.installTasklet(jar.duplicate(), name, Map.of());
+      assertFalse(byDigest.codeSent());
+      assertEquals(2, executionsSeen(other, byDigest.taskletId()), "kept, installed by its digest alone");
+      assertEquals(3, executionsSeen(c, c.createObject(jar.duplicate(), name, Map.of())), "kept, the code sent again");
+
+      long failing = c.createObject(jar.duplicate(), name, Map.of("fail", "true"));
+      Run failed = run(c, failing, "/in");
+      assertEquals(ExecutionState.FAILED, failed.last().state());
+      assertTrue(failed.last().message().contains("asked to fail"), failed.last().message());
+      assertEquals(1, executionsSeen(c, c.createObject(jar.duplicate(), name, Map.of())),
+          "after a failed execution its classes are loaded anew");
+    }
+    try (SimulatedDevice device = device("none-kept", Map.of("smartssd.device.isp.loaded-code-entries", "0"));
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", records(500));
+      assertEquals(1, executionsSeen(c, c.createObject(jar.duplicate(), name, Map.of())));
+      assertEquals(1, executionsSeen(c, c.createObject(jar.duplicate(), name, Map.of())), "none kept: loaded anew");
+    }
+  }
+
+  /** What a {@link StaticCounter} installed as {@code tasklet} reports after one execution over /in. */
+  private static long executionsSeen(DeviceClient c, long tasklet) throws IOException {
+    Run run = run(c, tasklet, "/in");
+    assertEquals(ExecutionState.DONE, run.last().state(), run.last().message());
+    assertEquals(1, run.results().size(), "lane 0 reports once");
+    ByteBuffer data = run.results().get(0).data();
+    return data.getLong(data.position());
   }
 
   @Test
