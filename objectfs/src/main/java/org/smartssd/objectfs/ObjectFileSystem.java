@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsStatus;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -296,41 +297,64 @@ public class ObjectFileSystem extends FileSystem {
   }
 
   /**
-   * Atomic, for files and directories. Hadoop's rules on top of the device's: onto an existing
-   * directory, the source moves into it; onto an existing file, {@link FileAlreadyExistsException};
-   * a missing source, {@link FileNotFoundException}; a missing destination parent, {@link
-   * FileNotFoundException}; the root, false; a path onto itself, true.
+   * Atomic, for files and directories, with HDFS's answers: code written for HDFS tests the boolean
+   * ({@code if (!fs.rename(a, b))}), and Hadoop's file system specification leaves these cases to the
+   * file system. Onto an existing directory, the source moves into it. {@code false}, with nothing
+   * changed, for: a missing source; the root; a destination inside the source (a directory renamed onto
+   * itself among them: it would move into itself); a destination that exists (a file, or, moving into
+   * a directory, the name there); a missing destination parent. {@code true} for a file renamed onto
+   * itself, or into the directory it is in. A destination parent that is a file is a {@link
+   * ParentNotDirectoryException}. Why a rename answered false is logged at debug level.
    */
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
     String from = devicePath(src);
     String to = devicePath(dst);
     statistics.incrementWriteOps(1);
-    if (from.equals("/")) {
-      return false;
-    }
     String names = uriOf(from) + " to " + uriOf(to);
-    lookUp(from, Op.RENAME_LOOKUP, names, true);
-    if (from.equals(to)) {
+    if (from.equals("/")) {
+      return renameFailed(names, "the source is the root");
+    }
+    if (lookUp(from, Op.RENAME_LOOKUP, names, false) == null) {
+      return renameFailed(names, "the source does not exist");
+    }
+    ObjectStatus destination = lookUp(to, Op.RENAME_LOOKUP, names, false);
+    String target = destination != null && destination.directory() ? DevicePaths.join(to, DevicePaths.name(from)) : to;
+    if (target.equals(from)) {
       return true;
     }
-    String target = to;
-    ObjectStatus destination = lookUp(to, Op.RENAME_LOOKUP, names, false);
-    if (destination != null) {
-      if (!destination.directory()) {
-        throw new FileAlreadyExistsException("rename " + names + ": the destination is an existing file");
-      }
-      target = DevicePaths.join(to, DevicePaths.name(from));
-      if (target.equals(from)) {
-        return true; // already in that directory
-      }
+    if (target.startsWith(from + "/")) {
+      return renameFailed(names, "the destination " + uriOf(target) + " is inside the source");
+    }
+    if (!target.equals(to) ? lookUp(target, Op.RENAME_LOOKUP, names, false) != null : destination != null) {
+      return renameFailed(names, "the destination " + uriOf(target) + " exists");
+    }
+    String parent = DevicePaths.parent(target);
+    ObjectStatus parentStatus = lookUp(parent, Op.RENAME_LOOKUP, names, false);
+    if (parentStatus == null) {
+      return renameFailed(names, "the destination's parent " + uriOf(parent) + " does not exist");
+    }
+    if (!parentStatus.directory()) {
+      throw new ParentNotDirectoryException("rename " + names + ": the destination's parent " + uriOf(parent)
+          + " is a file");
     }
     try {
       store.rename(from, target);
       return true;
     } catch (IOException e) {
-      throw ObjfsExceptions.translate(Op.RENAME, uriOf(from) + " to " + uriOf(target), store.address(), e);
+      IOException translated = ObjfsExceptions.translate(Op.RENAME, uriOf(from) + " to " + uriOf(target),
+          store.address(), e);
+      if (translated instanceof FileNotFoundException || translated instanceof FileAlreadyExistsException) {
+        // Changed since it was looked at (the device checks again, atomically): as HDFS, false.
+        return renameFailed(names, translated.getMessage());
+      }
+      throw translated;
     }
+  }
+
+  private static boolean renameFailed(String names, String why) {
+    LOG.debug("rename {} returns false: {}", names, why);
+    return false;
   }
 
   /**

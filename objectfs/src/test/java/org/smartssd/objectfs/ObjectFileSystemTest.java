@@ -14,7 +14,6 @@ import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsStatus;
@@ -172,26 +171,54 @@ class ObjectFileSystemTest {
     }
   }
 
+  /**
+   * Each case of rename as HDFS answers it (Hadoop's file system specification, {@code rename}; HDFS
+   * returns false where the specification lets a file system choose): the answer, and what is left.
+   */
   @Test
-  void renameFollowsHadoopsRules() throws IOException {
+  void renameAnswersAsHdfsDoes() throws IOException {
     write(new Path("/r/a"), "a");
-    fs.mkdirs(new Path("/r/dir"));
-    assertThat(fs.rename(new Path("/r/a"), new Path("/r/dir"))).isTrue();
-    assertThat(read(new Path("/r/dir/a"))).isEqualTo("a");
-    assertThat(fs.rename(new Path("/r/dir/a"), new Path("/r/dir/a"))).isTrue();
-    assertThat(fs.rename(new Path("/r/dir/a"), new Path("/r/dir"))).isTrue(); // already there
     write(new Path("/r/b"), "b");
-    assertThatThrownBy(() -> fs.rename(new Path("/r/b"), new Path("/r/dir/a")))
-        .isInstanceOf(FileAlreadyExistsException.class);
-    assertThatThrownBy(() -> fs.rename(new Path("/r/missing"), new Path("/r/c")))
-        .isInstanceOf(java.io.FileNotFoundException.class)
-        .hasMessageContaining(device.uri + "/r/missing");
-    assertThat(fs.rename(new Path("/"), new Path("/x"))).isFalse();
-    assertThatThrownBy(() -> fs.rename(new Path("/r"), new Path("/r/dir/inside")))
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("subtree");
-    assertThat(fs.rename(new Path("/r/dir"), new Path("/moved"))).isTrue();
+    fs.mkdirs(new Path("/r/dir/sub"));
+    write(new Path("/r/dir/sub/c"), "c");
+
+    // true: moved, or already there
+    assertThat(fs.rename(new Path("/r/a"), new Path("/r/dir"))).as("a file into a directory").isTrue();
+    assertThat(read(new Path("/r/dir/a"))).isEqualTo("a");
+    assertThat(fs.exists(new Path("/r/a"))).isFalse();
+    assertThat(fs.rename(new Path("/r/dir/a"), new Path("/r/dir/a"))).as("a file onto itself").isTrue();
+    assertThat(fs.rename(new Path("/r/dir/a"), new Path("/r/dir"))).as("into the directory it is in").isTrue();
+    assertThat(read(new Path("/r/dir/a"))).isEqualTo("a");
+
+    // false, and nothing changed
+    assertThat(fs.rename(new Path("/r/b"), new Path("/r/dir/a"))).as("onto an existing file").isFalse();
+    assertThat(read(new Path("/r/b"))).isEqualTo("b");
+    assertThat(read(new Path("/r/dir/a"))).isEqualTo("a");
+    assertThat(fs.rename(new Path("/r/missing"), new Path("/r/c"))).as("a missing source").isFalse();
+    assertThat(fs.exists(new Path("/r/c"))).isFalse();
+    assertThat(fs.rename(new Path("/"), new Path("/x"))).as("the root").isFalse();
+    assertThat(fs.rename(new Path("/r/b"), new Path("/r/no/such/b"))).as("a missing destination parent").isFalse();
+    assertThat(fs.exists(new Path("/r/no"))).as("no parent made").isFalse();
+    assertThat(read(new Path("/r/b"))).isEqualTo("b");
+    assertThat(fs.rename(new Path("/r/dir"), new Path("/r/dir/sub/inside"))).as("into its own subtree").isFalse();
+    assertThat(fs.rename(new Path("/r/dir"), new Path("/r/dir"))).as("a directory onto itself").isFalse();
+    assertThat(fs.rename(new Path("/r/dir"), new Path("/r/dir/sub"))).as("a directory into its child").isFalse();
+    fs.mkdirs(new Path("/r/other/sub"));
+    assertThat(fs.rename(new Path("/r/dir/sub"), new Path("/r/other"))).as("into a directory that has the name")
+        .isFalse();
+    assertThat(read(new Path("/r/dir/sub/c"))).isEqualTo("c");
+    assertThat(fs.listStatus(new Path("/r/other/sub"))).isEmpty();
+
+    // an exception: the destination's parent is a file
+    assertThatThrownBy(() -> fs.rename(new Path("/r/b"), new Path("/r/dir/a/b")))
+        .isInstanceOf(org.apache.hadoop.fs.ParentNotDirectoryException.class)
+        .hasMessageContaining(device.uri + "/r/dir/a");
+    assertThat(read(new Path("/r/b"))).isEqualTo("b");
+
+    assertThat(fs.rename(new Path("/r/dir"), new Path("/moved"))).as("a directory to a new name").isTrue();
     assertThat(read(new Path("/moved/a"))).isEqualTo("a");
+    assertThat(read(new Path("/moved/sub/c"))).isEqualTo("c");
+    assertThat(fs.exists(new Path("/r/dir"))).isFalse();
   }
 
   @Test
