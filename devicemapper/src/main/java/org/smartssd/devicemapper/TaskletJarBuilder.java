@@ -26,6 +26,8 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.KeyValueLineRecordReader;
+import org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 
 /**
@@ -129,19 +131,21 @@ final class TaskletJarBuilder {
       }
       return InputSpec.fixedLength(length);
     }
-    if (inputFormat == TextInputFormat.class) {
+    if (inputFormat == TextInputFormat.class || inputFormat == KeyValueTextInputFormat.class) {
       if (conf.getInt(MAX_LINE_LENGTH, Integer.MAX_VALUE) != Integer.MAX_VALUE) {
         throw new UnsupportedJobException(MAX_LINE_LENGTH + " is set: LineRecordReader then gives "
             + "the line after skipped ones the key of the first one skipped, which a device lane cannot know");
       }
       try {
-        return InputSpec.text(conf.get("textinputformat.record.delimiter"));
+        // KeyValueLineRecordReader reads lines with a LineRecordReader of its own, which takes no delimiter.
+        return inputFormat == TextInputFormat.class ? InputSpec.text(conf.get("textinputformat.record.delimiter"))
+            : InputSpec.keyValue(conf.get(KeyValueLineRecordReader.KEY_VALUE_SEPARATOR));
       } catch (IllegalArgumentException e) {
         throw new UnsupportedJobException(e.getMessage());
       }
     }
     throw new UnsupportedJobException("input format " + inputFormat.getName() + " is not one the device presents "
-        + "records as (FixedLengthInputFormat, TextInputFormat)");
+        + "records as (FixedLengthInputFormat, TextInputFormat, KeyValueTextInputFormat)");
   }
 
   private static boolean shared(String binaryName, List<String> sharedPackages) {

@@ -253,6 +253,20 @@ class DeviceJobTest {
   }
 
   @Test
+  void keyValueLinesReachTheMapperAsKeyValueTextInputFormatPresentsThem() throws Exception {
+    Runs runs = everyMode(TestJobs::keyValueEcho, "/text", TEXT_SPLIT_BYTES);
+    long lines = texts.stream().mapToLong(DeviceJobTest::lines).sum();
+
+    assertThat(runs.outputs().get(Mode.HOST)).hasSize((int) lines);
+    assertThat(runs.outputs().get(Mode.HOST)).anyMatch(line -> line.indexOf('\t') > 0 && !line.endsWith("\t"));
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(runs.outputs().get(Mode.FALLBACK)).isEqualTo(runs.outputs().get(Mode.HOST));
+    Counters device = runs.counters().get(Mode.DEVICE);
+    assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(runs.splits());
+    assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
+  }
+
+  @Test
   void theMapperSeesItsSplitAsAFileSplit() throws Exception {
     Runs runs = everyMode(TestJobs::fileLines, "/text", TEXT_SPLIT_BYTES);
 

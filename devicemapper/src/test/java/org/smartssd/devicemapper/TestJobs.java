@@ -125,6 +125,19 @@ final class TestJobs {
     return job;
   }
 
+  /** The lines cut at their first tab as KeyValueTextInputFormat cuts them, passed through (key, value). */
+  static Job keyValueEcho(Configuration conf, Path input, Path output) throws IOException {
+    Job job = Job.getInstance(conf, "key/value echo");
+    job.setMapperClass(Mapper.class);
+    job.setReducerClass(Reducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(Text.class);
+    job.setInputFormatClass(org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat.class);
+    FileInputFormat.addInputPath(job, input);
+    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
   static Job regionCount(Configuration conf, Path input, Path output) throws IOException {
     return countPerKey(conf, "records per region", 20, RegionMapper.class, input, output);
   }

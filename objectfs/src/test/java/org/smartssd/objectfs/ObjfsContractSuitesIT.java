@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.contract.AbstractContractRootDirectoryTest;
 import org.apache.hadoop.fs.contract.AbstractContractSeekTest;
 import org.apache.hadoop.fs.contract.AbstractContractStreamIOStatisticsTest;
 import org.apache.hadoop.fs.contract.AbstractContractUnbufferTest;
+import org.apache.hadoop.fs.contract.AbstractContractVectoredReadTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -121,6 +122,24 @@ class ObjfsContractSuitesIT {
 
   @Nested
   class Seek extends AbstractContractSeekTest {
+    @Override
+    protected Configuration createConfiguration() {
+      return withObjfs(super.createConfiguration());
+    }
+
+    @Override
+    protected AbstractFSContract createContract(Configuration conf) {
+      return ObjfsContractSuitesIT.this.createContract(conf);
+    }
+  }
+
+  /** Run once for each buffer type Hadoop's suite asks for (heap and direct): a parameterized class. */
+  @Nested
+  class VectoredRead extends AbstractContractVectoredReadTest {
+    VectoredRead(String bufferType) {
+      super(bufferType);
+    }
+
     @Override
     protected Configuration createConfiguration() {
       return withObjfs(super.createConfiguration());

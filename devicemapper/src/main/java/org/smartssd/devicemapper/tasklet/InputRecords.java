@@ -22,6 +22,9 @@ import org.smartssd.device.tasklet.RecordFormat;
  *       inside one ends a line too, as Hadoop's {@code LineReader} does.
  *   <li>{@link #delimited}: as {@code LineRecordReader} with a one-byte
  *       {@code textinputformat.record.delimiter}: records end at that byte alone.
+ *   <li>{@link #keyValue}: as {@code KeyValueLineRecordReader}: the lines of {@link #lines}, each
+ *       cut at the first separator byte into a key {@code Text} and a value {@code Text} (a line
+ *       without one is all key, with an empty value).
  * </ul>
  *
  * <p>The device gives each chunk its records' ends ({@link DataChunk#boundaries()}), found while it
@@ -52,7 +55,7 @@ abstract class InputRecords {
 
   abstract Object value();
 
-  LongWritable key() {
+  Object key() {
     return key;
   }
 
@@ -92,6 +95,10 @@ abstract class InputRecords {
 
   static InputRecords delimited(byte delimiter) {
     return new Delimited(delimiter);
+  }
+
+  static InputRecords keyValue(byte separator) {
+    return new KeyValueLines(separator);
   }
 
   private static final class FixedLength extends InputRecords {
@@ -154,7 +161,7 @@ abstract class InputRecords {
     }
   }
 
-  private static final class Lines extends TextLines {
+  private static class Lines extends TextLines {
     /** The device record being presented: its content ends at contentEnd, the record at recordEnd. */
     private int contentEnd;
     private int recordEnd;
@@ -221,6 +228,51 @@ abstract class InputRecords {
           return true;
         }
       }
+    }
+  }
+
+  /** Lines cut into a key and a value at the first separator, as {@code KeyValueLineRecordReader} cuts them. */
+  private static final class KeyValueLines extends Lines {
+    private final byte separator;
+    private final Text lineKey = new Text();
+    private final Text lineValue = new Text();
+
+    KeyValueLines(byte separator) {
+      this.separator = separator;
+    }
+
+    @Override
+    boolean next() {
+      if (!super.next()) {
+        return false;
+      }
+      byte[] line = value.getBytes();
+      int length = value.getLength();
+      int at = -1;
+      for (int i = 0; i < length; i++) {
+        if (line[i] == separator) {
+          at = i;
+          break;
+        }
+      }
+      if (at < 0) {
+        lineKey.set(line, 0, length);
+        lineValue.set(line, 0, 0);
+      } else {
+        lineKey.set(line, 0, at);
+        lineValue.set(line, at + 1, length - at - 1);
+      }
+      return true;
+    }
+
+    @Override
+    Object key() {
+      return lineKey;
+    }
+
+    @Override
+    Object value() {
+      return lineValue;
     }
   }
 

@@ -245,6 +245,7 @@ public final class MapReduceTasklet implements MergingTasklet {
       case FIXED_LENGTH -> InputRecords.fixedLength(spec.recordLength());
       case LINES -> InputRecords.lines();
       case DELIMITED -> InputRecords.delimited(spec.delimiter());
+      case KEY_VALUE -> InputRecords.keyValue(spec.delimiter());
     };
   }
 

@@ -11,18 +11,21 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code fixed-length:N}: as {@code FixedLengthInputFormat} with records of N bytes;
  *   <li>{@code lines}: as {@code TextInputFormat} without a record delimiter (a line ends at '\n',
  *       "\r\n" or a lone '\r');
- *   <li>{@code delimited:B}: as {@code TextInputFormat} with the one-byte delimiter B (0 to 255).
+ *   <li>{@code delimited:B}: as {@code TextInputFormat} with the one-byte delimiter B (0 to 255);
+ *   <li>{@code key-value:S}: as {@code KeyValueTextInputFormat}: lines, each cut at its first byte S
+ *       (0 to 255) into a key and a value.
  * </ul>
  *
  * @param recordLength the record length (fixed-length only, else 0)
- * @param delimiter the delimiter (delimited only, else 0)
+ * @param delimiter the record delimiter (delimited) or the key/value separator (key-value), else 0
  */
 public record InputSpec(Kind kind, int recordLength, byte delimiter) {
 
   public enum Kind {
     FIXED_LENGTH,
     LINES,
-    DELIMITED
+    DELIMITED,
+    KEY_VALUE
   }
 
   public InputSpec {
@@ -47,6 +50,25 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter) {
     return new InputSpec(Kind.DELIMITED, 0, delimiter);
   }
 
+  public static InputSpec keyValue(byte separator) {
+    return new InputSpec(Kind.KEY_VALUE, 0, separator);
+  }
+
+  /**
+   * The key/value lines of {@code mapreduce.input.keyvaluelinerecordreader.key.value.separator}'s
+   * value (null when unset: a tab), taken as Hadoop's {@code KeyValueLineRecordReader} takes it: its
+   * first character, cast to a byte.
+   *
+   * @throws IllegalArgumentException when it is empty
+   */
+  public static InputSpec keyValue(String separator) {
+    String s = separator == null ? "\t" : separator;
+    if (s.isEmpty()) {
+      throw new IllegalArgumentException("the key/value separator is empty");
+    }
+    return keyValue((byte) s.charAt(0));
+  }
+
   /**
    * The text records of {@code textinputformat.record.delimiter}'s value (null when unset).
    *
@@ -69,6 +91,7 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter) {
       case FIXED_LENGTH -> "fixed-length:" + recordLength;
       case LINES -> "lines";
       case DELIMITED -> "delimited:" + (delimiter & 0xFF);
+      case KEY_VALUE -> "key-value:" + (delimiter & 0xFF);
     };
   }
 
@@ -87,16 +110,18 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter) {
       if (kind.equals("fixed-length")) {
         return fixedLength(Integer.parseInt(value));
       }
-      if (kind.equals("delimited")) {
+      if (kind.equals("delimited") || kind.equals("key-value")) {
         int b = Integer.parseInt(value);
         if (b < 0 || b > 255) {
-          throw new IllegalArgumentException("delimiter " + b + " is not a byte (0 to 255)");
+          throw new IllegalArgumentException((kind.equals("delimited") ? "delimiter " : "separator ") + b
+              + " is not a byte (0 to 255)");
         }
-        return delimited((byte) b);
+        return kind.equals("delimited") ? delimited((byte) b) : keyValue((byte) b);
       }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("bad input spec '" + text + "': '" + value + "' is not a number");
     }
-    throw new IllegalArgumentException("unknown input spec '" + text + "' (fixed-length:N, lines or delimited:B)");
+    throw new IllegalArgumentException("unknown input spec '" + text
+        + "' (fixed-length:N, lines, delimited:B or key-value:S)");
   }
 }

@@ -20,6 +20,7 @@ import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthRecordReader;
+import org.apache.hadoop.mapreduce.lib.input.KeyValueLineRecordReader;
 import org.apache.hadoop.mapreduce.lib.input.LineRecordReader;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,21 @@ class InputRecordsTest {
   }
 
   @Test
+  void keyValueLinesAsKeyValueLineRecordReaderReadsThem() throws Exception {
+    for (String separator : new String[] {" ", "a", "\t"}) {
+      Configuration conf = new Configuration();
+      conf.set(KeyValueLineRecordReader.KEY_VALUE_SEPARATOR, separator);
+      for (int round = 0; round < 100; round++) {
+        byte[] text = text(round % 3 == 0, random.nextInt(300));
+        List<String> expected = hadoop(new KeyValueLineRecordReader(conf), text, conf);
+        List<String> actual = device(InputRecords.keyValue((byte) separator.charAt(0)), text, (byte) '\n');
+        assertThat(actual).as("separator '%s', round %d: %s", separator, round, HexFormat.of().formatHex(text))
+            .isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
   void edgeCases() throws Exception {
     for (String s : new String[] {"", "\n", "\r", "\r\n", "\n\n", "\r\r", "a", "a\r", "a\r\n", "\r\nb", "a\rb\r\nc\n",
         "\uFEFF", "\uFEFF\n", "\uFEFFa", "\uFEFF\r\n\r", "x\uFEFF\n\uFEFF"}) {
@@ -84,7 +100,7 @@ class InputRecordsTest {
       n = Math.min(n, data.length - offset);
       records.reset(new DataChunk("/f", offset, ByteBuffer.wrap(data, offset, n).slice().asReadOnlyBuffer()));
       while (records.next()) {
-        actual.add(entry(records.key().get(), records.value()));
+        actual.add(entry(records.key(), records.value()));
       }
       offset += n;
     }
@@ -132,7 +148,7 @@ class InputRecordsTest {
       records.reset(new DataChunk("/f", from, ByteBuffer.wrap(text, from, to - from).slice().asReadOnlyBuffer(),
           boundaries));
       while (records.next()) {
-        out.add(entry(records.key().get(), records.value()));
+        out.add(entry(records.key(), records.value()));
       }
       i = j;
     }
@@ -146,21 +162,26 @@ class InputRecordsTest {
     try (reader) {
       reader.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID("t", 1, TaskType.MAP, 0, 0)));
       while (reader.nextKeyValue()) {
-        out.add(entry(((org.apache.hadoop.io.LongWritable) reader.getCurrentKey()).get(), reader.getCurrentValue()));
+        out.add(entry(reader.getCurrentKey(), reader.getCurrentValue()));
       }
     }
     return out;
   }
 
-  private static String entry(long key, Object value) throws IOException {
-    byte[] bytes;
-    if (value instanceof Text t) {
-      bytes = t.copyBytes();
-    } else if (value instanceof BytesWritable b) {
-      bytes = b.copyBytes();
-    } else {
-      throw new IOException("unexpected value " + value);
+  private static String entry(Object key, Object value) throws IOException {
+    return text(key) + ":" + text(value);
+  }
+
+  private static String text(Object writable) throws IOException {
+    if (writable instanceof org.apache.hadoop.io.LongWritable l) {
+      return Long.toString(l.get());
     }
-    return key + ":" + HexFormat.of().formatHex(bytes);
+    if (writable instanceof Text t) {
+      return HexFormat.of().formatHex(t.copyBytes());
+    }
+    if (writable instanceof BytesWritable b) {
+      return HexFormat.of().formatHex(b.copyBytes());
+    }
+    throw new IOException("unexpected " + writable);
   }
 }
