@@ -27,7 +27,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.KeyValueLineRecordReader;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.junit.jupiter.api.Test;
 import org.smartssd.device.runtime.isp.LoadedTasklet;
@@ -170,14 +170,22 @@ class TaskletJarTest {
     comma.set("textinputformat.record.delimiter", ",");
     assertThat(build(comma).parameters()).as("the host decides the record format: the device reads no input key")
         .containsEntry(MapReduceTasklet.INPUT, "delimited:44");
+
+    Configuration keyValue = configured(TestJobs.keyValueEcho(new Configuration(), new Path("/in"), new Path("/out")));
+    assertThat(build(keyValue).parameters()).as("a tab by default").containsEntry(MapReduceTasklet.INPUT, "key-value:9");
+    keyValue.set(KeyValueLineRecordReader.KEY_VALUE_SEPARATOR, ",;");
+    assertThat(build(keyValue).parameters()).as("the separator's first character")
+        .containsEntry(MapReduceTasklet.INPUT, "key-value:44");
+    keyValue.set(KeyValueLineRecordReader.KEY_VALUE_SEPARATOR, "");
+    assertThatThrownBy(() -> build(keyValue)).isInstanceOf(UnsupportedJobException.class).hasMessageContaining("empty");
   }
 
   @Test
   void configureChecksTheInputFormatAndIsIdempotent() throws Exception {
     Job other = TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out"));
-    other.setInputFormatClass(KeyValueTextInputFormat.class);
+    other.setInputFormatClass(org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat.class);
     assertThatThrownBy(() -> DeviceJobClient.configure(other)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("KeyValueTextInputFormat");
+        .hasMessageContaining("SequenceFileInputFormat");
 
     Job job = TestJobs.regionCount(new Configuration(), new Path("/in"), new Path("/out"));
     DeviceJobClient.configure(job);

@@ -59,6 +59,8 @@ public class ObjectFileSystem extends FileSystem {
   private URI uri;
   private Path workingDir;
   private ObjfsSettings settings;
+  /** Where vectored reads read their ranges at once; null to read them in turn (one thread). */
+  private java.util.concurrent.ThreadPoolExecutor vectoredReads;
   private ObjectStoreAdapter store;
   private String locationHost;
   private int readaheadBytes;
@@ -107,8 +109,24 @@ public class ObjectFileSystem extends FileSystem {
       store.close();
       throw ObjfsExceptions.translate(Op.CONNECT, uri.toString(), store.address(), e);
     }
+    if (settings.vectoredReadThreads() > 1) {
+      vectoredReads = vectoredReadPool(settings.vectoredReadThreads(), name.getAuthority());
+    }
     LOG.debug("initialized {}: device {} at {}, read-ahead {} bytes", uri, locationHost, store.address(),
         readaheadBytes);
+  }
+
+  /** Daemon threads, made on demand and gone after a minute idle; ranges beyond them wait their turn. */
+  private static java.util.concurrent.ThreadPoolExecutor vectoredReadPool(int threads, String authority) {
+    java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(threads, threads, 60,
+        java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "objfs-vectored-read-" + authority + "-" + made.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   /**
@@ -173,7 +191,8 @@ public class ObjectFileSystem extends FileSystem {
     } catch (IOException e) {
       throw ObjfsExceptions.translate(Op.OPEN, uriOf(path), store.address(), e);
     }
-    return new FSDataInputStream(new ObjectInputStream(store, status, uriOf(path), readaheadBytes, statistics));
+    return new FSDataInputStream(new ObjectInputStream(store, status, uriOf(path), readaheadBytes, statistics,
+        vectoredReads));
   }
 
   @Override
@@ -451,6 +470,9 @@ public class ObjectFileSystem extends FileSystem {
       }
       super.close();
     } finally {
+      if (vectoredReads != null) {
+        vectoredReads.shutdown(); // ranges queued still run, and fail on the closed connections
+      }
       if (store != null) {
         store.close();
       }

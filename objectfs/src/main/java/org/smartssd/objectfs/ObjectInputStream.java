@@ -9,15 +9,22 @@ import static org.apache.hadoop.fs.statistics.StreamStatisticNames.STREAM_READ_U
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.IntFunction;
 import org.apache.hadoop.fs.ByteBufferReadable;
-import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.CanUnbuffer;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.VectoredReadUtils;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
@@ -42,6 +49,8 @@ public class ObjectInputStream extends FSInputStream
   private final long length;
   private final int bufferSize;
   private final FileSystem.Statistics statistics;
+  /** Where {@link #readVectored} reads its ranges at once, or null to read them in turn (Hadoop's default). */
+  private final java.util.concurrent.Executor vectoredReads;
   /** READ commands sent to the device (read-ahead and direct reads), beside Hadoop's stream counters. */
   static final String STREAM_READ_DEVICE_REQUESTS = "stream_read_device_requests";
 
@@ -63,9 +72,10 @@ public class ObjectInputStream extends FSInputStream
    * @param uri the file as an objfs URI, for messages
    * @param bufferSize bytes read ahead per device READ
    * @param statistics the file system's statistics, or null
+   * @param vectoredReads where vectored reads read their ranges at once, or null to read them in turn
    */
   ObjectInputStream(ObjectStoreAdapter store, ObjectStatus status, String uri, int bufferSize,
-      FileSystem.Statistics statistics) {
+      FileSystem.Statistics statistics, java.util.concurrent.Executor vectoredReads) {
     if (bufferSize <= 0) {
       throw new IllegalArgumentException("read-ahead buffer size must be positive, was " + bufferSize);
     }
@@ -75,6 +85,7 @@ public class ObjectInputStream extends FSInputStream
     this.length = status.length();
     this.bufferSize = bufferSize;
     this.statistics = statistics;
+    this.vectoredReads = vectoredReads;
   }
 
   // ---- sequential reads ----
@@ -222,6 +233,54 @@ public class ObjectInputStream extends FSInputStream
       done += readUpToDamage(position + done, ByteBuffer.wrap(b, off + done, len - done));
     }
     delivered(len);
+  }
+
+  // ---- vectored reads: the ranges at once ----
+
+  /**
+   * Checks and sorts the ranges as Hadoop's default does (none negative, none overlapping), then reads
+   * them at once: each range one positioned read on the file system's vectored-read threads
+   * ({@code fs.objfs.vectored-read.threads}), so that their device requests overlap on the pooled
+   * connections instead of following each other, and a device serves them on its channels together.
+   * Each range's future completes with a buffer from {@code allocate} holding its bytes (position 0,
+   * limit its length), or fails as its read failed (an {@link EOFException} past the end).
+   */
+  @Override
+  public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate) throws IOException {
+    if (vectoredReads == null) {
+      super.readVectored(ranges, allocate);
+      return;
+    }
+    Objects.requireNonNull(allocate, "allocate");
+    checkNotClosed();
+    for (FileRange range : VectoredReadUtils.validateAndSortRanges(ranges, Optional.empty())) {
+      CompletableFuture<ByteBuffer> data = new CompletableFuture<>();
+      range.setData(data);
+      try {
+        vectoredReads.execute(() -> readRange(range, allocate, data));
+      } catch (RejectedExecutionException e) {
+        data.completeExceptionally(new IOException("read " + uri + ": the file system is closed", e));
+      }
+    }
+  }
+
+  private void readRange(FileRange range, IntFunction<ByteBuffer> allocate, CompletableFuture<ByteBuffer> data) {
+    try {
+      int length = range.getLength();
+      ByteBuffer buffer = allocate.apply(length);
+      if (buffer.hasArray()) {
+        readFully(range.getOffset(), buffer.array(), buffer.arrayOffset() + buffer.position(), length);
+        buffer.position(buffer.position() + length);
+      } else {
+        byte[] bytes = new byte[length];
+        readFully(range.getOffset(), bytes, 0, length);
+        buffer.put(bytes);
+      }
+      buffer.flip();
+      data.complete(buffer);
+    } catch (Throwable e) {
+      data.completeExceptionally(e);
+    }
   }
 
   // ---- the rest ----

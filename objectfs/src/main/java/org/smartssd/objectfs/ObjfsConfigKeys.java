@@ -49,6 +49,13 @@ public final class ObjfsConfigKeys {
   public static final String SECRET_FILE = "fs.objfs.secret-file";
   public static final String SECRET_FILE_DEFAULT = "";
 
+  /**
+   * Ranges of one vectored read ({@code readVectored}) read at once, each one positioned read, their
+   * requests pipelined on the pooled connections; 1 reads them in turn, as Hadoop's default does.
+   */
+  public static final String VECTORED_READ_THREADS = "fs.objfs.vectored-read.threads";
+  public static final int VECTORED_READ_THREADS_DEFAULT = 8;
+
   /** Entries asked for per LIST request when a directory is listed. */
   public static final String LIST_PAGE_SIZE = "fs.objfs.list-page-size";
   public static final int LIST_PAGE_SIZE_DEFAULT = 1000;

@@ -29,6 +29,7 @@ record ObjfsSettings(
     int writeBufferBytes,
     String host,
     int listPageSize,
+    int vectoredReadThreads,
     DeviceTransport transport,
     HostSecret secret) {
 
@@ -46,6 +47,7 @@ record ObjfsSettings(
             conf.getLongBytes(WRITE_BUFFER_BYTES, WRITE_BUFFER_BYTES_DEFAULT), 1)),
         conf.getTrimmed(HOST, HOST_DEFAULT),
         (int) atLeast(LIST_PAGE_SIZE, conf.getInt(LIST_PAGE_SIZE, LIST_PAGE_SIZE_DEFAULT), 1),
+        (int) atLeast(VECTORED_READ_THREADS, conf.getInt(VECTORED_READ_THREADS, VECTORED_READ_THREADS_DEFAULT), 1),
         transport(conf.getTrimmed(TRANSPORT, TRANSPORT_DEFAULT)),
         secret(conf.getTrimmed(SECRET_FILE, SECRET_FILE_DEFAULT)));
   }

@@ -145,6 +145,65 @@ class ObjectInputStreamTest {
     }
   }
 
+  /**
+   * A vectored read has its ranges' device reads in flight together (fs.objfs.vectored-read.threads):
+   * the device here answers no read until four are waiting; with one thread the ranges go in turn, as
+   * Hadoop's default reads them, and so at most one is ever waiting.
+   */
+  @Test
+  void aVectoredReadHasItsRangesInFlightTogether() throws Exception {
+    for (int threads : new int[] {4, 1}) {
+      java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.CountDownLatch four = new java.util.concurrent.CountDownLatch(4);
+      Configuration conf = LocalDevice.conf();
+      conf.setInt(ObjfsConfigKeys.VECTORED_READ_THREADS, threads);
+      try (FileSystem gated = new ObjectFileSystem() {
+        @Override
+        protected ObjectStoreAdapter createAdapter(URI name, Configuration c) throws IOException {
+          return new ForwardingAdapter(super.createAdapter(name, c)) {
+            @Override
+            public int read(long objectId, long offset, ByteBuffer dst) throws IOException {
+              most.accumulateAndGet(waiting.incrementAndGet(), Math::max);
+              four.countDown();
+              try {
+                four.await(threads == 1 ? 0 : 30, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                throw new java.io.InterruptedIOException();
+              }
+              waiting.decrementAndGet();
+              return super.read(objectId, offset, dst);
+            }
+          };
+        }
+      }) {
+        gated.initialize(device.uri, conf);
+        List<org.apache.hadoop.fs.FileRange> ranges = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          ranges.add(org.apache.hadoop.fs.FileRange.createFileRange(i * 200_000L + 17, 5_000 + i));
+        }
+        ranges.add(org.apache.hadoop.fs.FileRange.createFileRange(FILE_BYTES - 10, 20)); // past the end
+        try (FSDataInputStream in = gated.open(FILE)) {
+          in.readVectored(ranges, ByteBuffer::allocateDirect);
+          for (org.apache.hadoop.fs.FileRange r : ranges.subList(0, 4)) {
+            ByteBuffer got = r.getData().get(60, TimeUnit.SECONDS);
+            byte[] bytes = new byte[got.remaining()];
+            got.get(bytes);
+            assertThat(bytes).as("threads %d, range at %d", threads, r.getOffset())
+                .isEqualTo(java.util.Arrays.copyOfRange(data, (int) r.getOffset(), (int) r.getOffset() + r.getLength()));
+          }
+          assertThatThrownBy(() -> ranges.get(4).getData().get(60, TimeUnit.SECONDS))
+              .hasCauseInstanceOf(java.io.EOFException.class);
+        }
+      }
+      if (threads == 1) {
+        assertThat(most.get()).as("one thread: in turn").isEqualTo(1);
+      } else {
+        assertThat(most.get()).as("%d threads: together", threads).isGreaterThanOrEqualTo(4);
+      }
+    }
+  }
+
   @Test
   void aFileThatEndsEarlyFailsTheReadInsteadOfEndingIt() throws IOException {
     // The device answers "end of object" half way: the length OPEN gave is not met.

@@ -20,6 +20,7 @@ class ObjfsSettingsTest {
     assertThat(s.writeBufferBytes()).isEqualTo(1 << 20);
     assertThat(s.host()).isEmpty();
     assertThat(s.listPageSize()).isEqualTo(1000);
+    assertThat(s.vectoredReadThreads()).isEqualTo(ObjfsConfigKeys.VECTORED_READ_THREADS_DEFAULT);
   }
 
   @Test
@@ -48,6 +49,9 @@ class ObjfsSettingsTest {
     Configuration zero = new Configuration(false);
     zero.set(ObjfsConfigKeys.REQUEST_TIMEOUT, "0s");
     assertThatThrownBy(() -> ObjfsSettings.from(zero)).hasMessageContaining(ObjfsConfigKeys.REQUEST_TIMEOUT);
+    Configuration noThreads = new Configuration(false);
+    noThreads.setInt(ObjfsConfigKeys.VECTORED_READ_THREADS, 0);
+    assertThatThrownBy(() -> ObjfsSettings.from(noThreads)).hasMessageContaining(ObjfsConfigKeys.VECTORED_READ_THREADS);
   }
 
   @org.junit.jupiter.api.Test

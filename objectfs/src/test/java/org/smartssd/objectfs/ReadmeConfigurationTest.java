@@ -22,6 +22,6 @@ class ReadmeConfigurationTest {
         keys++;
       }
     }
-    assertThat(keys).isEqualTo(11);
+    assertThat(keys).isEqualTo(12);
   }
 }
