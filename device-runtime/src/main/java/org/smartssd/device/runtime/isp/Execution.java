@@ -308,10 +308,23 @@ final class Execution {
     end(ExecutionState.DONE, "");
   }
 
+  /**
+   * Runs {@code action} when the execution ends other than DONE (failed or cancelled), before anyone
+   * can see it ended so; set once, before it starts.
+   */
+  void onEndedEarly(Runnable action) {
+    this.endedEarly = action;
+  }
+
+  private volatile Runnable endedEarly;
+
   private void end(ExecutionState to, String why) {
     synchronized (this) {
       if (state != ExecutionState.RUNNING) {
         return;
+      }
+      if (to != ExecutionState.DONE && endedEarly != null) {
+        endedEarly.run();
       }
       state = to;
       message = why;

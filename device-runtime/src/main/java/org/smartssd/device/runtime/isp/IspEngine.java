@@ -47,6 +47,9 @@ public final class IspEngine implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(IspEngine.class);
   /** How long a stopped lane gets to leave tasklet code on its own before it is stopped by force. */
   private static final long STOP_GRACE_MILLIS = 1000;
+  /** An attempt of {@link #stopByForce} past every deferral for a shared class's initializer. */
+  private static final int LAST_ATTEMPT =
+      (int) (TimeUnit.NANOSECONDS.toMillis(SharedClassInitialization.MAX_DEFERRAL_NANOS) / STOP_GRACE_MILLIS) + 1;
   /** An execution whose results nobody reads is dropped after this long. */
   private static final long ABANDONED_MILLIS = TimeUnit.MINUTES.toMillis(10);
 
@@ -259,6 +262,9 @@ public final class IspEngine implements Closeable {
       thread.setContextClassLoader(tasklet.code().code());
       crewThreads.add(thread);
     }
+    // A failed or cancelled execution's classes may have static state half-made: no later install gets them
+    // (dropped before the host can see the execution ended).
+    exec.onEndedEarly(() -> loadedCode.forget(tasklet.code()));
     executions.put(id, exec);
     workers.put(id, crewWorkers);
     timing.executionStarted(start);
@@ -301,9 +307,6 @@ public final class IspEngine implements Closeable {
     timing.executionDone(exec.model().startNanos(), exec.model().processingEndNanos(),
         exec.model().coreBusyNanos());
     exec.done();
-    if (exec.state() != ExecutionState.DONE) {
-      loadedCode.forget(exec.tasklet().code()); // its classes' static state may be half-made
-    }
     if (paced) {
       // Paced, the device should end when the model does; a simulator slower than the model cannot.
       exec.model().behindModel(timing.now() - exec.model().processingEndNanos());
@@ -453,9 +456,14 @@ public final class IspEngine implements Closeable {
           stopLanes(exec);
         } else if (exec.isStopped() && runningMillis > ABANDONED_MILLIS + exec.timeLimitMillis()) {
           executions.remove(exec.id()); // nobody came for its results
-        } else if (exec.isStopped()) {
-          // Told again, for as long as any of its lanes is in tasklet code (stopping the execution told
-          // only those in it then): a stopped execution's tasklet never keeps a core.
+        }
+      }
+      // Told again, for as long as any of its lanes is in tasklet code (stopping the execution told only
+      // those in it then), even once the host has read its end and the execution is forgotten: a stopped
+      // execution's tasklet never keeps a core.
+      for (List<LaneWorker> crew : workers.values()) {
+        Execution exec = crew.get(0).execution();
+        if (exec.isStopped()) {
           for (Thread t : threadsInTasklet(exec)) {
             OpMeter.requestStop(t);
           }
@@ -566,11 +574,22 @@ public final class IspEngine implements Closeable {
 
   @Override
   public void close() {
-    for (Execution exec : executions.values()) {
-      exec.cancel();
-      stopLanes(exec);
+    // Every execution whose lanes still run, also those the host has read to their end (a cancelled one
+    // whose tasklet loops is forgotten before its lanes stop), and those that have not ended.
+    java.util.Set<Execution> running = new java.util.LinkedHashSet<>(executions.values());
+    for (List<LaneWorker> crew : workers.values()) {
+      running.add(crew.get(0).execution());
     }
-    for (Execution exec : executions.values()) {
+    for (Execution exec : running) {
+      exec.cancel();
+      for (Thread t : exec.threads()) {
+        t.interrupt();
+      }
+      for (Thread t : threadsInTasklet(exec)) {
+        OpMeter.requestStop(t); // the device is going: no grace period
+      }
+    }
+    for (Execution exec : running) {
       for (Thread t : exec.threads()) {
         try {
           t.join(STOP_GRACE_MILLIS * 2);
@@ -579,6 +598,9 @@ public final class IspEngine implements Closeable {
           break;
         }
       }
+    }
+    for (Execution exec : running) {
+      stopByForce(exec, LAST_ATTEMPT); // what instrumented code could not end
     }
     watchdog.shutdownNow();
   }

@@ -123,6 +123,10 @@ final class LaneWorker implements Runnable {
     this.deliverChunk = () -> instances[laneToDeliver].onDataAvailable(chunkToDeliver, sinks[laneToDeliver]);
   }
 
+  Execution execution() {
+    return exec;
+  }
+
   @Override
   public void run() {
     meter = OpMeter.current();

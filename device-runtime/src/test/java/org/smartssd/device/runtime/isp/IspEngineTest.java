@@ -559,7 +559,35 @@ class IspEngineTest {
       assertEquals(ExecutionState.CANCELLED, p.state());
       assertTrue(p.finished());
       assertThrows(FileNotFoundException.class, () -> c.readObject(exec, 100), "a finished execution is forgotten");
+      // Its lanes, in an endless loop, are still told to stop once it is forgotten.
+      assertTrue(laneThreadsEnd(exec, 5_000), "the cancelled lanes still run: " + laneThreads(exec));
     }
+  }
+
+  /**
+   * A device closed while a tasklet loops ends its lanes, none left spinning in the JVM: one still
+   * running, and one cancelled and read to its end (so forgotten) just before the close.
+   */
+  @Test
+  void aDeviceClosedWhileTaskletsLoopLeavesNoLaneRunning() throws Exception {
+    long running;
+    long cancelled;
+    try (SimulatedDevice device = device("close-loop", Map.of()); SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", records(5_000));
+      long bad = c.createObject(TestJars.of(Misbehaving.class), Misbehaving.class.getName(), Map.of("how", "loop"));
+      running = c.executeObject(bad, List.of(InputRange.whole("/in")), Map.of());
+      cancelled = c.executeObject(bad, List.of(InputRange.whole("/in")), Map.of());
+      for (long exec : new long[] {running, cancelled}) {
+        for (int i = 0; i < 100 && c.readObject(exec, 100).statistics().bytesScanned() == 0; i++) {
+          Thread.sleep(20); // until a lane has data, and so loops
+        }
+      }
+      c.cancel(cancelled);
+      assertEquals(ExecutionState.CANCELLED, ExecutionPoller.drain(c, cancelled, r -> { }).state());
+    }
+    assertTrue(laneThreadsEnd(running, 5_000), "lanes still run after the device closed: " + laneThreads(running));
+    assertTrue(laneThreadsEnd(cancelled, 5_000), "cancelled lanes still run after the device closed: "
+        + laneThreads(cancelled));
   }
 
   @Test
