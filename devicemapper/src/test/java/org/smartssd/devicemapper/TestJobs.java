@@ -114,25 +114,25 @@ final class TestJobs {
 
   /** The identity mapper and reducer over lines: (offset, line) exactly as the input format presents them. */
   static Job lineEcho(Configuration conf, Path input, Path output) throws IOException {
-    Job job = Job.getInstance(conf, "line echo");
-    job.setMapperClass(Mapper.class);
-    job.setReducerClass(Reducer.class);
-    job.setOutputKeyClass(LongWritable.class);
-    job.setOutputValueClass(Text.class);
-    job.setInputFormatClass(TextInputFormat.class);
-    FileInputFormat.addInputPath(job, input);
-    FileOutputFormat.setOutputPath(job, output);
-    return job;
+    return echo(conf, "line echo", TextInputFormat.class, LongWritable.class, input, output);
   }
 
   /** The lines cut at their first tab as KeyValueTextInputFormat cuts them, passed through (key, value). */
   static Job keyValueEcho(Configuration conf, Path input, Path output) throws IOException {
-    Job job = Job.getInstance(conf, "key/value echo");
+    return echo(conf, "key/value echo", org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat.class,
+        Text.class, input, output);
+  }
+
+  /** The identity mapper and reducer: the records exactly as the input format presents them, values Text. */
+  @SuppressWarnings("rawtypes")
+  private static Job echo(Configuration conf, String name, Class<? extends org.apache.hadoop.mapreduce.InputFormat> format,
+      Class<?> keyClass, Path input, Path output) throws IOException {
+    Job job = Job.getInstance(conf, name);
     job.setMapperClass(Mapper.class);
     job.setReducerClass(Reducer.class);
-    job.setOutputKeyClass(Text.class);
+    job.setOutputKeyClass(keyClass);
     job.setOutputValueClass(Text.class);
-    job.setInputFormatClass(org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat.class);
+    job.setInputFormatClass(format);
     FileInputFormat.addInputPath(job, input);
     FileOutputFormat.setOutputPath(job, output);
     return job;

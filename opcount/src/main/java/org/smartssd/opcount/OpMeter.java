@@ -62,7 +62,16 @@ public final class OpMeter {
   /** The calling thread's meter. */
   @SuppressWarnings("deprecation") // Thread.getId: threadId() is Java 19
   public static OpMeter current() {
-    long id = Thread.currentThread().getId();
+    Thread thread = Thread.currentThread();
+    if (thread instanceof MeteredThread metered) {
+      OpMeter own = metered.meter;
+      if (own == null) {
+        own = CURRENT.get();
+        metered.meter = own;
+      }
+      return own;
+    }
+    long id = thread.getId();
     int slot = (int) id & (RECENT.length - 1);
     OpMeter m = RECENT[slot];
     if (m != null && m.ownerId == id) {

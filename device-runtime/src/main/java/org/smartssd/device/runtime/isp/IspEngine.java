@@ -256,7 +256,7 @@ public final class IspEngine implements Closeable {
       }
       LaneWorker w = new LaneWorker(crew, lanes.stream().mapToInt(Integer::intValue).toArray(), store, timing, hostWaiting);
       crewWorkers.add(w);
-      Thread thread = new Thread(w, name + "-exec" + id + "-lanes" + t);
+      Thread thread = new org.smartssd.opcount.MeteredThread(w, name + "-exec" + id + "-lanes" + t);
       thread.setDaemon(true);
       // Libraries that load classes by name (Hadoop's Configuration) find the tasklet's own classes.
       thread.setContextClassLoader(tasklet.code().code());
