@@ -52,12 +52,6 @@ final class DevicePaths {
     return parent.equals("/") ? "/" + name : parent + "/" + name;
   }
 
-  /** The parent of a path other than the root. */
-  static String parent(String path) {
-    int slash = path.lastIndexOf('/');
-    return slash == 0 ? "/" : path.substring(0, slash);
-  }
-
   /** The last component ("" for the root). */
   static String name(String path) {
     return path.substring(path.lastIndexOf('/') + 1);

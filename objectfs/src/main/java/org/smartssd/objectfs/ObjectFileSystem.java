@@ -323,7 +323,9 @@ public class ObjectFileSystem extends FileSystem {
    * itself among them: it would move into itself); a destination that exists (a file, or, moving into
    * a directory, the name there); a missing destination parent. {@code true} for a file renamed onto
    * itself, or into the directory it is in. A destination parent that is a file is a {@link
-   * ParentNotDirectoryException}. Why a rename answered false is logged at debug level.
+   * ParentNotDirectoryException}. The device's one RENAME checks the destination (its parent, and that
+   * nothing is there) atomically; its refusals are these answers. Why a rename answered false is
+   * logged at debug level.
    */
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
@@ -345,18 +347,6 @@ public class ObjectFileSystem extends FileSystem {
     if (target.startsWith(from + "/")) {
       return renameFailed(names, "the destination " + uriOf(target) + " is inside the source");
     }
-    if (!target.equals(to) ? lookUp(target, Op.RENAME_LOOKUP, names, false) != null : destination != null) {
-      return renameFailed(names, "the destination " + uriOf(target) + " exists");
-    }
-    String parent = DevicePaths.parent(target);
-    ObjectStatus parentStatus = lookUp(parent, Op.RENAME_LOOKUP, names, false);
-    if (parentStatus == null) {
-      return renameFailed(names, "the destination's parent " + uriOf(parent) + " does not exist");
-    }
-    if (!parentStatus.directory()) {
-      throw new ParentNotDirectoryException("rename " + names + ": the destination's parent " + uriOf(parent)
-          + " is a file");
-    }
     try {
       store.rename(from, target);
       return true;
@@ -364,10 +354,11 @@ public class ObjectFileSystem extends FileSystem {
       IOException translated = ObjfsExceptions.translate(Op.RENAME, uriOf(from) + " to " + uriOf(target),
           store.address(), e);
       if (translated instanceof FileNotFoundException || translated instanceof FileAlreadyExistsException) {
-        // Changed since it was looked at (the device checks again, atomically): as HDFS, false.
+        // The destination's parent is missing, or the destination exists (or the source went since it was
+        // looked at): as HDFS, false.
         return renameFailed(names, translated.getMessage());
       }
-      throw translated;
+      throw translated; // a ParentNotDirectoryException among them: the destination's parent is a file
     }
   }
 

@@ -47,9 +47,6 @@ public final class IspEngine implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(IspEngine.class);
   /** How long a stopped lane gets to leave tasklet code on its own before it is stopped by force. */
   private static final long STOP_GRACE_MILLIS = 1000;
-  /** An attempt of {@link #stopByForce} past every deferral for a shared class's initializer. */
-  private static final int LAST_ATTEMPT =
-      (int) (TimeUnit.NANOSECONDS.toMillis(SharedClassInitialization.MAX_DEFERRAL_NANOS) / STOP_GRACE_MILLIS) + 1;
   /** An execution whose results nobody reads is dropped after this long. */
   private static final long ABANDONED_MILLIS = TimeUnit.MINUTES.toMillis(10);
 
@@ -135,8 +132,8 @@ public final class IspEngine implements Closeable {
       }
     }
     // A jar's classes are loaded once and kept (LoadedCode); built-in tasklets are the device's own.
-    String loadedKey = code.hasRemaining() ? LoadedCode.key(digest != null ? digest : CodeDigest.of(code), className)
-        : null;
+    String loadedKey = code.hasRemaining() && isp.loadedCodeEntries() > 0
+        ? LoadedCode.key(digest != null ? digest : CodeDigest.of(code), className) : null;
     LoadedTasklet loaded = loadedKey == null ? null : loadedCode.get(loadedKey);
     try {
       if (loaded == null) {
@@ -527,7 +524,6 @@ public final class IspEngine implements Closeable {
     watchdog.schedule(() -> stopByForce(exec, 1), STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
-  @SuppressWarnings({"deprecation", "removal"})
   private void stopByForce(Execution exec, int attempt) {
     for (Thread t : threadsInTasklet(exec)) {
       if (SharedClassInitialization.initializing(t)
@@ -539,14 +535,19 @@ public final class IspEngine implements Closeable {
       }
     }
     for (Thread t : threadsInTasklet(exec)) {
-      try {
-        t.stop();
-        LOG.warn("{}: lane thread {} of execution {} was in code that could not be told to stop; stopped by force",
-            name, t.getName(), exec.id());
-      } catch (UnsupportedOperationException e) {
-        LOG.error("{}: lane thread {} of execution {} (tasklet {}) is in code that cannot be stopped on this JDK "
-            + "and keeps its core", name, t.getName(), exec.id(), exec.tasklet().className());
-      }
+      stopThread(exec, t);
+    }
+  }
+
+  @SuppressWarnings({"deprecation", "removal"})
+  private void stopThread(Execution exec, Thread t) {
+    try {
+      t.stop();
+      LOG.warn("{}: lane thread {} of execution {} was in code that could not be told to stop; stopped by force",
+          name, t.getName(), exec.id());
+    } catch (UnsupportedOperationException e) {
+      LOG.error("{}: lane thread {} of execution {} (tasklet {}) is in code that cannot be stopped on this JDK "
+          + "and keeps its core", name, t.getName(), exec.id(), exec.tasklet().className());
     }
   }
 
@@ -600,7 +601,13 @@ public final class IspEngine implements Closeable {
       }
     }
     for (Execution exec : running) {
-      stopByForce(exec, LAST_ATTEMPT); // what instrumented code could not end
+      // What instrumented code could not end; never inside a shared class's initializer, which would stay
+      // broken for the JVM's other users of the class (the lane was told to stop, and stops after it).
+      for (Thread t : threadsInTasklet(exec)) {
+        if (!SharedClassInitialization.initializing(t)) {
+          stopThread(exec, t);
+        }
+      }
     }
     watchdog.shutdownNow();
   }
