@@ -13,7 +13,13 @@ public record RecordFormat(Kind kind, int recordLength, byte delimiter) {
      * starts at the object's start or after a delimiter, and includes its delimiter (the object's
      * last record may have none).
      */
-    DELIMITED
+    DELIMITED,
+    /**
+     * The range's bytes in order of offset, each once, all to one lane: the lane of the channel
+     * holding the range's first byte. For input that only one reader can take apart from its start,
+     * such as a compressed stream; the other lanes read their channels' pages and pass them on.
+     */
+    STREAM
   }
 
   public RecordFormat {
@@ -35,6 +41,10 @@ public record RecordFormat(Kind kind, int recordLength, byte delimiter) {
 
   public static RecordFormat delimited(byte delimiter) {
     return new RecordFormat(Kind.DELIMITED, 0, delimiter);
+  }
+
+  public static RecordFormat stream() {
+    return new RecordFormat(Kind.STREAM, 0, (byte) 0);
   }
 
   /** Lines ended by '\n'. */

@@ -55,6 +55,8 @@ final class Execution {
   private ArrayDeque<WorkItem>[] channelQueues;
   /** Segments still to be accepted, per input: the worker that accepts the last one finishes the input. */
   private AtomicLong[] segmentsLeft;
+  /** Per input, its route to its owner lane when the record format is STREAM, else null. */
+  private StreamRoute[] streams;
   /**
    * Per lane, records completed by another lane's read that this lane owns (their first byte is on one
    * of its channels), with when their last piece arrived on the modelled clock.
@@ -217,6 +219,33 @@ final class Execution {
     return assemblers[input];
   }
 
+  /** The lanes' record format (after {@link #plan}). */
+  RecordFormat format() {
+    return format;
+  }
+
+  /** The route of a STREAM input to its owner lane, or null when the record format is another (after {@link #plan}). */
+  StreamRoute stream(int input) {
+    return streams == null ? null : streams[input];
+  }
+
+  /** Whether one of {@code lanes} owns a STREAM input with segments still to be read. */
+  boolean streamsPending(int[] lanes) {
+    if (streams == null) {
+      return false;
+    }
+    for (int i = 0; i < streams.length; i++) {
+      if (segmentsLeft[i].get() > 0) {
+        for (int lane : lanes) {
+          if (streams[i].ownerLane() == lane) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
   /** Counts one accepted segment of {@code input}; true for its last, after which the input is finished. */
   boolean segmentAccepted(int input) {
     return segmentsLeft[input].decrementAndGet() == 0;
@@ -268,6 +297,19 @@ final class Execution {
       }
       left[i] = new AtomicLong(segments);
     }
+    StreamRoute[] routes = null;
+    if (recordFormat.kind() == RecordFormat.Kind.STREAM) {
+      routes = new StreamRoute[targets.size()];
+      for (int i = 0; i < targets.size(); i++) {
+        RecordAssembler a = built[i];
+        ScanTarget t = targets.get(i);
+        int owner = a.readEnd() > a.readStart() ? ownerLane(i, a.readStart()) : 0;
+        // Two rounds of read requests over every channel ahead of the owner.
+        long window = 2L * channels * isp.readRequestPages() * t.pageSize();
+        routes[i] = new StreamRoute(i, owner, a, inboxes[owner], window);
+      }
+    }
+    streams = routes;
     channelQueues = queues;
     segmentsLeft = left;
     format = recordFormat;
@@ -382,7 +424,8 @@ final class Execution {
     OpCounts c = counted();
     OpCounts tail = countedTail();
     return new ExecutionStatistics(lanes, bytesScanned.get(), pagesRead.get(),
-        format == null || format.kind() == RecordFormat.Kind.RAW ? 0 : records(), resultRecords.get(), resultBytes.get(),
+        format == null || format.kind() == RecordFormat.Kind.RAW
+            || format.kind() == RecordFormat.Kind.STREAM ? 0 : records(), resultRecords.get(), resultBytes.get(),
         wallNanos(), laneCpuNanos.get(), model.modelledNanos(), model.readNanos(), model.computeNanos(),
         model.mergeNanos(), model.transferNanos(), model.deviceMicrojoules(pagesRead.get(), resultBytes.get()),
         model.hostMicrojoules(), c.ops(),

@@ -36,6 +36,8 @@ import org.smartssd.opcount.OpMeter;
 final class LaneWorker implements Runnable {
   /** How long an internal request waits when host commands wait for the simulator: the host goes first. */
   private static final long HOST_YIELD_NANOS = 50_000;
+  /** How long a lane with nothing to read waits for a stream's owner to take what was read. */
+  private static final long STREAM_WAIT_NANOS = 100_000;
 
   /** State shared by the workers of one execution. */
   static final class Crew {
@@ -273,9 +275,15 @@ final class LaneWorker implements Runnable {
       readyAt[lane] = start;
       long cpu = measuredCpu();
       OpCounts counted = meter.counts();
+      int length = r.chunk().data().remaining();
       onDataAvailable(lane, r.chunk());
-      // Its bytes were charged to the lane that read them (the cycles-per-byte model charges reads).
-      compute(lane, start, 0, measuredCpu() - cpu, meter.counts().minus(counted));
+      StreamRoute route = exec.stream(r.input());
+      if (route != null) {
+        route.taken(r.chunk().offset() + length);
+      }
+      // A record's bytes were charged to the lane that read them (the cycles-per-byte model charges
+      // reads); a stream's, which the reading lanes only passed on, to the owner.
+      compute(lane, start, route != null ? length : 0, measuredCpu() - cpu, meter.counts().minus(counted));
     }
     due.clear();
   }
@@ -335,9 +343,11 @@ final class LaneWorker implements Runnable {
     ByteBuffer batch = ByteBuffer.allocate(Math.max(1, exec.isp().readRequestPages() * pageSize));
     List<Execution.WorkItem> items = new ArrayList<>(exec.isp().readRequestPages());
     List<ByteBuffer> segments = new ArrayList<>(exec.isp().readRequestPages());
+    boolean stream = exec.format().kind() == RecordFormat.Kind.STREAM;
     boolean any = true;
     while (any) {
       any = false;
+      boolean issued = false;
       for (int channel : channels) {
         if (exec.isStopped()) {
           throw new Stop();
@@ -347,7 +357,27 @@ final class LaneWorker implements Runnable {
           continue;
         }
         any = true;
-        request(channel, queue, batch, pageSize, items, segments);
+        if (stream) {
+          Execution.WorkItem next = queue.peek();
+          if (exec.stream(next.input()).ahead(next.start())) {
+            continue; // its owner has not taken enough of the stream yet
+          }
+        }
+        request(channel, queue, batch, pageSize, items, segments, stream);
+        issued = true;
+      }
+      if (stream) {
+        // An owner takes its streams as they come, and stays until they were read whole: the other
+        // lanes read only so far ahead of it.
+        for (int lane : lanes) {
+          drainInbox(lane, Long.MAX_VALUE);
+        }
+        if (exec.streamsPending(lanes)) {
+          any = true;
+        }
+        if (any && !issued) {
+          LockSupport.parkNanos(STREAM_WAIT_NANOS);
+        }
       }
     }
   }
@@ -360,7 +390,7 @@ final class LaneWorker implements Runnable {
    * courtesy of the simulator, not part of the model).
    */
   private void request(int channel, ArrayDeque<Execution.WorkItem> queue, ByteBuffer batch, int pageSize,
-      List<Execution.WorkItem> items, List<ByteBuffer> segments) throws Stop {
+      List<Execution.WorkItem> items, List<ByteBuffer> segments, boolean stream) throws Stop {
     long ready = exec.model().channelReady(channel);
     if (exec.paced()) {
       awaitModelled(ready);
@@ -414,6 +444,14 @@ final class LaneWorker implements Runnable {
       Execution.WorkItem item = items.get(i);
       RecordAssembler assembler = exec.assembler(item.input());
       try {
+        if (stream) {
+          StreamRoute route = exec.stream(item.input());
+          route.accept(item.start(), segments.get(i), timeline.doneNanos());
+          if (exec.segmentAccepted(item.input())) {
+            route.finish();
+          }
+          continue;
+        }
         deliver(lane, item.input(), assembler.accept(item.start(), segments.get(i)), timeline.doneNanos());
         if (exec.segmentAccepted(item.input())) {
           deliver(lane, item.input(), assembler.finish(), timeline.doneNanos());
@@ -425,6 +463,17 @@ final class LaneWorker implements Runnable {
     }
     if (exec.takeReadRequest(lane)) {
       call(lane, "onRead", () -> instances[lane].onRead(sink(lane), false));
+    }
+    if (stream) {
+      // The read only passed its pages on: the owner computes them, charged their bytes then. A lane
+      // whose core did nothing here leaves its clock alone, so that when the owner takes its stream
+      // (as it comes, on the simulator's clock) does not move its modelled time.
+      long cpu = measuredCpu() - cpuBefore;
+      OpCounts counted = meter.counts().minus(countedBefore);
+      if (exec.model().coreNanos(0, cpu, counted) > 0) {
+        compute(lane, computeStart, 0, cpu, counted);
+      }
+      return;
     }
     compute(lane, computeStart, bytes, measuredCpu() - cpuBefore, meter.counts().minus(countedBefore));
   }

@@ -17,6 +17,8 @@ import org.smartssd.device.tasklet.RecordFormat;
  *
  * <ul>
  *   <li>RAW: no records; each segment goes out as one chunk, as read.
+ *   <li>STREAM: no records; each segment goes out as one chunk of its own (a copy), in offset order:
+ *       a segment that arrives before the bytes ahead of it is kept until they came.
  *   <li>FIXED_LENGTH (n): records start at multiples of n. The read range runs from the first owned
  *       record to the end of the last one. A last record cut short by the object's end is an error
  *       of {@link #finish()}.
@@ -105,6 +107,11 @@ public final class RecordAssembler {
         }
         cutter = new DelimitedCutter(path, format.delimiter(), objectLength, start, end, readStart, readEnd,
             maxRecordBytes, lock);
+      }
+      case STREAM -> {
+        readStart = start;
+        readEnd = end;
+        cutter = new StreamCutter(path, start, lock);
       }
       default -> throw new IllegalArgumentException("unknown record format " + format.kind());
     }

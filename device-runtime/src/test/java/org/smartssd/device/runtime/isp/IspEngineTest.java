@@ -34,6 +34,7 @@ import org.smartssd.device.runtime.isp.testtasklets.EventRecorder;
 import org.smartssd.device.runtime.isp.testtasklets.Misbehaving;
 import org.smartssd.device.runtime.isp.testtasklets.NotATasklet;
 import org.smartssd.device.runtime.isp.testtasklets.StaticCounter;
+import org.smartssd.device.runtime.isp.testtasklets.StreamDigest;
 import org.smartssd.device.runtime.isp.testshared.SlowInitTasklet;
 import org.smartssd.device.runtime.isp.testtasklets.UsesFiles;
 import org.smartssd.device.tasklet.ExecutionState;
@@ -280,6 +281,68 @@ class IspEngineTest {
         assertEquals(ExecutionState.DONE, run.last().state(), name + ": " + run.last().message());
         assertEquals(expected, GroupedSum.sums(run.results()), name);
         assertEquals(n, run.stats().records(), name);
+      }
+    }
+  }
+
+  /**
+   * A STREAM input reaches one lane, the lane of its first byte's channel, in offset order and whole,
+   * whatever channels, cores and request sizes read it; and its modelled time is the same with this
+   * machine's cores starved (the owner takes each chunk when the model has all bytes before it, not
+   * when the simulator's threads happened to pass them on).
+   */
+  @Test
+  void aStreamReachesOneLaneInOrderAndItsModelledTimeIsRepeatable() throws Exception {
+    java.util.Random random = new java.util.Random(17);
+    byte[] a = new byte[700_001];
+    byte[] b = new byte[123_457];
+    random.nextBytes(a);
+    random.nextBytes(b);
+    String[][] settings = {{"1", "1", "1"}, {"8", "4", "4"}, {"4", "3", "2"}, {"8", "8", "8"}};
+    for (String[] s : settings) {
+      String name = "stream-c" + s[0] + "-k" + s[1] + "-p" + s[2];
+      Map<String, String> o = new HashMap<>();
+      o.put("smartssd.device.flash.channels", s[0]);
+      o.put("smartssd.device.isp.cores", s[1]);
+      o.put("smartssd.device.isp.read-request-pages", s[2]);
+      o.put("smartssd.device.flash.stripe-unit-pages", "3");
+      try (SimulatedDevice device = device(name, o); SocketDeviceClient c = TestDevices.connect(device)) {
+        write(c, "/a", a);
+        write(c, "/b", b);
+        long t = c.createObject(TestJars.of(StreamDigest.class), StreamDigest.class.getName(), Map.of());
+        write(c, "/c", a);
+        long cut = 300_007; // /c from a byte inside a page
+        List<InputRange> in = List.of(InputRange.whole("/a"), InputRange.whole("/b"),
+            new InputRange("/c", cut, InputRange.TO_END));
+        Map<String, String> onDevice = Map.of("merge", "device");
+        Run quiet = run(c, t, in, onDevice, ExecutionPoller.PollingPolicy.defaults());
+        assertEquals(ExecutionState.DONE, quiet.last().state(), name + ": " + quiet.last().message());
+        List<String> lines = new ArrayList<>();
+        for (TaskletResult r : quiet.results()) {
+          lines.add(StandardCharsets.UTF_8.decode(r.data()).toString());
+        }
+        Map<String, Long> bytesByPath = new TreeMap<>();
+        for (String line : lines) {
+          String[] f = line.split("\\|");
+          String path = f[1];
+          long first = Long.parseLong(f[2]);
+          long length = Long.parseLong(f[3]);
+          byte[] data = path.equals("/b") ? b : a;
+          assertEquals(path.equals("/c") ? cut : 0, first, name + ": " + line);
+          assertEquals(StreamDigest.hash(data, (int) first, (int) (first + length)), Long.parseLong(f[4]),
+              name + ": " + line);
+          bytesByPath.merge(path, length, Long::sum);
+        }
+        assertEquals(Map.of("/a", (long) a.length, "/b", (long) b.length, "/c", a.length - cut), bytesByPath,
+            name + ": " + lines);
+        assertEquals(2L * a.length + b.length - cut, quiet.stats().bytesScanned(), name);
+        Run loaded;
+        try (CpuHogs hogs = new CpuHogs(2)) {
+          loaded = run(c, t, in, onDevice, ExecutionPoller.PollingPolicy.defaults());
+        }
+        assertEquals(ExecutionState.DONE, loaded.last().state(), name + ": " + loaded.last().message());
+        assertTrue(quiet.stats().modelledComputeNanos() > 0, name);
+        assertEquals(quiet.stats().modelledNanos(), loaded.stats().modelledNanos(), name + ": modelled, quiet and loaded");
       }
     }
   }

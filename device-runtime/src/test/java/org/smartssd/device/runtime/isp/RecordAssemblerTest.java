@@ -72,6 +72,39 @@ class RecordAssemblerTest {
   }
 
   @Nested
+  class Stream {
+
+    @Test
+    void segmentsGoOutInOffsetOrderAsCopiesWhateverOrderTheyCameIn() throws Exception {
+      byte[] object = ascii("0123456789abcdefghij");
+      RecordAssembler assembler = new RecordAssembler(RecordFormat.stream(), PATH, 20, 3, 17, MAX);
+      assertEquals(3, assembler.readStart());
+      assertEquals(17, assembler.readEnd());
+      assertEquals(List.of(), assembler.accept(12, ByteBuffer.wrap(object, 12, 5)), "ahead of the frontier: kept");
+      assertEquals(List.of(), assembler.accept(7, ByteBuffer.wrap(object, 7, 5)));
+      assertEquals(10, assembler.bufferedBytes());
+      object[8] = 'X'; // the kept segment is a copy
+      List<DataChunk> chunks = assembler.accept(3, ByteBuffer.wrap(object, 3, 4));
+      assertEquals(3, chunks.size());
+      assertChunk(chunks.get(0), 3, "3456");
+      assertChunk(chunks.get(1), 7, "789ab");
+      assertChunk(chunks.get(2), 12, "cdefg");
+      assertEquals(0, assembler.bufferedBytes());
+      object[4] = 'Y';
+      assertEquals('4', chunks.get(0).data().get(1), "every chunk is a copy: it outlives the read");
+      assertEquals(List.of(), assembler.finish());
+      assertEquals(0, assembler.recordsDelivered(), "a stream has no records");
+    }
+
+    @Test
+    void finishingWithAGapIsRefused() throws Exception {
+      RecordAssembler assembler = new RecordAssembler(RecordFormat.stream(), PATH, 10, 0, 10, MAX);
+      assembler.accept(5, ByteBuffer.wrap(ascii("56789")));
+      assertThrows(IllegalStateException.class, assembler::finish);
+    }
+  }
+
+  @Nested
   class Raw {
 
     @Test
