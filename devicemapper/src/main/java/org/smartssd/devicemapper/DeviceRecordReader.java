@@ -12,7 +12,6 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.DataInputBuffer;
-import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.hadoop.io.serializer.Deserializer;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapreduce.InputFormat;
@@ -45,7 +44,8 @@ import org.smartssd.objectfs.ObjectFileSystem;
  * says, and returns the partial (key, value) pairs decoded with the job's serialization of the map
  * output classes. The tasklet is removed as soon as its execution has started.
  *
- * <p>When the device cannot run the split's map (the input is not on a device or is compressed, the
+ * <p>When the device cannot run the split's map (the input is not on a device or is compressed other
+ * than with gzip, the
  * job's mapper or input format is not one the device can run, the device is unreachable, refuses
  * the tasklet, or fails the execution before any result reached the mapper) and {@code
  * smartssd.mapper.fallback} is {@code auto}, or always with {@code always}, it reads the split's raw
@@ -155,9 +155,6 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
       throw new DeviceUnavailable("split " + describe() + " names no device: " + e.getMessage(), e);
     }
     device = address.toString();
-    if (new CompressionCodecFactory(conf).getCodec(split.getPath()) != null) {
-      throw unavailable("the input is compressed, and the device reads records as stored", null);
-    }
     TaskletJarBuilder.Tasklet tasklet;
     try {
       tasklet = TaskletJarBuilder.build(conf, settings, split, context.getTaskAttemptID());

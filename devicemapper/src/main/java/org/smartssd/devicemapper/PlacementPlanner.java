@@ -101,9 +101,17 @@ final class PlacementPlanner {
     Configuration conf = job.getConfiguration();
     InputFormat real = ReflectionUtils.newInstance(DeviceMapperSettings.realInputFormat(conf), conf);
     Map<DeviceAddress, List<FileSplit>> byDevice = new LinkedHashMap<>();
+    org.apache.hadoop.io.compress.CompressionCodecFactory codecs =
+        new org.apache.hadoop.io.compress.CompressionCodecFactory(conf);
     for (InputSplit s : (List<InputSplit>) real.getSplits(job)) {
       if (!(s instanceof FileSplit f) || !ObjectFileSystem.SCHEME.equals(f.getPath().toUri().getScheme())) {
         return new Plan(Placement.HOST, Double.NaN, Double.NaN, "part of the input is on no device: " + s);
+      }
+      if (codecs.getCodec(f.getPath()) != null) {
+        return new Plan(Placement.HOST, Double.NaN, Double.NaN, "split " + f.getPath() + " is compressed, and the "
+            + "planner samples a split's first bytes, which a compressed file cannot be read from in part (no "
+            + "prediction): the job runs on the host; " + DeviceMapperConfigKeys.PLACEMENT + "=device runs its "
+            + "map in the devices");
       }
       byDevice.computeIfAbsent(DeviceClients.deviceAddress(f.getPath().toUri()), a -> new ArrayList<>()).add(f);
     }

@@ -18,6 +18,9 @@ import java.util.TreeMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.apache.hadoop.io.compress.GzipCodec;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -59,7 +62,7 @@ final class TaskletJarBuilder {
     Class<? extends Mapper> mapper = DeviceMapperSettings.realMapper(conf);
     Class<? extends InputFormat> inputFormat = DeviceMapperSettings.realInputFormat(conf);
     Class<? extends Reducer> combiner = job.getNumReduceTasks() > 0 ? DeviceMapperSettings.realCombiner(conf) : null;
-    InputSpec input = input(inputFormat, conf);
+    InputSpec input = input(inputFormat, conf, split);
     MapperShims.check(mapper, settings.sharedPackages());
     String driver = MapperShims.driverName(mapper, settings.sharedPackages());
 
@@ -120,6 +123,31 @@ final class TaskletJarBuilder {
    * How the device presents records: as the job's input format would, decided here once from the
    * job's configuration and sent to the device (which reads no input-format key itself).
    */
+  @SuppressWarnings("rawtypes")
+  static InputSpec input(Class<? extends InputFormat> inputFormat, Configuration conf, FileSplit split)
+      throws UnsupportedJobException {
+    InputSpec records = input(inputFormat, conf);
+    CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(split.getPath());
+    if (codec == null) {
+      return records;
+    }
+    if (!(codec instanceof GzipCodec)) {
+      throw new UnsupportedJobException("split " + split.getPath() + " is compressed with "
+          + codec.getClass().getSimpleName() + " (" + codec.getDefaultExtension() + "), and the device"
+          + " decompresses only gzip (.gz)");
+    }
+    if (split.getLength() == 0) {
+      throw new UnsupportedJobException("split " + split.getPath() + " is an empty gzip file, which Hadoop's "
+          + "GzipCodec refuses (it ends before a gzip header): the host reads it, as Hadoop does");
+    }
+    if (split.getStart() != 0) { // as LineRecordReader refuses it
+      throw new UnsupportedJobException("split " + split.getPath() + " starts at byte " + split.getStart()
+          + " of a gzip file, which can only be read from its start");
+    }
+    return records.compressed(InputSpec.Compression.GZIP);
+  }
+
+  /** As {@link #input(Class, Configuration, FileSplit)}, for uncompressed input. */
   @SuppressWarnings("rawtypes")
   static InputSpec input(Class<? extends InputFormat> inputFormat, Configuration conf)
       throws UnsupportedJobException {

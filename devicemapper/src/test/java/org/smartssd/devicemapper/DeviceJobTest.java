@@ -1,17 +1,22 @@
 package org.smartssd.devicemapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.smartssd.devicemapper.Jobs.counter;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.StringTokenizer;
 import java.util.TreeMap;
+import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
@@ -19,6 +24,8 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,6 +73,26 @@ class DeviceJobTest {
     records = new byte[RECORDS * 20];
     random.nextBytes(records);
     jobs.write("/records/trace.bin", records);
+    // The same, gzipped as Hadoop reads it: one file in two members (gzip a b > ab.gz).
+    jobs.write("/gz/part-0.txt.gz", concat(gzip(Arrays.copyOf(texts.get(0), 1000)),
+        gzip(Arrays.copyOfRange(texts.get(0), 1000, texts.get(0).length))));
+    jobs.write("/gz/part-1.txt.gz", gzip(texts.get(1)));
+    jobs.write("/gz/part-2.txt.gz", gzip(texts.get(2)));
+    jobs.write("/gzrecords/trace.bin.gz", gzip(records));
+  }
+
+  static byte[] gzip(byte[] bytes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+      gz.write(bytes);
+    }
+    return out.toByteArray();
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] both = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, both, a.length, b.length);
+    return both;
   }
 
   @AfterAll
@@ -264,6 +291,85 @@ class DeviceJobTest {
     Counters device = runs.counters().get(Mode.DEVICE);
     assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(runs.splits());
     assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
+  }
+
+  /**
+   * Gzip files are decompressed in the device: one split a file, as Hadoop makes them, lines with
+   * their offsets in the decompressed stream (the keys LineRecordReader gives), a file of two
+   * members read whole; nothing falls back.
+   */
+  @Test
+  void gzipTextIsDecompressedInTheDeviceWithTheHostsKeysAndLines() throws Exception {
+    Runs runs = everyMode(TestJobs::lineEcho, "/gz", TEXT_SPLIT_BYTES);
+    long lines = texts.stream().mapToLong(DeviceJobTest::lines).sum();
+
+    assertThat(runs.splits()).isEqualTo(3); // one a file, whatever the split size
+    assertThat(runs.outputs().get(Mode.HOST)).hasSize((int) lines);
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(runs.outputs().get(Mode.FALLBACK)).isEqualTo(runs.outputs().get(Mode.HOST));
+    Counters device = runs.counters().get(Mode.DEVICE);
+    assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(3);
+    assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
+    assertThat(counter(device, DeviceCounters.MODELLED_DEVICE_NANOS)).isPositive();
+
+    Runs keyValue = everyMode(TestJobs::keyValueEcho, "/gz", TEXT_SPLIT_BYTES);
+    assertThat(keyValue.outputs().get(Mode.DEVICE)).isEqualTo(keyValue.outputs().get(Mode.HOST)).hasSize((int) lines);
+    assertThat(counter(keyValue.counters().get(Mode.DEVICE), DeviceCounters.FALLBACK_SPLITS)).isZero();
+  }
+
+  @Test
+  void gzipRecordsAreDecompressedInTheDeviceAndCountedOnce() throws Exception {
+    Runs runs = everyMode(TestJobs::regionCount, "/gzrecords", RECORD_SPLIT_BYTES);
+
+    assertThat(runs.splits()).isEqualTo(1);
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(Jobs.counts(runs.outputs().get(Mode.HOST))).isEqualTo(expectedRegions());
+    Counters device = runs.counters().get(Mode.DEVICE);
+    assertThat(counter(device, TestJobs.MapperCounters.RECORDS)).isEqualTo(RECORDS);
+    assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
+    // Only the compressed bytes are read from flash; only partial counts cross the host interface.
+    assertThat(counter(device, DeviceCounters.DEVICE_BYTES_SCANNED)).isLessThan(records.length + 1000L);
+    assertThat(counter(device, DeviceCounters.HOST_INTERFACE_BYTES)).isPositive().isLessThan(records.length / 50);
+  }
+
+  /**
+   * Other codecs run on the host, saying why; a damaged gzip file fails the job, in the device as
+   * on the host; an empty one, which Hadoop's GzipCodec refuses, goes to the host, which fails it.
+   */
+  @Test
+  void otherCodecsFallBackAndDamagedGzipFails() throws Exception {
+    ByteArrayOutputStream bz = new ByteArrayOutputStream();
+    try (OutputStream out = org.apache.hadoop.util.ReflectionUtils.newInstance(
+        org.apache.hadoop.io.compress.BZip2Codec.class, jobs.conf()).createOutputStream(bz)) {
+      out.write(texts.get(1));
+    }
+    jobs.write("/bz/part.txt.bz2", bz.toByteArray());
+    Runs runs = everyMode(TestJobs::lineEcho, "/bz", TEXT_SPLIT_BYTES);
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST)).isNotEmpty();
+    Counters device = runs.counters().get(Mode.DEVICE);
+    assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isEqualTo(runs.splits()).isPositive();
+    assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isZero();
+    FileSplit bzSplit = new FileSplit(jobs.path("/bz/part.txt.bz2"), 0, 10, new String[0]);
+    assertThatThrownBy(() -> TaskletJarBuilder.input(TextInputFormat.class, jobs.conf(), bzSplit))
+        .hasMessageContaining("BZip2Codec").hasMessageContaining("only gzip");
+
+    byte[] gz = gzip(texts.get(2));
+    jobs.write("/gzbad/part.txt.gz", Arrays.copyOf(gz, gz.length - 9)); // cut inside its trailer
+    Configuration conf = conf(TEXT_SPLIT_BYTES);
+    conf.set(DeviceMapperConfigKeys.FALLBACK, "never");
+    Job job = inMode(TestJobs.lineEcho(conf, jobs.path("/gzbad"), jobs.output()), Mode.DEVICE);
+    assertThat(job.waitForCompletion(false)).isFalse();
+    Job host = TestJobs.lineEcho(conf(TEXT_SPLIT_BYTES), jobs.path("/gzbad"), jobs.output());
+    assertThat(host.waitForCompletion(false)).isFalse();
+
+    jobs.write("/gzempty/empty.txt.gz", new byte[0]);
+    FileSplit empty = new FileSplit(jobs.path("/gzempty/empty.txt.gz"), 0, 0, new String[0]);
+    assertThatThrownBy(() -> TaskletJarBuilder.input(TextInputFormat.class, jobs.conf(), empty))
+        .hasMessageContaining("empty gzip file");
+    for (Mode mode : new Mode[] {Mode.HOST, Mode.DEVICE}) {
+      Job j = inMode(TestJobs.lineEcho(conf(TEXT_SPLIT_BYTES), jobs.path("/gzempty"), jobs.output()), mode);
+      assertThat(j.waitForCompletion(false)).as("an empty .gz file, %s", mode).isFalse();
+    }
   }
 
   @Test

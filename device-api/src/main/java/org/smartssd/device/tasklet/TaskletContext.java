@@ -16,4 +16,11 @@ public interface TaskletContext {
 
   /** How many lanes the device runs. */
   int lanes();
+
+  /**
+   * The longest record the device lets a tasklet hold ({@code smartssd.device.isp.max-record-bytes}):
+   * the engine fails an execution over a longer delimited record, and a tasklet that cuts records
+   * itself (from a {@link RecordFormat.Kind#STREAM STREAM}) should too.
+   */
+  int maxRecordBytes();
 }

@@ -9,7 +9,8 @@ import java.util.zip.ZipException;
 /**
  * A gzip decompressor in pure Java, fed the compressed bytes in pieces of any size: it runs inside
  * the device, where every bytecode of this package is counted as the device's CPU time (the JDK's
- * {@code Inflater} is native and would not be). Only the checksum is the JDK's {@link CRC32}.
+ * {@code Inflater} is native and would not be). Only the checksum is the JDK's {@link CRC32}. The
+ * host decompresses with it too ({@code JavaGzipCodec}), so that both sides count the same work.
  *
  * <p>It reads gzip members (RFC 1952) one after another, as {@code gzip -c a b} writes them and as
  * Hadoop reads them, into one output, each with its header checked (magic, method 8, no reserved
@@ -29,10 +30,10 @@ import java.util.zip.ZipException;
  * <p>Errors are {@link ZipException}s naming what was wrong and the compressed byte where; after
  * one, every call throws again.
  */
-final class GzipInflater {
+public final class GzipInflater {
 
   /** Receives decompressed bytes, in order. The array is the inflater's: valid only during the call. */
-  interface Output {
+  public interface Output {
     void write(byte[] bytes, int offset, int length) throws IOException;
   }
 
@@ -213,15 +214,15 @@ final class GzipInflater {
   private String failure;
   private boolean finished;
 
-  GzipInflater(Output output) {
+  public GzipInflater(Output output) {
     this.output = Objects.requireNonNull(output, "output");
   }
 
-  long compressedBytes() {
+  public long compressedBytes() {
     return compressed;
   }
 
-  long decompressedBytes() {
+  public long decompressedBytes() {
     return written;
   }
 
@@ -234,7 +235,7 @@ final class GzipInflater {
    * Decompresses as much of these compressed bytes as it can, keeping any state (partial header,
    * bits, a code half-read, the window) for the next call. Never retains {@code input}.
    */
-  void feed(byte[] input, int offset, int length) throws IOException {
+  public void feed(byte[] input, int offset, int length) throws IOException {
     Objects.checkFromIndexSize(offset, length, input.length);
     usable();
     if (finished) {
@@ -264,7 +265,7 @@ final class GzipInflater {
   }
 
   /** The input has ended. Throws if it ended inside a member (truncated header, block or trailer). */
-  void finish() throws IOException {
+  public void finish() throws IOException {
     usable();
     if (state != MEMBER) {
       String where = state < BLOCK ? "the gzip header" : state < TRAILER ? "the deflate data" : "the gzip trailer";

@@ -77,6 +77,8 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   private JobConf conf;
   private InputRecords records;
+  /** The split's decompression, when it is compressed; else null. */
+  private CompressedInput compressed;
   private ResultCodec.PairBatcher batcher;
   private MapOutputCollector collector;
   private MapperDriver driver;
@@ -105,7 +107,12 @@ public final class MapReduceTasklet implements MergingTasklet {
     if (context.lane() < 0) {
       return; // the controller core's instance only merges
     }
-    records = records(required(p, INPUT));
+    InputSpec spec = spec(required(p, INPUT));
+    records = records(spec);
+    if (spec.compression() == InputSpec.Compression.GZIP) {
+      compressed = new CompressedInput(required(p, SPLIT_PATH), spec.kind() == InputSpec.Kind.FIXED_LENGTH
+          ? spec.recordLength() : 0, records.format().delimiter(), context.maxRecordBytes(), this::map);
+    }
     // The job's code gets a copy of the configuration: what it does to it (a Configuration is a Writable,
     // and readFields rewrites it) never reaches the one this runtime confined and makes classes from.
     JobConf jobsView = new JobConf(conf);
@@ -120,7 +127,10 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   @Override
   public RecordFormat recordFormat() {
-    return records == null ? RecordFormat.raw() : records.format();
+    if (records == null) {
+      return RecordFormat.raw();
+    }
+    return compressed != null ? RecordFormat.stream() : records.format();
   }
 
   @Override
@@ -131,6 +141,15 @@ public final class MapReduceTasklet implements MergingTasklet {
   @Override
   public void onDataAvailable(DataChunk chunk, ResultSink results) throws Exception {
     batcher.sink(results);
+    if (compressed != null) {
+      compressed.feed(chunk); // whole records, as they come out, to map
+      return;
+    }
+    map(chunk);
+  }
+
+  /** Maps the records of a chunk of whole ones. */
+  private void map(DataChunk chunk) throws Exception {
     InputRecords in = records;
     in.reset(chunk);
     while (in.next()) {
@@ -147,6 +166,9 @@ public final class MapReduceTasklet implements MergingTasklet {
     batcher.sink(results);
     if (!last) {
       return; // partial results go out as whole batches; the rest at the end
+    }
+    if (compressed != null) {
+      compressed.finish();
     }
     driver.runCleanup(mapperContext);
     finish(results);
@@ -233,14 +255,16 @@ public final class MapReduceTasklet implements MergingTasklet {
     return conf;
   }
 
-  /** The records as the job's input format presents them, as the host decided ({@link InputSpec}). */
-  private static InputRecords records(String input) throws IOException {
-    InputSpec spec;
+  private static InputSpec spec(String input) throws IOException {
     try {
-      spec = InputSpec.parse(input);
+      return InputSpec.parse(input);
     } catch (IllegalArgumentException e) {
       throw new IOException("parameter " + INPUT + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The records as the job's input format presents them, as the host decided ({@link InputSpec}). */
+  private static InputRecords records(InputSpec spec) {
     return switch (spec.kind()) {
       case FIXED_LENGTH -> InputRecords.fixedLength(spec.recordLength());
       case LINES -> InputRecords.lines();

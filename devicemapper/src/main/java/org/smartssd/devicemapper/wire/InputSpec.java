@@ -16,10 +16,15 @@ import java.nio.charset.StandardCharsets;
  *       (0 to 255) into a key and a value.
  * </ul>
  *
+ * <p>Any of them may be prefixed {@code gzip+}: the split is a whole gzip file (one or more members,
+ * as Hadoop's {@code GzipCodec} reads it), which the device decompresses before it presents the
+ * records, with their offsets in the decompressed stream as Hadoop's readers give them.
+ *
+ * @param compression how the split's bytes are compressed
  * @param recordLength the record length (fixed-length only, else 0)
  * @param delimiter the record delimiter (delimited) or the key/value separator (key-value), else 0
  */
-public record InputSpec(Kind kind, int recordLength, byte delimiter) {
+public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression compression) {
 
   public enum Kind {
     FIXED_LENGTH,
@@ -28,9 +33,23 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter) {
     KEY_VALUE
   }
 
+  public enum Compression {
+    NONE(""),
+    GZIP("gzip+");
+
+    private final String prefix;
+
+    Compression(String prefix) {
+      this.prefix = prefix;
+    }
+  }
+
   public InputSpec {
     if (kind == null) {
       throw new IllegalArgumentException("input kind is missing");
+    }
+    if (compression == null) {
+      throw new IllegalArgumentException("input compression is missing");
     }
     if (kind == Kind.FIXED_LENGTH && recordLength <= 0) {
       throw new IllegalArgumentException("fixed record length " + recordLength + " is invalid. It should be set to a"
@@ -39,19 +58,19 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter) {
   }
 
   public static InputSpec fixedLength(int recordLength) {
-    return new InputSpec(Kind.FIXED_LENGTH, recordLength, (byte) 0);
+    return new InputSpec(Kind.FIXED_LENGTH, recordLength, (byte) 0, Compression.NONE);
   }
 
   public static InputSpec lines() {
-    return new InputSpec(Kind.LINES, 0, (byte) 0);
+    return new InputSpec(Kind.LINES, 0, (byte) 0, Compression.NONE);
   }
 
   public static InputSpec delimited(byte delimiter) {
-    return new InputSpec(Kind.DELIMITED, 0, delimiter);
+    return new InputSpec(Kind.DELIMITED, 0, delimiter, Compression.NONE);
   }
 
   public static InputSpec keyValue(byte separator) {
-    return new InputSpec(Kind.KEY_VALUE, 0, separator);
+    return new InputSpec(Kind.KEY_VALUE, 0, separator, Compression.NONE);
   }
 
   /**
@@ -86,8 +105,13 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter) {
     return delimited(bytes[0]);
   }
 
+  /** This spec over input compressed as {@code compression}. */
+  public InputSpec compressed(Compression compression) {
+    return new InputSpec(kind, recordLength, delimiter, compression);
+  }
+
   public String encode() {
-    return switch (kind) {
+    return compression.prefix + switch (kind) {
       case FIXED_LENGTH -> "fixed-length:" + recordLength;
       case LINES -> "lines";
       case DELIMITED -> "delimited:" + (delimiter & 0xFF);
@@ -99,6 +123,15 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter) {
   public static InputSpec parse(String text) {
     if (text == null) {
       throw new IllegalArgumentException("the input spec is missing");
+    }
+    for (Compression c : Compression.values()) {
+      if (c != Compression.NONE && text.startsWith(c.prefix)) {
+        InputSpec records = parse(text.substring(c.prefix.length()));
+        if (records.compression != Compression.NONE) {
+          throw new IllegalArgumentException("bad input spec '" + text + "': compressed twice");
+        }
+        return records.compressed(c);
+      }
     }
     if (text.equals("lines")) {
       return lines();
@@ -122,6 +155,6 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter) {
       throw new IllegalArgumentException("bad input spec '" + text + "': '" + value + "' is not a number");
     }
     throw new IllegalArgumentException("unknown input spec '" + text
-        + "' (fixed-length:N, lines, delimited:B or key-value:S)");
+        + "' (fixed-length:N, lines, delimited:B or key-value:S, each perhaps after gzip+)");
   }
 }

@@ -2,6 +2,7 @@ package org.smartssd.examples.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,7 +37,9 @@ import picocli.CommandLine.Option;
       "Without --device it starts its own devices (--devices, default 1), each in a child JVM of its own (so that "
           + "the host CPU time measured here is the host's alone) on a temporary data directory, deleted at the end. "
           + "With several devices the trace is cut into equal whole-record parts, one a device, and every run reads "
-          + "all of them; a run's modelled time is then the slowest device's. Exits 1 if any result disagrees."})
+          + "all of them; a run's modelled time is then the slowest device's. Exits 1 if any result disagrees.",
+      "--trace runs it over real trace files instead (smartssd compare --trace wc_day46_1.gz --trace wc_day46_2.gz), "
+          + "--gzip over the trace stored compressed."})
 public final class CompareCommand implements Callable<Integer> {
   /** The most devices compare starts: each is a JVM of its own. */
   static final int MAX_DEVICES = 64;
@@ -47,6 +50,17 @@ public final class CompareCommand implements Callable<Integer> {
   @Option(names = "--records", paramLabel = "N", defaultValue = "7000000",
       description = "Records to generate (default: ${DEFAULT-VALUE}, the source's run).")
   long records;
+
+  @Option(names = "--trace", paramLabel = "FILE",
+      description = "A trace file (plain or gzip, such as the published wc_day46_1.gz) whose records, with those "
+          + "of the other --trace files in the order given, are the trace instead of a generated one "
+          + "(repeatable; not with --records).")
+  List<Path> traces = new ArrayList<>();
+
+  @Option(names = "--gzip",
+      description = "Store the trace gzip-compressed in the devices (one .gz file a device): every mode reads "
+          + "it as Hadoop reads gzip, one split a file, and device mode decompresses it inside the device.")
+  boolean gzip;
 
   @Option(names = "--profile", paramLabel = "P", defaultValue = "msst13-sata",
       description = "Profile of the devices compare starts: msst13-sata, issd-current, issd-future, xsd, nvme-gen4 "
@@ -155,8 +169,17 @@ public final class CompareCommand implements Callable<Integer> {
     DeviceConf.checked(cl, deviceProperties, profile);
     PrintWriter out = cl.getOut();
     PrintWriter err = cl.getErr();
+    for (Path t : traces) {
+      if (!Files.isRegularFile(t)) {
+        throw new CommandLine.ParameterException(cl, "--trace " + t + " is not a file");
+      }
+    }
+    if (!traces.isEmpty() && spec.commandLine().getParseResult().hasMatchedOption("--records")) {
+      throw new CommandLine.ParameterException(cl, "--records sizes a generated trace; --trace gives the trace's "
+          + "records: give one or the other");
+    }
     Comparison.Options options = new Comparison.Options(records, profile, devices, toStart, report, seed,
-        chosenScenarios, chosen, properties, deviceProperties);
+        chosenScenarios, chosen, properties, deviceProperties, traces, gzip);
     Comparison.Outcome outcome = new Comparison(options, err).run();
     ComparisonReport r = new ComparisonReport(outcome);
     out.print(r.table());

@@ -25,6 +25,7 @@ import org.smartssd.examples.wc98.GeneratorParameters;
 import org.smartssd.examples.wc98.TraceFormat;
 import org.smartssd.examples.wc98.TraceWriter;
 import org.smartssd.examples.wc98.Wc98Generator;
+import org.smartssd.examples.wc98.Wc98Reader;
 
 /**
  * The source's evaluation end to end ({@code smartssd compare}): generate a trace, spread it over one
@@ -58,12 +59,17 @@ public final class Comparison {
    * @param modes the modes to run (all three by default)
    * @param hadoopProperties keys for the jobs
    * @param deviceProperties keys for the devices compare starts (not given ones)
+   * @param traces trace files (plain or gzip) whose records, in order, are the trace instead of a
+   *     generated one of {@code records} records; none to generate
+   * @param gzip whether the trace is stored gzip-compressed in the devices (and so read, and in device
+   *     mode decompressed in the device, as Hadoop reads a {@code .gz} file)
    */
   public record Options(long records, String profile, List<String> devices, int deviceCount, Path reportDir, long seed,
       List<Scenario> scenarios, List<Mode> modes, Map<String, String> hadoopProperties,
-      Map<String, String> deviceProperties) {
+      Map<String, String> deviceProperties, List<Path> traces, boolean gzip) {
     public Options {
       devices = List.copyOf(devices);
+      traces = List.copyOf(traces);
       scenarios = List.copyOf(scenarios);
       modes = List.copyOf(modes);
       if (devices.isEmpty() && deviceCount < 1) {
@@ -81,9 +87,10 @@ public final class Comparison {
    * What was compared: every run, the direct count, and the runs whose result differs from it.
    *
    * @param profile the devices' profile (distinct ones joined by commas when given devices differ)
+   * @param records the trace's records (as asked, or those of the given trace files)
    */
-  public record Outcome(Options options, String profile, List<AnalysisRun> runs, Map<Scenario, AnalysisResult> expected,
-      List<String> disagreements, double totalSeconds) {
+  public record Outcome(Options options, String profile, long records, List<AnalysisRun> runs,
+      Map<Scenario, AnalysisResult> expected, List<String> disagreements, double totalSeconds) {
     public boolean agree() {
       return disagreements.isEmpty();
     }
@@ -91,6 +98,8 @@ public final class Comparison {
 
   private final Options options;
   private final PrintWriter log;
+  /** The trace's records: as asked, or those of the given trace files. */
+  private long records;
 
   public Comparison(Options options, PrintWriter log) {
     this.options = options;
@@ -113,11 +122,24 @@ public final class Comparison {
     checkSamePacing(given);
     Path work = Files.createTempDirectory("smartssd-compare-");
     try {
-      Path trace = work.resolve("wc98-" + options.records() + ".bin");
       Path warmupTrace = work.resolve("wc98-warmup.bin");
       Wc98Generator generator = new Wc98Generator(GeneratorParameters.defaults().withSeed(options.seed()));
-      say("generating %,d records (seed %d)", options.records(), options.seed());
-      generate(generator, options.records(), trace);
+      Path trace;
+      if (options.traces().isEmpty()) {
+        records = options.records();
+        trace = work.resolve("wc98-" + records + ".bin");
+        say("generating %,d records (seed %d)", records, options.seed());
+        generate(generator, records, trace);
+      } else {
+        Path joined = work.resolve("wc98-given.bin");
+        records = join(options.traces(), joined);
+        say("read %,d records from %d trace file(s)", records, options.traces().size());
+        if (records == 0) {
+          throw new IOException("the trace files hold no record: " + options.traces());
+        }
+        trace = work.resolve("wc98-" + records + ".bin");
+        Files.move(joined, trace);
+      }
       generate(generator, warmupRecords(), warmupTrace);
       say("counting them directly (no Hadoop), to check every run against");
       DirectCount direct = DirectCount.of(trace);
@@ -170,7 +192,7 @@ public final class Comparison {
         }
       }
       double total = (System.nanoTime() - started) / 1e9;
-      return new Outcome(options, profile, runs, expected, disagreements, total);
+      return new Outcome(options, profile, records, runs, expected, disagreements, total);
     } finally {
       deleteRecursively(work);
     }
@@ -178,7 +200,7 @@ public final class Comparison {
 
   /** The warm-up trace: {@link #WARMUP_RECORDS} a device, no more than the trace. */
   private long warmupRecords() {
-    return Math.min(WARMUP_RECORDS * options.deviceTotal(), options.records());
+    return Math.min(WARMUP_RECORDS * options.deviceTotal(), records);
   }
 
   private static List<String> bases(List<String> addresses) {
@@ -193,8 +215,8 @@ public final class Comparison {
     List<org.apache.hadoop.fs.Path> warmupInputs = new ArrayList<>();
     List<org.apache.hadoop.fs.Path> inputs = new ArrayList<>();
     for (String base : bases) {
-      warmupInputs.add(new org.apache.hadoop.fs.Path(warmupPath(base)));
-      inputs.add(new org.apache.hadoop.fs.Path(tracePath(base)));
+      warmupInputs.add(new org.apache.hadoop.fs.Path(stored(warmupPath(base))));
+      inputs.add(new org.apache.hadoop.fs.Path(stored(tracePath(base))));
     }
     say("%s: warming up (every job once on %,d records)", pacing, warmupRecords());
     for (Scenario s : options.scenarios()) {
@@ -217,12 +239,31 @@ public final class Comparison {
     }
   }
 
+  /** Where a device's part of the trace is stored (the loader adds {@code .gz} to gzip parts). */
   private String tracePath(String base) {
-    return base + "/trace/wc98-" + options.records() + ".bin";
+    return base + "/trace/wc98-" + records + ".bin";
   }
 
   private static String warmupPath(String base) {
     return base + "/warmup/wc98-warmup.bin";
+  }
+
+  /** What the jobs read of a stored path. */
+  private String stored(String path) {
+    return options.gzip() ? path + ".gz" : path;
+  }
+
+  /** Writes the records of the trace files, in order, to {@code to}; their number. */
+  private static long join(List<Path> traces, Path to) throws IOException {
+    long n = 0;
+    try (TraceWriter writer = TraceWriter.create(to, TraceFormat.BINARY, false)) {
+      for (Path t : traces) {
+        try (Wc98Reader reader = Wc98Reader.open(t)) {
+          n += reader.forEach(writer);
+        }
+      }
+    }
+    return n;
   }
 
   private static void check(AnalysisRun run, AnalysisResult expected, String what, List<String> disagreements) {
@@ -239,11 +280,13 @@ public final class Comparison {
     long started = System.nanoTime();
     int recordBytes = LogAnalysis.recordBytes(conf);
     List<TraceLoader.Part> parts = TraceLoader.spread(conf, List.of(trace), bases.stream().map(this::tracePath).toList(),
-        overwrite, recordBytes);
+        overwrite, recordBytes, options.gzip());
     TraceLoader.spread(conf, List.of(warmupTrace), bases.stream().map(Comparison::warmupPath).toList(), overwrite,
-        recordBytes);
-    say("loaded the trace into %d device(s), %s records each, in %.1f s", bases.size(),
+        recordBytes, options.gzip());
+    say("loaded the trace into %d device(s), %s records each%s, in %.1f s", bases.size(),
         String.join(" / ", parts.stream().map(p -> String.format(Locale.ROOT, "%,d", p.records())).toList()),
+        options.gzip() ? String.format(Locale.ROOT, ", gzip-compressed (%s bytes)", String.join(" / ",
+            parts.stream().map(p -> String.format(Locale.ROOT, "%,d", p.bytes())).toList())) : "",
         (System.nanoTime() - started) / 1e9);
   }
 

@@ -217,7 +217,9 @@ public final class ComparisonReport {
   Map<String, Object> json() {
     Map<String, Object> m = new LinkedHashMap<>();
     Comparison.Options o = outcome.options();
-    m.put("records", o.records());
+    m.put("records", outcome.records());
+    m.put("trace_files", o.traces().stream().map(Path::toString).toList());
+    m.put("stored", o.gzip() ? "gzip" : "plain");
     m.put("seed", o.seed());
     m.put("profile", outcome.profile());
     m.put("devices", o.deviceTotal());

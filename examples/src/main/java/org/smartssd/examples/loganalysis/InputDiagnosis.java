@@ -1,7 +1,6 @@
 package org.smartssd.examples.loganalysis;
 
 import java.io.BufferedInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -12,6 +11,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.smartssd.examples.wc98.Wc98Record;
 
 /**
@@ -26,15 +27,29 @@ final class InputDiagnosis {
   static String firstProblem(Configuration conf, Scenario scenario, List<Path> inputs) throws IOException {
     int recordBytes = LogAnalysis.recordBytes(conf);
     byte[] record = new byte[recordBytes];
+    CompressionCodecFactory codecs = new CompressionCodecFactory(conf);
     for (Path input : inputs) {
       FileSystem fs = input.getFileSystem(conf);
       for (FileStatus file : files(fs, input)) {
-        try (InputStream in = new BufferedInputStream(fs.open(file.getPath()), 1 << 20)) {
-          for (long offset = 0; offset < file.getLen(); offset += recordBytes) {
+        CompressionCodec codec = codecs.getCodec(file.getPath());
+        InputStream raw = fs.open(file.getPath());
+        // A compressed file's records are read decompressed, to its end; offsets are the decompressed ones.
+        long end = codec == null ? file.getLen() : Long.MAX_VALUE;
+        try (InputStream in = new BufferedInputStream(codec == null ? raw : codec.createInputStream(raw), 1 << 20)) {
+          for (long offset = 0; offset < end; offset += recordBytes) {
+            int read;
             try {
-              readFully(in, record);
-            } catch (EOFException e) {
-              return "truncated record at byte offset " + offset + " of " + file.getPath();
+              read = readFully(in, record);
+            } catch (IOException e) {
+              return "cannot read " + file.getPath() + " past byte " + offset + (codec == null ? "" : " decompressed")
+                  + ": " + e.getMessage();
+            }
+            if (read == 0 && codec != null) {
+              break; // the compressed file's end
+            }
+            if (read < recordBytes) {
+              return "truncated record at byte offset " + offset + (codec == null ? "" : " (decompressed)") + " of "
+                  + file.getPath();
             }
             int server = record[RecordFields.SERVER_OFFSET] & 0xFF;
             if (server >>> 5 >= RecordFields.REGIONS) {
@@ -76,14 +91,16 @@ final class InputDiagnosis {
     return files;
   }
 
-  private static void readFully(InputStream in, byte[] b) throws IOException {
+  /** Reads {@code b} whole if the stream has that much; the bytes read (fewer only at its end). */
+  private static int readFully(InputStream in, byte[] b) throws IOException {
     int n = 0;
     while (n < b.length) {
       int r = in.read(b, n, b.length - n);
       if (r < 0) {
-        throw new EOFException();
+        break;
       }
       n += r;
     }
+    return n;
   }
 }

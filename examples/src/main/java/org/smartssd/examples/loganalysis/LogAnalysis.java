@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -21,6 +22,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobStatus;
@@ -32,6 +34,7 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.smartssd.devicemapper.JavaGzipCodec;
 import org.smartssd.device.DeviceEnergy;
 import org.smartssd.examples.wc98.Wc98FormatException;
 import org.smartssd.examples.wc98.Wc98Record;
@@ -72,6 +75,9 @@ public final class LogAnalysis {
     conf.set(POLL_INTERVAL, POLL_INTERVAL_MS);
     // The command line parses its own options; Hadoop need not warn that it did not.
     conf.setBoolean("mapreduce.client.genericoptionsparser.used", true);
+    // A gzip trace is decompressed on the host by the same Java inflater the device runs, so that the
+    // host's decompression is counted as the device's is (zlib's, native, would not be).
+    conf.setIfUnset(CommonConfigurationKeys.IO_COMPRESSION_CODECS_KEY, JavaGzipCodec.class.getName());
     overrides.forEach(conf::set);
     return conf;
   }
@@ -143,7 +149,8 @@ public final class LogAnalysis {
       throw new IllegalArgumentException("no input");
     }
     int recordBytes = recordBytes(conf);
-    long inputBytes = checkInputs(conf, inputs, recordBytes);
+    InputBytes checked = checkInputs(conf, inputs, recordBytes);
+    long inputBytes = checked.plain();
     java.nio.file.Path temporary = null;
     Path out = output;
     if (out == null) {
@@ -194,7 +201,9 @@ public final class LogAnalysis {
       OpCounts counted = counting ? HostCounting.total().minus(countedBefore).minus(waiting) : null;
       Map<String, HostInterfaceMeter.Snapshot> used = HostInterfaceMeter.used(before, meter.snapshot());
       DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters()) : DeviceMode.Values.NONE;
-      if (result.total() != inputBytes / recordBytes) {
+      if (checked.compressed()) {
+        inputBytes = result.total() * recordBytes; // the input's bytes decompressed: the records the job read
+      } else if (result.total() != inputBytes / recordBytes) {
         throw new IOException("the job counted " + result.total() + " records, but the input holds "
             + inputBytes / recordBytes);
       }
@@ -257,10 +266,12 @@ public final class LogAnalysis {
    * starts: a truncated file would fail in its record reader anyway, but this names the file and the
    * offset.
    *
-   * @return the bytes of the input files
+   * @return the bytes of the uncompressed input files, and whether any is compressed (its records are
+   *     then known only once the job read them)
    */
-  static long checkInputs(Configuration conf, List<Path> inputs, int recordBytes) throws IOException {
+  static InputBytes checkInputs(Configuration conf, List<Path> inputs, int recordBytes) throws IOException {
     long bytes = 0;
+    boolean compressed = false;
     for (Path input : inputs) {
       FileSystem fs = input.getFileSystem(conf);
       FileStatus status = fs.getFileStatus(input);
@@ -276,7 +287,12 @@ public final class LogAnalysis {
       } else {
         files.add(status);
       }
+      CompressionCodecFactory codecs = new CompressionCodecFactory(conf);
       for (FileStatus f : files) {
+        if (codecs.getCodec(f.getPath()) != null) {
+          compressed = true; // its records are counted by the job: their bytes are known only decompressed
+          continue;
+        }
         long partial = f.getLen() % recordBytes;
         if (partial != 0) {
           throw new Wc98FormatException(f.getPath().toString(), f.getLen() - partial, "truncated record: the file ends "
@@ -286,8 +302,11 @@ public final class LogAnalysis {
         bytes += f.getLen();
       }
     }
-    return bytes;
+    return new InputBytes(bytes, compressed);
   }
+
+  /** The bytes of a job's uncompressed input files, and whether it has compressed ones too. */
+  record InputBytes(long plain, boolean compressed) {}
 
   /** As FileInputFormat: names starting with '_' or '.' below the input are not read. */
   private static boolean hidden(Path file, Path root) {

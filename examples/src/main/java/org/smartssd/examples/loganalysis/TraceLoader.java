@@ -62,13 +62,23 @@ public final class TraceLoader {
   /** As {@link #load(Configuration, List, String, boolean)}, each record stored in {@code recordBytes} bytes. */
   public static List<Loaded> load(Configuration conf, List<java.nio.file.Path> files, String target, boolean overwrite,
       int recordBytes) throws IOException {
+    return load(conf, files, target, overwrite, recordBytes, false);
+  }
+
+  /**
+   * As {@link #load(Configuration, List, String, boolean, int)}; with {@code gzip}, each file is stored
+   * gzip-compressed, its name ending in {@code .gz} (a file's own name keeps it), for jobs that read
+   * it compressed as Hadoop reads a {@code .gz} file (in the device too).
+   */
+  public static List<Loaded> load(Configuration conf, List<java.nio.file.Path> files, String target, boolean overwrite,
+      int recordBytes, boolean gzip) throws IOException {
     checkSources(files);
     Path targetPath = new Path(target);
     FileSystem fs = targetPath.getFileSystem(conf);
     targetPath = fs.makeQualified(targetPath);
     boolean targetIsDirectory = target.endsWith("/") || files.size() > 1 || isDirectory(fs, targetPath);
 
-    Staging staging = new Staging(conf, overwrite, recordBytes);
+    Staging staging = new Staging(conf, overwrite, recordBytes, gzip);
     for (java.nio.file.Path f : files) {
       staging.add(targetIsDirectory ? new Path(targetPath, storedName(f)) : targetPath);
     }
@@ -110,11 +120,20 @@ public final class TraceLoader {
   /** As {@link #spread(Configuration, List, List, boolean)}, each record stored in {@code recordBytes} bytes. */
   public static List<Part> spread(Configuration conf, List<java.nio.file.Path> files, List<String> targets,
       boolean overwrite, int recordBytes) throws IOException {
+    return spread(conf, files, targets, overwrite, recordBytes, false);
+  }
+
+  /**
+   * As {@link #spread(Configuration, List, List, boolean, int)}; with {@code gzip}, each part is stored
+   * gzip-compressed, its name ending in {@code .gz}.
+   */
+  public static List<Part> spread(Configuration conf, List<java.nio.file.Path> files, List<String> targets,
+      boolean overwrite, int recordBytes, boolean gzip) throws IOException {
     checkSources(files);
     if (targets.isEmpty()) {
       throw new IllegalArgumentException("no target to spread the records over");
     }
-    Staging staging = new Staging(conf, overwrite, recordBytes);
+    Staging staging = new Staging(conf, overwrite, recordBytes, gzip);
     for (int i = 0; i < targets.size(); i++) {
       String target = targets.get(i);
       Path p = new Path(target);
@@ -145,7 +164,7 @@ public final class TraceLoader {
       long first = 0;
       for (int i = 0; i < sizes.length; i++) {
         long bytes = staging.length(staging.temporary(i));
-        if (bytes != sizes[i] * recordBytes) {
+        if (!gzip && bytes != sizes[i] * recordBytes) {
           throw new IOException(staging.destination(i) + ": wrote " + sizes[i] + " records, but the device holds "
               + bytes + " bytes");
         }
@@ -282,20 +301,25 @@ public final class TraceLoader {
     private final Configuration conf;
     private final boolean overwrite;
     private final int recordBytes;
+    private final boolean gzip;
     private final List<Path> destinations = new ArrayList<>();
     private final Set<Path> seen = new HashSet<>();
     private final List<Path> temporaries = new ArrayList<>();
     private final List<Path> createdDirectories = new ArrayList<>();
     private final List<Path> placed = new ArrayList<>();
 
-    Staging(Configuration conf, boolean overwrite, int recordBytes) {
+    Staging(Configuration conf, boolean overwrite, int recordBytes, boolean gzip) {
       this.conf = conf;
+      this.gzip = gzip;
       this.overwrite = overwrite;
       this.recordBytes = Wc98Record.checkStoredBytes("the stored record size", recordBytes);
     }
 
     /** Adds a destination (qualified), refusing one named twice or an existing one not to be replaced. */
     void add(Path destination) throws IOException {
+      if (gzip && !destination.getName().endsWith(".gz")) {
+        destination = destination.suffix(".gz");
+      }
       if (!seen.add(destination)) {
         throw new IllegalArgumentException("two files or parts would load into " + destination);
       }
@@ -332,7 +356,11 @@ public final class TraceLoader {
         fs.mkdirs(directory);
         createdDirectories.add(top);
       }
-      return TraceWriter.openPadded(fs.create(temporary, true), recordBytes);
+      java.io.OutputStream out = fs.create(temporary, true);
+      if (gzip) {
+        out = new java.util.zip.GZIPOutputStream(out, 1 << 16);
+      }
+      return TraceWriter.openPadded(out, recordBytes);
     }
 
     long length(Path p) throws IOException {

@@ -209,8 +209,9 @@ public final class Wc98Command implements Runnable {
       description = {
         "Copy trace files (plain or gzip) into a device, checking every record on the way: "
             + "smartssd wc98 load wc_day46_1.gz objfs://127.0.0.1:7070/wc98/",
-        "gzip files are stored decompressed, as the 20-byte records the analyses read. The target is a directory "
-            + "(names kept, .gz dropped) when it exists as one, ends with /, or several files are loaded; otherwise "
+        "gzip files are stored decompressed, as the 20-byte records the analyses read, unless --gzip stores them "
+            + "compressed (the analyses then decompress them, in the device too). The target is a directory "
+            + "(names kept, .gz dropped unless --gzip) when it exists as one, ends with /, or several files are loaded; otherwise "
             + "the file's new name. All or nothing: a bad record or truncated file loads no file at all.",
         "With --spread-over (repeated, one target a device), the records of all FILEs, in order, are cut into "
             + "equal whole-record parts instead, one a target: smartssd wc98 load day1.bin --spread-over "
@@ -239,6 +240,12 @@ public final class Wc98Command implements Runnable {
             + "${DEFAULT-VALUE}, the trace's own records).")
     long recordBytes;
 
+    @Option(names = "--gzip",
+        description = "Store the records gzip-compressed, in files whose names end in .gz (a .gz file's own name is "
+            + "kept): jobs then read them as Hadoop reads gzip, one split a file, and device mode decompresses "
+            + "them inside the device.")
+    boolean gzip;
+
     @Override
     public Integer call() throws IOException {
       CommandLine cl = spec.commandLine();
@@ -254,7 +261,7 @@ public final class Wc98Command implements Runnable {
         List<Path> files = arguments.stream().map(Path::of).toList();
         List<TraceLoader.Part> parts;
         try {
-          parts = TraceLoader.spread(new org.apache.hadoop.conf.Configuration(), files, spreadOver, force, stored);
+          parts = TraceLoader.spread(new org.apache.hadoop.conf.Configuration(), files, spreadOver, force, stored, gzip);
         } catch (IllegalArgumentException e) {
           throw new CommandLine.ParameterException(cl, "--spread-over: " + e.getMessage());
         }
@@ -275,7 +282,7 @@ public final class Wc98Command implements Runnable {
       List<Path> files = arguments.subList(0, arguments.size() - 1).stream().map(Path::of).toList();
       String target = arguments.get(arguments.size() - 1);
       List<TraceLoader.Loaded> loaded = TraceLoader.load(new org.apache.hadoop.conf.Configuration(), files, target, force,
-          stored);
+          stored, gzip);
       double seconds = (System.nanoTime() - started) / 1e9;
       long records = 0;
       for (TraceLoader.Loaded l : loaded) {

@@ -63,7 +63,8 @@ public final class DeviceScalingBenchmark {
     for (int round = 0; round < rounds; round++) {
       for (int n : counts) {
         Comparison.Options options = new Comparison.Options(records, profile, List.of(), n, reports.resolve("r" + n),
-            GeneratorParameters.DEFAULT_SEED, List.of(Scenario.REGIONS), List.of(Mode.DEVICE), Map.of(), deviceKeys);
+            GeneratorParameters.DEFAULT_SEED, List.of(Scenario.REGIONS), List.of(Mode.DEVICE), Map.of(), deviceKeys,
+            List.of(), false);
         Comparison.Outcome outcome = new Comparison(options, log).run();
         if (!outcome.agree()) {
           throw new IllegalStateException("results disagree: " + outcome.disagreements());

@@ -1,6 +1,7 @@
 package org.smartssd.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -36,6 +37,34 @@ class CompareCommandTest {
     for (String mode : List.of("host-normal", "host-optimized", "device")) {
       assertTrue(run.out().contains(mode), run.out());
     }
+  }
+
+  /**
+   * A trace given as a gzip file (as the real ones are published), stored gzip-compressed: every mode
+   * agrees with the direct count, and device mode decompresses in the device (no split fell back).
+   */
+  @Test
+  void aGivenGzipTraceStoredCompressedIsComparedInEveryMode() throws IOException {
+    Path trace = dir.resolve("wc_day1_1.gz");
+    FsCommandTest.Run generated = FsCommandTest.smartssd("wc98", "generate", "--records", "15000", "--out",
+        trace.toString());
+    assertEquals(0, generated.code(), generated.err());
+    Path report = dir.resolve("gzip-report");
+    FsCommandTest.Run run = FsCommandTest.smartssd("compare", "--trace", trace.toString(), "--gzip", "--scenarios",
+        "regions", "--report", report.toString());
+    assertEquals(0, run.code(), run.err() + run.out());
+    assertTrue(run.err().contains("read 15,000 records from 1 trace file(s)"), run.err());
+    assertTrue(run.err().contains("gzip-compressed"), run.err());
+    assertFalse(run.out().contains("device!"), "no split fell back: " + run.out());
+    List<String> csv = Files.readAllLines(report.resolve("results.csv"));
+    assertEquals(1 + 3 * 2, csv.size(), String.join("\n", csv));
+    assertTrue(csv.stream().skip(1).allMatch(l -> l.contains(",15000,300000,")), String.join("\n", csv));
+    String json = Files.readString(report.resolve("results.json"));
+    assertTrue(json.contains("\"records\": 15000") && json.contains("\"stored\": \"gzip\""), json);
+
+    FsCommandTest.Run both = FsCommandTest.smartssd("compare", "--trace", trace.toString(), "--records", "10");
+    assertEquals(2, both.code(), both.err());
+    assertTrue(both.err().contains("give one or the other"), both.err());
   }
 
   @Test

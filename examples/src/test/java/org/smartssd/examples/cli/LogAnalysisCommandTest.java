@@ -86,6 +86,30 @@ class LogAnalysisCommandTest {
     }
   }
 
+  /** Loaded with --gzip, the trace stays compressed, and every mode reads it so; the device decompresses it. */
+  @Test
+  void aTraceStoredGzipCompressedIsAnalysedInEveryMode() throws IOException {
+    Path plain = Files.write(dir.resolve("gzday1"), Traces.bytes(small()));
+    Path gz = dir.resolve("wc_day2_1.gz");
+    try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+      out.write(Traces.bytes(small()));
+    }
+    FsCommandTest.Run load = FsCommandTest.smartssd("wc98", "load", "--gzip", plain.toString(), gz.toString(),
+        root + "/wc98gz/");
+    assertEquals(0, load.code(), load.err());
+    try (FileSystem fs = Traces.objfs(device.address(), new Configuration())) {
+      assertTrue(fs.exists(new org.apache.hadoop.fs.Path("/wc98gz/gzday1.gz")));
+      assertTrue(fs.exists(new org.apache.hadoop.fs.Path("/wc98gz/wc_day2_1.gz")));
+    }
+    for (String mode : List.of("host-normal", "host-optimized", "device")) {
+      FsCommandTest.Run regions = FsCommandTest.smartssd("loganalysis", "--scenario", "regions", "--mode", mode,
+          "--input", root + "/wc98gz/");
+      assertEquals(0, regions.code(), regions.err());
+      assertEquals("HERNDON\t4\nPARIS\t6\nSANTA_CLARA\t4\n", regions.out(), mode);
+      assertFalse(regions.err().contains("NOT IN THE DEVICE"), regions.err());
+    }
+  }
+
   @Test
   void statisticsGoToAJsonFileAndTheOutputDirectoryIsKept() throws IOException {
     assertEquals(0, FsCommandTest.smartssd("wc98", "load", Files.write(dir.resolve("j"), Traces.bytes(small())).toString(),

@@ -160,8 +160,8 @@ class LogAnalysisTest {
     assertFalse(inDevice.statistics().fellBack());
     runs.add(inDevice);
     Comparison.Options options = new Comparison.Options(50_000, "msst13-sata", List.of(), 1, dir, 1, List.of(Scenario.values()),
-        List.of(Mode.DEVICE), Map.of(), Map.of());
-    String table = new ComparisonReport(new Comparison.Outcome(options, "msst13-sata", runs, Map.of(), List.of(), 1.0))
+        List.of(Mode.DEVICE), Map.of(), Map.of(), List.of(), false);
+    String table = new ComparisonReport(new Comparison.Outcome(options, "msst13-sata", 50_000, runs, Map.of(), List.of(), 1.0))
         .table();
     assertTrue(table.contains("regions    device!"), table);
     assertTrue(table.contains("top-types  device!"), table);

@@ -50,6 +50,11 @@ class BuiltInTaskletsTest {
       public int lanes() {
         return 1;
       }
+
+      @Override
+      public int maxRecordBytes() {
+        return 1 << 20;
+      }
     };
   }
 

@@ -381,6 +381,11 @@ public final class IspEngine implements Closeable {
       public int lanes() {
         return exec.lanes();
       }
+
+      @Override
+      public int maxRecordBytes() {
+        return exec.isp().maxRecordBytes();
+      }
     };
   }
 

@@ -323,6 +323,11 @@ final class LaneWorker implements Runnable {
       public int lanes() {
         return exec.lanes();
       }
+
+      @Override
+      public int maxRecordBytes() {
+        return exec.isp().maxRecordBytes();
+      }
     };
   }
 

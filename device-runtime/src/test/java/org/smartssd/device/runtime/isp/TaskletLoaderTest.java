@@ -532,6 +532,11 @@ class TaskletLoaderTest {
       public int lanes() {
         return lanes;
       }
+
+      @Override
+      public int maxRecordBytes() {
+        return 1 << 20;
+      }
     };
   }
 
