@@ -1,5 +1,7 @@
 package org.smartssd.devicemapper;
 
+import org.smartssd.devicemapper.tasklet.MapReduceTasklet;
+import org.smartssd.devicemapper.wire.InputSpec;
 import org.smartssd.devicemapper.wire.ResultCodec;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -95,6 +97,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
   private long pendingBytes;
   private final List<ResultCodec.CounterValue> deviceCounters = new ArrayList<>();
   private ResultCodec.PairCursor cursor;
+  /** Whether the split is compressed, and decompressed in the device. */
+  private boolean compressedInput;
   private byte[] record = new byte[0];
   private Deserializer<Object> keyDeserializer;
   private Deserializer<Object> valueDeserializer;
@@ -158,6 +162,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     TaskletJarBuilder.Tasklet tasklet;
     try {
       tasklet = TaskletJarBuilder.build(conf, settings, split, context.getTaskAttemptID());
+      compressedInput = InputSpec.parse(tasklet.parameters().get(MapReduceTasklet.INPUT)).compression()
+          != InputSpec.Compression.NONE;
     } catch (UnsupportedJobException e) {
       throw unavailable(e.getMessage(), e);
     } catch (IOException e) {
@@ -276,9 +282,10 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     for (ResultCodec.CounterValue c : deviceCounters) {
       context.getCounter(c.group(), c.name()).increment(c.value());
     }
-    LOG.info("device {} ran the map of {}: {} bytes scanned, {} records, {} result bytes in {} records, {} lanes,"
+    LOG.info("device {} ran the map of {}: {} bytes scanned, {}, {} result bytes in {} records, {} lanes,"
         + " wall {} ms, lane CPU {} ms, modelled {} ms (read {} ms, compute {} ms on {} cores, {} counted ops,"
-        + " transfer {} ms, delayed {} ms by host operations){}", device, describe(), s.bytesScanned(), s.records(),
+        + " transfer {} ms, delayed {} ms by host operations){}", device, describe(), s.bytesScanned(),
+        compressedInput ? "compressed (its records cut by the tasklet, after decompressing)" : s.records() + " records",
         s.resultBytes(), s.resultRecords(), s.lanes(), s.wallNanos() / 1_000_000, s.laneCpuNanos() / 1_000_000,
         s.modelledNanos() / 1_000_000, s.modelledReadNanos() / 1_000_000, s.modelledComputeNanos() / 1_000_000,
         s.lanes(), s.countedOps(), s.modelledTransferNanos() / 1_000_000, s.modelledHostDelayNanos() / 1_000_000,
