@@ -10,6 +10,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.hadoop.util.Tool;
@@ -86,9 +87,10 @@ public final class DeviceJobClient extends Configured implements Tool {
         throw new IllegalArgumentException("the job reads fixed-length records without a record length: set it with "
             + "FixedLengthInputFormat.setRecordLength (" + FixedLengthInputFormat.FIXED_RECORD_LENGTH + ")");
       }
-    } else if (inputFormat != TextInputFormat.class && inputFormat != KeyValueTextInputFormat.class) {
-      throw new IllegalArgumentException("the devices present records as FixedLengthInputFormat, TextInputFormat or "
-          + "KeyValueTextInputFormat do; the job's input format is " + inputFormat.getName());
+    } else if (inputFormat != TextInputFormat.class && inputFormat != KeyValueTextInputFormat.class
+        && inputFormat != SequenceFileInputFormat.class) {
+      throw new IllegalArgumentException("the devices present records as FixedLengthInputFormat, TextInputFormat, "
+          + "KeyValueTextInputFormat or SequenceFileInputFormat do; the job's input format is " + inputFormat.getName());
     }
     conf.set(DeviceMapperConfigKeys.REAL_MAPPER_CLASS, mapper.getName());
     conf.set(DeviceMapperConfigKeys.REAL_INPUT_FORMAT_CLASS, inputFormat.getName());

@@ -97,8 +97,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
   private long pendingBytes;
   private final List<ResultCodec.CounterValue> deviceCounters = new ArrayList<>();
   private ResultCodec.PairCursor cursor;
-  /** Whether the split is compressed, and decompressed in the device. */
-  private boolean compressedInput;
+  /** Whether the device takes the split apart as a stream (compressed, or a SequenceFile): the tasklet cuts its records. */
+  private boolean streamInput;
   private byte[] record = new byte[0];
   private Deserializer<Object> keyDeserializer;
   private Deserializer<Object> valueDeserializer;
@@ -162,8 +162,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     TaskletJarBuilder.Tasklet tasklet;
     try {
       tasklet = TaskletJarBuilder.build(conf, settings, split, context.getTaskAttemptID());
-      compressedInput = InputSpec.parse(tasklet.parameters().get(MapReduceTasklet.INPUT)).compression()
-          != InputSpec.Compression.NONE;
+      InputSpec spec = InputSpec.parse(tasklet.parameters().get(MapReduceTasklet.INPUT));
+      streamInput = spec.compression() != InputSpec.Compression.NONE || spec.kind() == InputSpec.Kind.SEQUENCE;
     } catch (UnsupportedJobException e) {
       throw unavailable(e.getMessage(), e);
     } catch (IOException e) {
@@ -285,7 +285,7 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     LOG.info("device {} ran the map of {}: {} bytes scanned, {}, {} result bytes in {} records, {} lanes,"
         + " wall {} ms, lane CPU {} ms, modelled {} ms (read {} ms, compute {} ms on {} cores, {} counted ops,"
         + " transfer {} ms, delayed {} ms by host operations){}", device, describe(), s.bytesScanned(),
-        compressedInput ? "compressed (its records cut by the tasklet, after decompressing)" : s.records() + " records",
+        streamInput ? "a stream (its records cut by the tasklet)" : s.records() + " records",
         s.resultBytes(), s.resultRecords(), s.lanes(), s.wallNanos() / 1_000_000, s.laneCpuNanos() / 1_000_000,
         s.modelledNanos() / 1_000_000, s.modelledReadNanos() / 1_000_000, s.modelledComputeNanos() / 1_000_000,
         s.lanes(), s.countedOps(), s.modelledTransferNanos() / 1_000_000, s.modelledHostDelayNanos() / 1_000_000,

@@ -31,6 +31,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.KeyValueLineRecordReader;
 import org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 
 /**
@@ -74,6 +75,12 @@ final class TaskletJarBuilder {
     }
     roots.add(job.getMapOutputKeyClass().getName());
     roots.add(job.getMapOutputValueClass().getName());
+    SequenceHeader sequence = null;
+    if (input.kind() == InputSpec.Kind.SEQUENCE) {
+      sequence = sequenceHeader(conf, split);
+      roots.add(sequence.keyClass());
+      roots.add(sequence.valueClass());
+    }
     for (String key : List.of(MRJobConfig.KEY_COMPARATOR, MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS)) {
       String name = conf.getTrimmed(key);
       if (name != null && !name.isEmpty()) {
@@ -112,8 +119,41 @@ final class TaskletJarBuilder {
     parameters.put(MapReduceTasklet.BUFFER_RECORDS, Integer.toString(settings.bufferRecords()));
     parameters.put(MapReduceTasklet.BUFFER_BYTES, Integer.toString(settings.bufferBytes()));
     parameters.put(MapReduceTasklet.RESULT_BATCH_BYTES, Integer.toString(settings.resultBatchBytes()));
+    if (sequence != null) {
+      parameters.put(MapReduceTasklet.SEQUENCE_HEADER_END, Long.toString(sequence.headerEnd()));
+      parameters.put(MapReduceTasklet.SEQUENCE_SYNC, sequence.syncHex());
+      parameters.put(MapReduceTasklet.SEQUENCE_KEY_CLASS, sequence.keyClass());
+      parameters.put(MapReduceTasklet.SEQUENCE_VALUE_CLASS, sequence.valueClass());
+      parameters.put(MapReduceTasklet.FILE_LENGTH,
+          Long.toString(split.getPath().getFileSystem(conf).getFileStatus(split.getPath()).getLen()));
+    }
     return new Tasklet(jar(classes, JobConfigurations.encodeDefaults(defaults)), MapReduceTasklet.class.getName(),
         parameters);
+  }
+
+  /**
+   * The header of a SequenceFile split's file, which the device needs to find its records.
+   *
+   * @throws UnsupportedJobException when its records are compressed (the device reads them as stored),
+   *     or it is not a SequenceFile version the device reads
+   */
+  static SequenceHeader sequenceHeader(Configuration conf, FileSplit split) throws IOException {
+    SequenceHeader h;
+    try {
+      h = SequenceHeader.read(split.getPath().getFileSystem(conf), split.getPath());
+    } catch (java.io.EOFException e) {
+      throw new UnsupportedJobException(split.getPath() + " ends inside a SequenceFile header: the host reads it");
+    } catch (IOException e) {
+      if (e instanceof UnsupportedJobException u) {
+        throw u;
+      }
+      throw new UnsupportedJobException(e.getMessage());
+    }
+    if (h.compressed()) {
+      throw new UnsupportedJobException(split.getPath() + " is a SequenceFile whose " + (h.blockCompressed()
+          ? "blocks" : "records") + " are compressed (" + h.codec() + "); the device reads only uncompressed ones");
+    }
+    return h;
   }
 
   /** LineRecordReader's limit on line length; a job that sets it runs on the host. */
@@ -127,6 +167,9 @@ final class TaskletJarBuilder {
   static InputSpec input(Class<? extends InputFormat> inputFormat, Configuration conf, FileSplit split)
       throws UnsupportedJobException {
     InputSpec records = input(inputFormat, conf);
+    if (records.kind() == InputSpec.Kind.SEQUENCE) {
+      return records; // SequenceFileInputFormat reads the file as stored, whatever its name
+    }
     CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(split.getPath());
     if (codec == null) {
       return records;
@@ -172,8 +215,11 @@ final class TaskletJarBuilder {
         throw new UnsupportedJobException(e.getMessage());
       }
     }
+    if (inputFormat == SequenceFileInputFormat.class) {
+      return InputSpec.sequence();
+    }
     throw new UnsupportedJobException("input format " + inputFormat.getName() + " is not one the device presents "
-        + "records as (FixedLengthInputFormat, TextInputFormat, KeyValueTextInputFormat)");
+        + "records as (FixedLengthInputFormat, TextInputFormat, KeyValueTextInputFormat, SequenceFileInputFormat)");
   }
 
   private static boolean shared(String binaryName, List<String> sharedPackages) {

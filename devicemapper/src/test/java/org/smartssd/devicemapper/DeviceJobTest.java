@@ -19,6 +19,8 @@ import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
@@ -370,6 +372,51 @@ class DeviceJobTest {
       Job j = inMode(TestJobs.lineEcho(conf(TEXT_SPLIT_BYTES), jobs.path("/gzempty"), jobs.output()), mode);
       assertThat(j.waitForCompletion(false)).as("an empty .gz file, %s", mode).isFalse();
     }
+  }
+
+  /**
+   * An uncompressed SequenceFile's records reach the mapper in the device as SequenceFileRecordReader
+   * gives them, split by split (sync marks every 500 bytes; SequenceFileInputFormat makes splits of
+   * at least 100 KiB, its sync interval: SequenceInputTest has smaller ones); a compressed one runs on
+   * the host, saying why.
+   */
+  @Test
+  void sequenceFileRecordsReachTheMapperInTheDevice() throws Exception {
+    Random random = new Random(5);
+    Map<String, Long> expected = new TreeMap<>();
+    for (String name : new String[] {"plain", "block"}) {
+      SequenceFile.CompressionType type = name.equals("plain") ? SequenceFile.CompressionType.NONE
+          : SequenceFile.CompressionType.BLOCK;
+      try (SequenceFile.Writer w = SequenceFile.createWriter(jobs.conf(),
+          SequenceFile.Writer.file(jobs.path("/seq-" + name + "/part.seq")), SequenceFile.Writer.keyClass(Text.class),
+          SequenceFile.Writer.valueClass(IntWritable.class), SequenceFile.Writer.syncInterval(500),
+          SequenceFile.Writer.compression(type))) {
+        for (int i = 0; i < 20_000; i++) {
+          String word = WORDS[random.nextInt(WORDS.length)];
+          int n = random.nextInt(100);
+          w.append(new Text(word), new IntWritable(n));
+          if (name.equals("plain")) {
+            expected.merge(word, (long) n, Long::sum);
+          }
+        }
+      }
+    }
+    Runs runs = everyMode(TestJobs::sequenceSum, "/seq-plain", 16 << 10);
+    assertThat(runs.splits()).isGreaterThan(2);
+    assertThat(Jobs.counts(runs.outputs().get(Mode.HOST))).isEqualTo(expected);
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(runs.outputs().get(Mode.FALLBACK)).isEqualTo(runs.outputs().get(Mode.HOST));
+    Counters device = runs.counters().get(Mode.DEVICE);
+    assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(runs.splits());
+    assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
+    assertThat(counter(device, DeviceCounters.MODELLED_DEVICE_NANOS)).isPositive();
+
+    Runs block = everyMode(TestJobs::sequenceSum, "/seq-block", 16 << 10);
+    assertThat(block.outputs().get(Mode.DEVICE)).isEqualTo(block.outputs().get(Mode.HOST)).isNotEmpty();
+    assertThat(counter(block.counters().get(Mode.DEVICE), DeviceCounters.FALLBACK_SPLITS)).isEqualTo(block.splits());
+    FileSplit compressed = new FileSplit(jobs.path("/seq-block/part.seq"), 0, 100, new String[0]);
+    assertThatThrownBy(() -> TaskletJarBuilder.sequenceHeader(jobs.conf(), compressed))
+        .hasMessageContaining("blocks are compressed");
   }
 
   @Test

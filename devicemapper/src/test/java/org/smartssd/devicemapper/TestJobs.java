@@ -138,6 +138,23 @@ final class TestJobs {
     return job;
   }
 
+  /**
+   * A SequenceFile of (Text, IntWritable): the values summed per key, by the identity mapper, with
+   * {@code IntSumReducer} as combiner and reducer.
+   */
+  static Job sequenceSum(Configuration conf, Path input, Path output) throws IOException {
+    Job job = Job.getInstance(conf, "sequence sum");
+    job.setInputFormatClass(org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat.class);
+    job.setMapperClass(Mapper.class);
+    job.setCombinerClass(org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer.class);
+    job.setReducerClass(org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(IntWritable.class);
+    FileInputFormat.addInputPath(job, input);
+    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
   static Job regionCount(Configuration conf, Path input, Path output) throws IOException {
     return countPerKey(conf, "records per region", 20, RegionMapper.class, input, output);
   }

@@ -1,7 +1,14 @@
 package org.smartssd.device.tasklet;
 
-/** How the engine presents the input to a tasklet. */
-public record RecordFormat(Kind kind, int recordLength, byte delimiter) {
+/**
+ * How the engine presents the input to a tasklet.
+ *
+ * @param recordLength the records' length (FIXED_LENGTH), else 0
+ * @param delimiter where records end (DELIMITED), else 0
+ * @param readPastEnd how many bytes after the range's end a STREAM also reads (for a reader whose
+ *     last record, or the mark that ends its part, may lie past it), else 0
+ */
+public record RecordFormat(Kind kind, int recordLength, byte delimiter, int readPastEnd) {
 
   public enum Kind {
     /** Bytes as read, each byte once, with its offset. */
@@ -29,22 +36,30 @@ public record RecordFormat(Kind kind, int recordLength, byte delimiter) {
     if (kind == Kind.FIXED_LENGTH && recordLength <= 0) {
       throw new IllegalArgumentException("fixed-length records need a positive length, not " + recordLength);
     }
+    if (readPastEnd < 0 || (readPastEnd > 0 && kind != Kind.STREAM)) {
+      throw new IllegalArgumentException("only a stream reads past its range's end, and not " + readPastEnd + " bytes");
+    }
   }
 
   public static RecordFormat raw() {
-    return new RecordFormat(Kind.RAW, 0, (byte) 0);
+    return new RecordFormat(Kind.RAW, 0, (byte) 0, 0);
   }
 
   public static RecordFormat fixedLength(int recordLength) {
-    return new RecordFormat(Kind.FIXED_LENGTH, recordLength, (byte) 0);
+    return new RecordFormat(Kind.FIXED_LENGTH, recordLength, (byte) 0, 0);
   }
 
   public static RecordFormat delimited(byte delimiter) {
-    return new RecordFormat(Kind.DELIMITED, 0, delimiter);
+    return new RecordFormat(Kind.DELIMITED, 0, delimiter, 0);
   }
 
   public static RecordFormat stream() {
-    return new RecordFormat(Kind.STREAM, 0, (byte) 0);
+    return stream(0);
+  }
+
+  /** A stream of the range and {@code readPastEnd} bytes after it (cut at the object's end). */
+  public static RecordFormat stream(int readPastEnd) {
+    return new RecordFormat(Kind.STREAM, 0, (byte) 0, readPastEnd);
   }
 
   /** Lines ended by '\n'. */

@@ -96,6 +96,17 @@ final class JobClasses {
     return c.asSubclass(Reducer.class);
   }
 
+  /** A Writable the device makes to read a SequenceFile's keys or values: the job's own, or one of {@link #LIBRARY_WRITABLES}. */
+  @SuppressWarnings("unchecked")
+  static Class<? extends org.apache.hadoop.io.Writable> writable(String name, ClassLoader code, String what)
+      throws IOException {
+    Class<?> c = LIBRARY_WRITABLES.contains(name) ? load(name, code, what) : own(name, code, what);
+    if (!org.apache.hadoop.io.Writable.class.isAssignableFrom(c)) {
+      throw new IOException(what + " " + name + " is not a " + org.apache.hadoop.io.Writable.class.getName());
+    }
+    return (Class<? extends org.apache.hadoop.io.Writable>) c;
+  }
+
   /** A class of the tasklet's own jar, not initialised. */
   private static Class<?> own(String name, ClassLoader code, String what) throws IOException {
     Class<?> c = load(name, code, what);

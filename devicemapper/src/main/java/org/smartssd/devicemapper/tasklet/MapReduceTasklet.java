@@ -73,12 +73,24 @@ public final class MapReduceTasklet implements MergingTasklet {
   public static final String BUFFER_RECORDS = "buffer-records";
   public static final String BUFFER_BYTES = "buffer-bytes";
   public static final String RESULT_BATCH_BYTES = "result-batch-bytes";
+  /** A SequenceFile split's file: its length, the end of its header, its sync mark (hex), its classes. */
+  public static final String FILE_LENGTH = "file-length";
+  public static final String SEQUENCE_HEADER_END = "sequence-header-end";
+  public static final String SEQUENCE_SYNC = "sequence-sync";
+  public static final String SEQUENCE_KEY_CLASS = "sequence-key-class";
+  public static final String SEQUENCE_VALUE_CLASS = "sequence-value-class";
 
 
   private JobConf conf;
   private InputRecords records;
   /** The split's decompression, when it is compressed; else null. */
   private CompressedInput compressed;
+  /** The split's SequenceFile records, when it is one; else null. */
+  private SequenceInput sequence;
+  private int readPast;
+  private org.apache.hadoop.io.Writable sequenceKey;
+  private org.apache.hadoop.io.Writable sequenceValue;
+  private final org.apache.hadoop.io.DataInputBuffer sequenceBytes = new org.apache.hadoop.io.DataInputBuffer();
   private ResultCodec.PairBatcher batcher;
   private MapOutputCollector collector;
   private MapperDriver driver;
@@ -108,7 +120,11 @@ public final class MapReduceTasklet implements MergingTasklet {
       return; // the controller core's instance only merges
     }
     InputSpec spec = spec(required(p, INPUT));
-    records = records(spec);
+    if (spec.kind() == InputSpec.Kind.SEQUENCE) {
+      sequence(p, context.maxRecordBytes(), code);
+    } else {
+      records = records(spec);
+    }
     if (spec.compression() == InputSpec.Compression.GZIP) {
       compressed = new CompressedInput(required(p, SPLIT_PATH), spec.kind() == InputSpec.Kind.FIXED_LENGTH
           ? spec.recordLength() : 0, records.format().delimiter(), context.maxRecordBytes(), this::map);
@@ -127,6 +143,9 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   @Override
   public RecordFormat recordFormat() {
+    if (sequence != null) {
+      return RecordFormat.stream(readPast);
+    }
     if (records == null) {
       return RecordFormat.raw();
     }
@@ -145,7 +164,43 @@ public final class MapReduceTasklet implements MergingTasklet {
       compressed.feed(chunk); // whole records, as they come out, to map
       return;
     }
+    if (sequence != null) {
+      sequence.feed(chunk); // each record, as it is whole, to mapSequenceRecord
+      return;
+    }
     map(chunk);
+  }
+
+  /** A SequenceFile's record, read into the reused key and value as Hadoop's reader reads it, mapped. */
+  private void mapSequenceRecord(byte[] bytes, int keyOffset, int keyLength, int valueOffset, int valueLength)
+      throws Exception {
+    sequenceBytes.reset(bytes, keyOffset, keyLength);
+    sequenceKey.readFields(sequenceBytes);
+    sequenceBytes.reset(bytes, valueOffset, valueLength);
+    sequenceValue.readFields(sequenceBytes);
+    current.key = sequenceKey;
+    current.value = sequenceValue;
+    driver.runMap(sequenceKey, sequenceValue, mapperContext);
+  }
+
+  /** Sets up the reading of a SequenceFile split, from the split's parameters. */
+  private void sequence(Map<String, String> p, int maxRecordBytes, ClassLoader code) throws IOException {
+    byte[] sync;
+    try {
+      sync = java.util.HexFormat.of().parseHex(required(p, SEQUENCE_SYNC));
+    } catch (IllegalArgumentException e) {
+      throw new IOException("parameter " + SEQUENCE_SYNC + " is not hexadecimal: " + e.getMessage(), e);
+    }
+    long start = Long.parseLong(required(p, SPLIT_START));
+    long end = start + Long.parseLong(required(p, SPLIT_LENGTH));
+    JobConf readers = new JobConf(conf);
+    sequenceKey = ReflectionUtils.newInstance(
+        JobClasses.writable(required(p, SEQUENCE_KEY_CLASS), code, "the SequenceFile's key class"), readers);
+    sequenceValue = ReflectionUtils.newInstance(
+        JobClasses.writable(required(p, SEQUENCE_VALUE_CLASS), code, "the SequenceFile's value class"), readers);
+    readPast = SequenceInput.readPast(maxRecordBytes);
+    sequence = new SequenceInput(required(p, SPLIT_PATH), start, end, Long.parseLong(required(p, SEQUENCE_HEADER_END)),
+        sync, Long.parseLong(required(p, FILE_LENGTH)), maxRecordBytes, this::mapSequenceRecord);
   }
 
   /** Maps the records of a chunk of whole ones. */
@@ -169,6 +224,9 @@ public final class MapReduceTasklet implements MergingTasklet {
     }
     if (compressed != null) {
       compressed.finish();
+    }
+    if (sequence != null) {
+      sequence.finish();
     }
     driver.runCleanup(mapperContext);
     finish(results);
@@ -270,6 +328,7 @@ public final class MapReduceTasklet implements MergingTasklet {
       case LINES -> InputRecords.lines();
       case DELIMITED -> InputRecords.delimited(spec.delimiter());
       case KEY_VALUE -> InputRecords.keyValue(spec.delimiter());
+      case SEQUENCE -> throw new IllegalArgumentException("a SequenceFile's records are read by SequenceInput");
     };
   }
 

@@ -14,6 +14,9 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code delimited:B}: as {@code TextInputFormat} with the one-byte delimiter B (0 to 255);
  *   <li>{@code key-value:S}: as {@code KeyValueTextInputFormat}: lines, each cut at its first byte S
  *       (0 to 255) into a key and a value.
+ *   <li>{@code sequence}: as {@code SequenceFileInputFormat}: the Writable keys and values of an
+ *       uncompressed SequenceFile, from the first sync mark in the split (the file's header and sync
+ *       mark are the split's own parameters).
  * </ul>
  *
  * <p>Any of them may be prefixed {@code gzip+}: the split is a whole gzip file (one or more members,
@@ -30,7 +33,8 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
     FIXED_LENGTH,
     LINES,
     DELIMITED,
-    KEY_VALUE
+    KEY_VALUE,
+    SEQUENCE
   }
 
   public enum Compression {
@@ -51,6 +55,9 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
     if (compression == null) {
       throw new IllegalArgumentException("input compression is missing");
     }
+    if (kind == Kind.SEQUENCE && compression != Compression.NONE) {
+      throw new IllegalArgumentException("a SequenceFile is read as it is stored, not through a codec");
+    }
     if (kind == Kind.FIXED_LENGTH && recordLength <= 0) {
       throw new IllegalArgumentException("fixed record length " + recordLength + " is invalid. It should be set to a"
           + " value greater than zero");
@@ -67,6 +74,10 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
 
   public static InputSpec delimited(byte delimiter) {
     return new InputSpec(Kind.DELIMITED, 0, delimiter, Compression.NONE);
+  }
+
+  public static InputSpec sequence() {
+    return new InputSpec(Kind.SEQUENCE, 0, (byte) 0, Compression.NONE);
   }
 
   public static InputSpec keyValue(byte separator) {
@@ -116,6 +127,7 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
       case LINES -> "lines";
       case DELIMITED -> "delimited:" + (delimiter & 0xFF);
       case KEY_VALUE -> "key-value:" + (delimiter & 0xFF);
+      case SEQUENCE -> "sequence";
     };
   }
 
@@ -136,6 +148,9 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
     if (text.equals("lines")) {
       return lines();
     }
+    if (text.equals("sequence")) {
+      return sequence();
+    }
     int colon = text.indexOf(':');
     String kind = colon < 0 ? text : text.substring(0, colon);
     String value = colon < 0 ? "" : text.substring(colon + 1);
@@ -155,6 +170,6 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
       throw new IllegalArgumentException("bad input spec '" + text + "': '" + value + "' is not a number");
     }
     throw new IllegalArgumentException("unknown input spec '" + text
-        + "' (fixed-length:N, lines, delimited:B or key-value:S, each perhaps after gzip+)");
+        + "' (fixed-length:N, lines, delimited:B, key-value:S or sequence, the first four perhaps after gzip+)");
   }
 }

@@ -12,7 +12,7 @@ class InputSpecTest {
     for (InputSpec spec : new InputSpec[] {InputSpec.fixedLength(20), InputSpec.lines(), InputSpec.delimited((byte) 0),
         InputSpec.delimited((byte) 0xff), InputSpec.text("|"),
         InputSpec.fixedLength(20).compressed(InputSpec.Compression.GZIP),
-        InputSpec.keyValue((byte) 9).compressed(InputSpec.Compression.GZIP)}) {
+        InputSpec.keyValue((byte) 9).compressed(InputSpec.Compression.GZIP), InputSpec.sequence()}) {
       assertThat(InputSpec.parse(spec.encode())).isEqualTo(spec);
     }
     assertThat(InputSpec.text(null)).isEqualTo(InputSpec.lines());
@@ -30,6 +30,7 @@ class InputSpecTest {
     assertThatThrownBy(() -> InputSpec.parse(null)).hasMessageContaining("missing");
     assertThatThrownBy(() -> InputSpec.parse("gzip+gzip+lines")).hasMessageContaining("compressed twice");
     assertThatThrownBy(() -> InputSpec.parse("gzip+text")).hasMessageContaining("unknown input spec 'text'");
+    assertThatThrownBy(() -> InputSpec.parse("gzip+sequence")).hasMessageContaining("not through a codec");
     assertThatThrownBy(() -> InputSpec.text("\r\n")).hasMessageContaining("one byte");
   }
 }

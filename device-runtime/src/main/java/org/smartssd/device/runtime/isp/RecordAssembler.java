@@ -18,7 +18,8 @@ import org.smartssd.device.tasklet.RecordFormat;
  * <ul>
  *   <li>RAW: no records; each segment goes out as one chunk, as read.
  *   <li>STREAM: no records; each segment goes out as one chunk of its own (a copy), in offset order:
- *       a segment that arrives before the bytes ahead of it is kept until they came.
+ *       a segment that arrives before the bytes ahead of it is kept until they came. The read range
+ *       runs the format's {@code readPastEnd} bytes past the range (an empty range reads nothing).
  *   <li>FIXED_LENGTH (n): records start at multiples of n. The read range runs from the first owned
  *       record to the end of the last one. A last record cut short by the object's end is an error
  *       of {@link #finish()}.
@@ -110,7 +111,7 @@ public final class RecordAssembler {
       }
       case STREAM -> {
         readStart = start;
-        readEnd = end;
+        readEnd = start == end ? end : Math.min(objectLength, end + format.readPastEnd());
         cutter = new StreamCutter(path, start, lock);
       }
       default -> throw new IllegalArgumentException("unknown record format " + format.kind());

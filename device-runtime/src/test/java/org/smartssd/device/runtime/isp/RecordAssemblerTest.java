@@ -97,6 +97,16 @@ class RecordAssemblerTest {
     }
 
     @Test
+    void aStreamReadsPastItsEndAsAskedUpToTheObjectsEnd() {
+      assertEquals(15, new RecordAssembler(RecordFormat.stream(5), PATH, 20, 3, 10, MAX).readEnd());
+      assertEquals(20, new RecordAssembler(RecordFormat.stream(50), PATH, 20, 3, 10, MAX).readEnd());
+      assertEquals(10, new RecordAssembler(RecordFormat.stream(50), PATH, 20, 10, 10, MAX).readEnd(),
+          "an empty range reads nothing");
+      assertThrows(IllegalArgumentException.class, () -> new RecordFormat(RecordFormat.Kind.DELIMITED, 0, (byte) 10, 5));
+      assertThrows(IllegalArgumentException.class, () -> RecordFormat.stream(-1));
+    }
+
+    @Test
     void finishingWithAGapIsRefused() throws Exception {
       RecordAssembler assembler = new RecordAssembler(RecordFormat.stream(), PATH, 10, 0, 10, MAX);
       assembler.accept(5, ByteBuffer.wrap(ascii("56789")));
