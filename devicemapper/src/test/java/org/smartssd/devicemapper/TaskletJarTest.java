@@ -183,9 +183,9 @@ class TaskletJarTest {
   @Test
   void configureChecksTheInputFormatAndIsIdempotent() throws Exception {
     Job other = TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out"));
-    other.setInputFormatClass(org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat.class);
+    other.setInputFormatClass(org.apache.hadoop.mapreduce.lib.input.SequenceFileAsTextInputFormat.class);
     assertThatThrownBy(() -> DeviceJobClient.configure(other)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("SequenceFileInputFormat");
+        .hasMessageContaining("SequenceFileAsTextInputFormat");
 
     Job job = TestJobs.regionCount(new Configuration(), new Path("/in"), new Path("/out"));
     DeviceJobClient.configure(job);
