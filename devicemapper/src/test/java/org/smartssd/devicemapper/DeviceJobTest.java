@@ -411,6 +411,22 @@ class DeviceJobTest {
     assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
     assertThat(counter(device, DeviceCounters.MODELLED_DEVICE_NANOS)).isPositive();
 
+    // Values of the job's own Writable class, which goes into the tasklet's jar.
+    try (SequenceFile.Writer w = SequenceFile.createWriter(jobs.conf(),
+        SequenceFile.Writer.file(jobs.path("/seq-visits/part.seq")), SequenceFile.Writer.keyClass(Text.class),
+        SequenceFile.Writer.valueClass(TestJobs.Visits.class),
+        SequenceFile.Writer.compression(SequenceFile.CompressionType.NONE))) {
+      for (int i = 0; i < 30_000; i++) {
+        w.append(new Text(WORDS[random.nextInt(WORDS.length)]),
+            new TestJobs.Visits(random.nextInt(10), "/page/" + random.nextInt(20)));
+      }
+    }
+    Runs visits = everyMode(TestJobs::visits, "/seq-visits", 16 << 10);
+    assertThat(visits.outputs().get(Mode.HOST)).hasSizeGreaterThan(100);
+    assertThat(visits.outputs().get(Mode.DEVICE)).isEqualTo(visits.outputs().get(Mode.HOST));
+    assertThat(counter(visits.counters().get(Mode.DEVICE), DeviceCounters.FALLBACK_SPLITS)).isZero();
+    assertThat(counter(visits.counters().get(Mode.DEVICE), DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(visits.splits());
+
     Runs block = everyMode(TestJobs::sequenceSum, "/seq-block", 16 << 10);
     assertThat(block.outputs().get(Mode.DEVICE)).isEqualTo(block.outputs().get(Mode.HOST)).isNotEmpty();
     assertThat(counter(block.counters().get(Mode.DEVICE), DeviceCounters.FALLBACK_SPLITS)).isEqualTo(block.splits());

@@ -76,6 +76,58 @@ final class TestJobs {
     }
   }
 
+  /** A job's own Writable: a page's visits, as a SequenceFile's values. */
+  public static class Visits implements org.apache.hadoop.io.Writable {
+    private int hits;
+    private String page = "";
+
+    public Visits() {}
+
+    public Visits(int hits, String page) {
+      this.hits = hits;
+      this.page = page;
+    }
+
+    @Override
+    public void write(java.io.DataOutput out) throws IOException {
+      out.writeInt(hits);
+      out.writeUTF(page);
+    }
+
+    @Override
+    public void readFields(java.io.DataInput in) throws IOException {
+      hits = in.readInt();
+      page = in.readUTF();
+    }
+  }
+
+  /** Hits per key and page of (Text, {@link Visits}) records. */
+  public static class VisitsMapper extends Mapper<Text, Visits, Text, LongWritable> {
+    private final Text out = new Text();
+    private final LongWritable hits = new LongWritable();
+
+    @Override
+    protected void map(Text key, Visits value, Context context) throws IOException, InterruptedException {
+      out.set(key + "/" + value.page);
+      hits.set(value.hits);
+      context.write(out, hits);
+    }
+  }
+
+  /** A SequenceFile of (Text, {@link Visits}): hits summed per key and page. */
+  static Job visits(Configuration conf, Path input, Path output) throws IOException {
+    Job job = Job.getInstance(conf, "visits");
+    job.setInputFormatClass(org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat.class);
+    job.setMapperClass(VisitsMapper.class);
+    job.setCombinerClass(LongSumReducer.class);
+    job.setReducerClass(LongSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(LongWritable.class);
+    FileInputFormat.addInputPath(job, input);
+    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
   /** Records per value of the top three bits of byte 19 of 20-byte records (the World Cup trace's region). */
   public static class RegionMapper extends Mapper<LongWritable, BytesWritable, IntWritable, LongWritable> {
     private static final LongWritable ONE = new LongWritable(1);
