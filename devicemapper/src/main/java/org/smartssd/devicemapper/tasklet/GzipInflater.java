@@ -3,20 +3,28 @@ package org.smartssd.devicemapper.tasklet;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 import java.util.zip.ZipException;
 
 /**
- * A gzip decompressor in pure Java, fed the compressed bytes in pieces of any size: it runs inside
- * the device, where every bytecode of this package is counted as the device's CPU time (the JDK's
- * {@code Inflater} is native and would not be). Only the checksum is the JDK's {@link CRC32}. The
- * host decompresses with it too ({@code JavaGzipCodec}), so that both sides count the same work.
+ * A gzip and zlib decompressor in pure Java, fed the compressed bytes in pieces of any size: it runs
+ * inside the device, where every bytecode of this package is counted as the device's CPU time (the
+ * JDK's {@code Inflater} is native and would not be). Only the checksums are the JDK's ({@link
+ * CRC32}, {@link Adler32}). The host decompresses with it too ({@code JavaGzipCodec}), so that both
+ * sides count the same work.
  *
- * <p>It reads gzip members (RFC 1952) one after another, as {@code gzip -c a b} writes them and as
- * Hadoop reads them, into one output, each with its header checked (magic, method 8, no reserved
- * flag, the header CRC-16 when FHCRC is set; the extra field, file name and comment skipped) and its
- * trailer (CRC-32 and ISIZE). The deflate data (RFC 1951) is decoded with two-level tables: a
- * primary table indexed by the next 10 bits (8 for distances) and subtables for longer codes.
+ * <p>Two wrappers of the deflate data, chosen when it is made. {@link #GzipInflater(Output)} reads
+ * gzip members (RFC 1952) one after another, as {@code gzip -c a b} writes them and as Hadoop reads
+ * them, into one output, each with its header checked (magic, method 8, no reserved flag, the header
+ * CRC-16 when FHCRC is set; the extra field, file name and comment skipped) and its trailer (CRC-32
+ * and ISIZE). {@link #zlib(Output)} reads zlib streams (RFC 1950, what Hadoop's {@code DefaultCodec}
+ * writes) one after another likewise, as Hadoop's {@code DecompressorStream} reads them, each with
+ * its 2-byte header checked (method 8, a window of at most 32 KiB, the FCHECK multiple of 31, no
+ * preset dictionary) and its Adler-32 trailer. In both, a back-reference cannot reach before the
+ * start of its own member's or stream's output, and no input at all is no output. The deflate data
+ * (RFC 1951) is decoded with two-level tables: a primary table indexed by the next 10 bits (8 for
+ * distances) and subtables for longer codes.
  *
  * <p>Resuming: every state waits for whole things (a byte of a header, a block's 3 header bits, a
  * literal, a length with its distance and their extra bits) and consumes nothing until all of their
@@ -27,8 +35,13 @@ import java.util.zip.ZipException;
  * in pieces of at most 32 KiB, and all of them before a feed returns; when the buffer is full its
  * last 32 KiB move to its start. Nothing is allocated after the constructor but exceptions.
  *
- * <p>Errors are {@link ZipException}s naming what was wrong and the compressed byte where; after
- * one, every call throws again.
+ * <p>{@link #reset()} makes the same instance, with the tables and buffers it has, read a new and
+ * independent input from its start (a zlib stream per record, say): it forgets the input so far,
+ * the window and the counters, and a failure or a {@link #finish()}; it allocates nothing.
+ *
+ * <p>Errors are {@link ZipException}s naming what was wrong and the compressed byte where, starting
+ * "gzip: " or "zlib: " and counting "member N" or "stream N"; after one, every call throws again
+ * until {@link #reset()}.
  */
 public final class GzipInflater {
 
@@ -74,12 +87,20 @@ public final class GzipInflater {
   private static final int CODES = 16;
   /** The member's trailer: CRC-32 and ISIZE, eight bytes after the byte boundary. */
   private static final int TRAILER = 17;
+  /** zlib: a stream's first header byte, CMF (method and window size), or the end of the input. */
+  private static final int STREAM = 18;
+  /** zlib: the second header byte, FLG (FCHECK, FDICT, FLEVEL). */
+  private static final int ZLIB_FLAGS = 19;
+  /** zlib: the stream's trailer, its Adler-32 big-endian, four bytes after the byte boundary. */
+  private static final int ADLER = 20;
 
   private static final int FHCRC = 0x02;
   private static final int FEXTRA = 0x04;
   private static final int FNAME = 0x08;
   private static final int FCOMMENT = 0x10;
   private static final int RESERVED_FLAGS = 0xE0;
+  /** zlib's FLG: a preset dictionary's Adler-32 follows the header. */
+  private static final int FDICT = 0x20;
 
   /*
    * A table entry is an int: bits 0-3 the code's length in bits, 4-7 the number of extra bits
@@ -160,7 +181,12 @@ public final class GzipInflater {
   private static final int MAX_MATCH = 258;
 
   private final Output output;
+  /** zlib streams (RFC 1950) rather than gzip members. */
+  private final boolean zlib;
+  /** Where a member or stream starts: MEMBER or STREAM. */
+  private final int start;
   private final CRC32 crc = new CRC32();
+  private final Adler32 adler = new Adler32();
   private final CRC32 headerCrc = new CRC32();
   private final byte[] buf = new byte[BUFFER + MAX_MATCH];
   private final int[] litTable = new int[LIT_TABLE_SIZE];
@@ -172,11 +198,12 @@ public final class GzipInflater {
   private final int[] next = new int[MAX_BITS + 1];
   private final int[] subBits = new int[1 << LIT_ROOT];
 
-  private int state = MEMBER;
+  private int state;
   /** The current block's tables: the fixed ones or litTable and distTable. */
   private int[] lit;
   private int[] dist;
   private boolean lastBlock;
+  /** gzip: the header's FLG; zlib: the stream's CMF. */
   private int flags;
   /** A little-endian field being read, and how many of its bytes are in. */
   private long acc;
@@ -188,7 +215,7 @@ public final class GzipInflater {
   private int hclen;
   /** The next code length (or code-length code length) to read. */
   private int index;
-  /** Where the member and its trailer start, for messages. */
+  /** Where the member (zlib: stream) and its trailer start, for messages. */
   private long memberAt;
   private long trailerAt;
 
@@ -205,7 +232,7 @@ public final class GzipInflater {
   private int pos;
   private int flushed;
   private int limit = PIECE;
-  /** Where the member's output starts in buf, or 0 when that is more than a window back. */
+  /** Where the member's (stream's) output starts in buf, or 0 when that is more than a window back. */
   private int memberFloor;
   private long written;
   private long memberStart;
@@ -214,21 +241,81 @@ public final class GzipInflater {
   private String failure;
   private boolean finished;
 
+  /** An inflater of gzip members (RFC 1952). */
   public GzipInflater(Output output) {
-    this.output = Objects.requireNonNull(output, "output");
+    this(output, false);
   }
 
+  /** An inflater of zlib streams (RFC 1950), one after another into the same output. */
+  public static GzipInflater zlib(Output output) {
+    return new GzipInflater(output, true);
+  }
+
+  private GzipInflater(Output output, boolean zlib) {
+    this.output = Objects.requireNonNull(output, "output");
+    this.zlib = zlib;
+    this.start = zlib ? STREAM : MEMBER;
+    this.state = start;
+  }
+
+  /** The compressed bytes fed since the start or the last {@link #reset()}. */
   public long compressedBytes() {
     return compressed;
   }
 
+  /** The decompressed bytes output since the start or the last {@link #reset()}. */
   public long decompressedBytes() {
     return written;
   }
 
-  /** The members read to their trailer's end. */
+  /** The members (zlib: streams) read to their trailer's end. */
   int members() {
     return members;
+  }
+
+  /**
+   * Forgets everything about the input so far, so that the next feed is the start of a new and
+   * independent one (of the same wrapper): the state, the bit buffer, the checksums, the window (no
+   * back-reference reaches the output before the reset), the counters, a failure or a finish().
+   * Bytes decompressed but not yet output (only after a failure) are dropped. Allocates nothing.
+   * Not to be called from the output during a feed.
+   */
+  public void reset() {
+    if (input != null) {
+      throw new IllegalStateException(name() + ": reset() during a feed");
+    }
+    state = start;
+    lit = null;
+    dist = null;
+    lastBlock = false;
+    flags = 0;
+    acc = 0;
+    accBytes = 0;
+    remaining = 0;
+    hlit = 0;
+    hdist = 0;
+    hclen = 0;
+    index = 0;
+    memberAt = 0;
+    trailerAt = 0;
+    in = 0;
+    end = 0;
+    base = 0;
+    bits = 0;
+    count = 0;
+    pos = 0;
+    flushed = 0;
+    limit = PIECE;
+    memberFloor = 0;
+    written = 0;
+    memberStart = 0;
+    members = 0;
+    compressed = 0;
+    failure = null;
+    finished = false;
+    crc.reset();
+    adler.reset();
+    headerCrc.reset();
   }
 
   /**
@@ -239,7 +326,7 @@ public final class GzipInflater {
     Objects.checkFromIndexSize(offset, length, input.length);
     usable();
     if (finished) {
-      throw new IllegalStateException("gzip: fed after finish()");
+      throw new IllegalStateException(name() + ": fed after finish()");
     }
     this.input = input;
     this.in = offset;
@@ -252,7 +339,7 @@ public final class GzipInflater {
       flush(pos);
     } catch (IOException | RuntimeException | Error e) {
       if (failure == null) {
-        failure = "gzip: failed: " + e;
+        failure = name() + ": failed: " + e;
       }
       throw e;
     } finally {
@@ -264,14 +351,29 @@ public final class GzipInflater {
     }
   }
 
-  /** The input has ended. Throws if it ended inside a member (truncated header, block or trailer). */
+  /**
+   * The input has ended. Throws if it ended inside a member or stream (truncated header, block or
+   * trailer). After it, only {@link #reset()} makes the inflater take input again.
+   */
   public void finish() throws IOException {
     usable();
-    if (state != MEMBER) {
-      String where = state < BLOCK ? "the gzip header" : state < TRAILER ? "the deflate data" : "the gzip trailer";
-      throw error("truncated input: the stream ended inside " + where + " of member " + (members + 1), compressed);
+    if (state != start) {
+      String where = state < BLOCK || state == ZLIB_FLAGS ? "the " + name() + " header"
+          : state < TRAILER ? "the deflate data" : "the " + name() + " trailer";
+      throw error("truncated input: the stream ended inside " + where + " of " + unit() + " " + (members + 1),
+          compressed);
     }
     finished = true;
+  }
+
+  /** The wrapper's name, for messages. */
+  private String name() {
+    return zlib ? "zlib" : "gzip";
+  }
+
+  /** What the input is a sequence of, for messages. */
+  private String unit() {
+    return zlib ? "stream" : "member";
   }
 
   private void usable() throws IOException {
@@ -281,7 +383,7 @@ public final class GzipInflater {
   }
 
   private ZipException error(String what, long at) {
-    failure = "gzip: " + what + " at compressed byte " + at;
+    failure = name() + ": " + what + " at compressed byte " + at;
     return new ZipException(failure);
   }
 
@@ -309,11 +411,8 @@ public final class GzipInflater {
               : error(String.format("trailing garbage after member %d: byte 0x%02x does not start a gzip member",
                   members, b), at);
         }
-        memberAt = at;
+        startMember(at);
         flags = 0;
-        crc.reset();
-        memberStart = written + (pos - flushed);
-        memberFloor = pos;
         state = MAGIC2;
         return true;
       }
@@ -446,9 +545,68 @@ public final class GzipInflater {
         return true;
       case TRAILER:
         return trailer();
+      case STREAM: {
+        long at = position();
+        int cmf = nextByte();
+        if (cmf < 0) {
+          return false;
+        }
+        int method = cmf & 0x0F;
+        int cinfo = cmf >>> 4;
+        if (method != 8 || cinfo > 7) {
+          if (members > 0) {
+            throw error(String.format("trailing garbage after stream %d: byte 0x%02x does not start a zlib stream",
+                members, cmf), at);
+          }
+          throw method != 8
+              ? error(String.format("unsupported compression method %d in CMF 0x%02x (only 8, deflate)", method, cmf),
+                  at)
+              : error(String.format("window size CINFO %d in CMF 0x%02x: more than 7 (a 32 KiB window)", cinfo, cmf),
+                  at);
+        }
+        startMember(at);
+        flags = cmf;
+        state = ZLIB_FLAGS;
+        return true;
+      }
+      case ZLIB_FLAGS: {
+        long at = position();
+        int flg = nextByte();
+        if (flg < 0) {
+          return false;
+        }
+        int header = flags << 8 | flg;
+        if (header % 31 != 0) {
+          throw members > 0
+              ? error(String.format("trailing garbage after stream %d: 0x%04x does not start a zlib stream",
+                  members, header), memberAt)
+              : error(String.format("bad zlib header check: CMF and FLG 0x%04x are not a multiple of 31", header),
+                  memberAt);
+        }
+        if ((flg & FDICT) != 0) {
+          throw error(String.format("a preset dictionary is not supported (FDICT set in FLG 0x%02x of stream %d)",
+              flg, members + 1), at);
+        }
+        state = BLOCK;
+        return true;
+      }
+      case ADLER:
+        return adlerTrailer();
       default:
-        throw new IllegalStateException("gzip: state " + state);
+        throw new IllegalStateException(name() + ": state " + state);
     }
+  }
+
+  /** A member or stream starts at this compressed byte: its checksum, its output's start. */
+  private void startMember(long at) {
+    memberAt = at;
+    if (zlib) {
+      adler.reset();
+    } else {
+      crc.reset();
+    }
+    memberStart = written + (pos - flushed);
+    memberFloor = pos;
   }
 
   /** The header field after {@code field}, from the flags; BLOCK when the header is done. */
@@ -528,7 +686,22 @@ public final class GzipInflater {
     drop(count & 7);
     flush(pos);
     trailerAt = position();
-    state = TRAILER;
+    state = zlib ? ADLER : TRAILER;
+  }
+
+  private boolean adlerTrailer() throws IOException {
+    if (!readLittleEndian(4, false)) {
+      return false;
+    }
+    long stored = Integer.reverseBytes((int) takeField()) & 0xFFFFFFFFL; // big-endian
+    long computed = adler.getValue();
+    if (stored != computed) {
+      throw error(String.format("Adler-32 mismatch at the end of stream %d: stored 0x%08x, computed 0x%08x",
+          members + 1, stored, computed), trailerAt);
+    }
+    members++;
+    state = STREAM;
+    return true;
   }
 
   private boolean trailer() throws IOException {
@@ -710,7 +883,7 @@ public final class GzipInflater {
           int distance = (d >>> 16) + ((int) (rest >>> dn) & ((1 << dextra) - 1));
           if (distance > pos - memberFloor) {
             throw error("distance " + distance + " too far back: only " + (pos - memberFloor)
-                + " bytes decompressed in this member", position(in, count - used));
+                + " bytes decompressed in this " + unit(), position(in, count - used));
           }
           bits >>>= all;
           count -= all;
@@ -769,11 +942,15 @@ public final class GzipInflater {
     }
   }
 
-  /** Outputs buf[flushed, upTo) in pieces of at most PIECE, adding them to the CRC-32. */
+  /** Outputs buf[flushed, upTo) in pieces of at most PIECE, adding them to the CRC-32 (zlib: Adler-32). */
   private void flush(int upTo) throws IOException {
     while (flushed < upTo) {
       int n = Math.min(PIECE, upTo - flushed);
-      crc.update(buf, flushed, n);
+      if (zlib) {
+        adler.update(buf, flushed, n);
+      } else {
+        crc.update(buf, flushed, n);
+      }
       output.write(buf, flushed, n);
       flushed += n;
       written += n;

@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,17 +17,22 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
+import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import java.util.zip.ZipException;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
  * The device's gzip decompressor gives exactly what the JDK's compressor was given, however the
  * compressed bytes are cut into feeds: every block type, concatenated members, every header field;
  * and it fails with an IOException (never another exception, never a hang) on whatever is wrong or
- * cut short. The oracle is java.util.zip's Deflater and GZIPOutputStream, and hand-made blocks.
+ * cut short. The same for its zlib mode (RFC 1950 streams, concatenated too), and for one instance
+ * reset() between independent streams. The oracle is java.util.zip's Deflater and
+ * GZIPOutputStream, and hand-made blocks.
  */
 class GzipInflaterTest {
   private final Random random = new Random(1952);
@@ -482,6 +488,447 @@ class GzipInflaterTest {
     assertThatThrownBy(failing::finish).isInstanceOf(IOException.class).hasMessageContaining("disk full");
   }
 
+  // ---- zlib (RFC 1950) ----
+
+  @Test
+  void zlibDecompressesWhatTheJdkCompressesAtEveryLevel() throws Exception {
+    TreeSet<Integer> headers = new TreeSet<>();
+    for (Kind kind : kinds()) {
+      for (int size : new int[] {0, 1, 2, 100, 5_000, 100_000}) {
+        byte[] data = kind.make.apply(size);
+        for (int level : new int[] {0, 1, 6, 9}) {
+          byte[] z = zlibJdk(data, level);
+          headers.add((z[0] & 0xFF) << 8 | z[1] & 0xFF);
+          int maxPiece = new int[] {1, 3, 100, 5000, 1 << 16}[random.nextInt(5)];
+          if (maxPiece < 100 && z.length > 50_000) {
+            maxPiece = 1000;
+          }
+          assertThat(inflate(true, z, maxPiece)).as("%s, %d bytes, level %d, feeds of up to %d",
+              kind.name, size, level, maxPiece).isEqualTo(data);
+        }
+      }
+    }
+    assertThat(headers).as("the JDK's headers: FLEVEL 0, 2 and 3").contains(0x7801, 0x789c, 0x78da);
+    // Streams of up to 2 MB, a kind for each level.
+    List<Kind> kinds = kinds();
+    int[] levels = {0, 1, 6, 9};
+    for (int i = 0; i < levels.length; i++) {
+      Kind kind = kinds.get(i + 1);
+      byte[] data = kind.make.apply((2 << 20) - random.nextInt(1000));
+      byte[] z = zlibJdk(data, levels[i]);
+      assertThat(inflate(true, z, 1 << 16)).as("%s at level %d", kind.name, levels[i]).isEqualTo(data);
+      assertThat(inflate(true, z, 1 + random.nextInt(5000))).as("%s at level %d", kind.name, levels[i])
+          .isEqualTo(data);
+    }
+  }
+
+  @Test
+  void zlibFeedsOfOneByte() throws Exception {
+    for (Kind kind : kinds()) {
+      byte[] data = kind.make.apply(20_000);
+      for (int level : new int[] {0, 1, 9}) {
+        assertThat(inflate(true, zlibJdk(data, level), 1)).as("%s at level %d", kind.name, level).isEqualTo(data);
+      }
+    }
+  }
+
+  @Test
+  void zlibHeadersOfEveryWindowSizeAndLevel() throws Exception {
+    byte[] data = logLines(random, 5000);
+    byte[] z = zlibJdk(data, 6);
+    for (int cinfo = 0; cinfo <= 7; cinfo++) {
+      for (int flevel = 0; flevel < 4; flevel++) {
+        byte[] header = zlibHeader(cinfo << 4 | 8, flevel << 6);
+        byte[] changed = concat(header, Arrays.copyOfRange(z, 2, z.length));
+        assertThat(inflate(true, changed, 1 + random.nextInt(100))).as("CINFO %d, FLEVEL %d", cinfo, flevel)
+            .isEqualTo(data);
+      }
+    }
+  }
+
+  @Test
+  void concatenatedZlibStreamsOneOfThemEmpty() throws Exception {
+    byte[] a = logLines(random, 40_000);
+    byte[] c = text(random, 70_000);
+    byte[] z = concat(zlibJdk(a, 6), zlibJdk(new byte[0], 1), zlibJdk(c, 9));
+    byte[] expected = concat(a, c);
+    for (int maxPiece : new int[] {1, 17, 4096, 1 << 16}) {
+      assertThat(inflate(true, z, maxPiece)).isEqualTo(expected);
+    }
+    GzipInflater inflater = GzipInflater.zlib(new Sink());
+    inflater.feed(z, 0, z.length);
+    inflater.finish();
+    assertThat(inflater.members()).isEqualTo(3);
+    assertThat(inflater.decompressedBytes()).isEqualTo(expected.length);
+    // A stream that needs the window of the one before it would be refused: each starts afresh.
+    assertThat(inflate(true, concat(zlibJdk(a, 1), zlibJdk(a, 1)), 1 << 16)).isEqualTo(concat(a, a));
+  }
+
+  @Test
+  void zlibNoInputIsNoOutput() throws Exception {
+    Sink sink = new Sink();
+    GzipInflater inflater = GzipInflater.zlib(sink);
+    inflater.finish();
+    assertThat(sink.bytes.size()).isZero();
+    inflater = GzipInflater.zlib(sink);
+    inflater.feed(new byte[3], 1, 0);
+    inflater.finish();
+    assertThat(inflater.compressedBytes()).isZero();
+    assertThat(inflater.decompressedBytes()).isZero();
+    assertThat(inflater.members()).isZero();
+    GzipInflater done = inflater;
+    assertThatThrownBy(() -> done.feed(new byte[1], 0, 1)).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("zlib: ");
+    assertThat(inflate(true, zlibJdk(new byte[0], 6), 1)).isEmpty();
+  }
+
+  @Test
+  void badZlibHeaders() throws Exception {
+    byte[] data = bytes("some text, some text, some more text");
+    byte[] z = zlibJdk(data, 6);
+    assertThat(inflate(true, z, 1)).isEqualTo(data);
+    byte[] rest = Arrays.copyOfRange(z, 2, z.length);
+    assertThat(assertFails(true, concat(zlibHeader(0x77, 0), rest), "unsupported compression method 7"))
+        .hasMessageContaining("at compressed byte 0");
+    assertThat(assertFails(true, concat(zlibHeader(0x88, 0x80), rest), "window size CINFO 8"))
+        .hasMessageContaining("at compressed byte 0");
+    assertFails(true, concat(zlibHeader(0xF8, 0x80), rest), "window size CINFO 15");
+    for (int flg = 0x9d; flg < 0x9d + 30; flg++) {
+      assertThat(assertFails(true, with(z, 1, flg), "bad zlib header check"))
+          .hasMessageContaining(String.format("0x78%02x", flg)).hasMessageContaining("at compressed byte 0");
+    }
+    // FDICT set with a good FCHECK (what zlib writes with a dictionary: 78 bb and the dictionary's Adler-32).
+    byte[] dict = concat(new byte[] {0x78, (byte) 0xbb, 0, 0, 0, 1}, rest);
+    assertThat(assertFails(true, dict, "a preset dictionary is not supported"))
+        .hasMessageContaining("stream 1").hasMessageContaining("at compressed byte 1");
+    assertThat(assertFails(true, concat(z, dict), "a preset dictionary is not supported"))
+        .hasMessageContaining("stream 2").hasMessageContaining("at compressed byte " + (z.length + 1));
+    // Neither wrapper is the other.
+    assertFails(true, gzipJdk(data), "unsupported compression method 15");
+    assertFails(false, z, "bad header magic");
+    assertFails(true, bytes("x"), "truncated input: the stream ended inside the zlib header of stream 1");
+  }
+
+  @Test
+  void badZlibTrailersAndTrailingGarbage() throws Exception {
+    byte[] data = logLines(random, 10_000);
+    byte[] z = zlibJdk(data, 6);
+    int n = z.length;
+    Adler32 adler = new Adler32();
+    adler.update(data);
+    for (int i = 0; i < 4; i++) {
+      IOException e = assertFails(true, with(z, n - 4 + i, z[n - 4 + i] ^ 0x10), "Adler-32 mismatch at the end of stream 1");
+      assertThat(e).hasMessageStartingWith("zlib: ").hasMessageContaining("at compressed byte " + (n - 4))
+          .hasMessageContaining(String.format("computed 0x%08x", adler.getValue()));
+    }
+    assertFails(true, concat(z, zlibJdk(data, 1), with(z, n - 1, z[n - 1] ^ 1)), "Adler-32 mismatch at the end of stream 3");
+    // Corrupted data whose Adler-32 is wrong: a stored block's byte.
+    byte[] stored = zlibJdk(data, 0);
+    assertFails(true, with(stored, 100, stored[100] ^ 1), "Adler-32 mismatch at the end of stream 1");
+    assertThat(assertFails(true, concat(z, bytes("!")), "trailing garbage after stream 1: byte 0x21"))
+        .hasMessageContaining("does not start a zlib stream").hasMessageContaining("at compressed byte " + n);
+    assertFails(true, concat(z, bytes("x")), "truncated input"); // 0x78 could start one
+    assertThat(assertFails(true, concat(z, new byte[] {0x78, 0}), "trailing garbage after stream 1: 0x7800"))
+        .hasMessageContaining("at compressed byte " + n);
+    assertFails(true, concat(z, new byte[4]), "trailing garbage after stream 1");
+    assertFails(true, concat(z, zlibJdk(data, 1), bytes("\n")), "trailing garbage after stream 2");
+    assertFails(true, concat(z, gzipJdk(data)), "trailing garbage after stream 1");
+    assertFails(true, concat(z, new byte[] {0x78}), "truncated input: the stream ended inside the zlib header of stream 2");
+    assertThat(assertFails(true, concat(z, new byte[] {0x78, (byte) 0x9c}),
+        "truncated input: the stream ended inside the deflate data of stream 2"))
+        .hasMessageContaining("at compressed byte " + (n + 2));
+    assertFails(true, Arrays.copyOf(z, n - 1), "truncated input: the stream ended inside the zlib trailer of stream 1");
+    assertFails(true, Arrays.copyOf(z, n - 4), "truncated input: the stream ended inside the zlib trailer of stream 1");
+    assertFails(true, Arrays.copyOf(z, n / 2), "truncated input: the stream ended inside the deflate data of stream 1");
+    // Back-references stay inside their stream.
+    Bits w = new Bits().put(1, 1).put(1, 2);
+    fixedOps(w, List.of(Op.match(3, 1)));
+    fixedEnd(w);
+    assertThat(assertFails(true, concat(zlibJdk(bytes("abc"), 6), zlibStream(w.bytes(), bytes("ccc"))),
+        "distance 1 too far back")).hasMessageContaining("only 0 bytes decompressed in this stream");
+  }
+
+  @Test
+  void zlibEveryPrefixDecompressesAPrefixAndFailsOnlyInFinish() throws Exception {
+    byte[] a = logLines(random, 3000);
+    byte[] b = randomBytes(random, 500);
+    byte[] c = text(random, 2000);
+    byte[] streamA = zlibJdk(a, 6);
+    byte[] streamB = zlibJdk(b, 0);
+    byte[] empty = zlibJdk(new byte[0], 9);
+    byte[] streamC = zlibJdk(c, 1);
+    byte[] z = concat(streamA, streamB, empty, streamC);
+    byte[] expected = concat(a, b, c);
+    int ab = streamA.length + streamB.length;
+    TreeSet<Integer> ends = new TreeSet<>(List.of(0, streamA.length, ab, ab + empty.length, z.length));
+    for (int length = 0; length <= z.length; length++) {
+      Sink sink = new Sink();
+      GzipInflater inflater = GzipInflater.zlib(sink);
+      feed(inflater, z, length, 1 + random.nextInt(length % 7 == 0 ? 1 : 64));
+      byte[] out = sink.bytes.toByteArray();
+      assertThat(out).as("prefix %d", length).isEqualTo(Arrays.copyOf(expected, out.length));
+      if (ends.contains(length)) {
+        inflater.finish();
+      } else {
+        int cut = length;
+        assertThatThrownBy(inflater::finish).as("prefix %d", cut)
+            .isInstanceOf(IOException.class).hasMessageStartingWith("zlib: truncated input");
+      }
+    }
+  }
+
+  @Test
+  void corruptedZlibStreamsGiveTheirDataOrAnIOException() {
+    List<byte[]> datas = new ArrayList<>();
+    List<byte[]> streams = new ArrayList<>();
+    for (Kind kind : kinds()) {
+      for (int level : new int[] {0, 1, 6, 9}) {
+        byte[] data = kind.make.apply(random.nextInt(20_000));
+        datas.add(data);
+        streams.add(zlibJdk(data, level));
+        datas.add(concat(data, data));
+        streams.add(concat(zlibJdk(data, level), zlibJdk(data, 9 - level)));
+      }
+      byte[] tiny = kind.make.apply(40);
+      datas.add(tiny);
+      streams.add(zlibJdk(tiny, 6));
+    }
+    int[] outcomes = new int[2];
+    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+      for (int round = 0; round < 2000; round++) {
+        int which = random.nextInt(streams.size());
+        byte[] z = streams.get(which).clone();
+        int changes = 1 + random.nextInt(3);
+        for (int i = 0; i < changes; i++) {
+          int at = random.nextInt(z.length);
+          if (random.nextBoolean()) {
+            z[at] ^= (byte) (1 << random.nextInt(8));
+          } else {
+            z[at] = (byte) random.nextInt(256);
+          }
+        }
+        Sink sink = new Sink();
+        GzipInflater inflater = GzipInflater.zlib(sink);
+        try {
+          feed(inflater, z, z.length, 1 + random.nextInt(round % 2 == 0 ? 8 : 4096));
+          inflater.finish();
+          assertThat(sink.bytes.toByteArray()).as("round %d: no error, so its data", round).isEqualTo(datas.get(which));
+          outcomes[0]++;
+        } catch (IOException e) {
+          assertThat(e).hasMessageStartingWith("zlib: ");
+          outcomes[1]++;
+        }
+      }
+    });
+    assertThat(outcomes[1]).as("failures").isGreaterThan(1500);
+  }
+
+  // ---- reset() ----
+
+  @Test
+  void resetReadsAThousandSmallStreamsWithOneInstance() throws Exception {
+    Sink sink = new Sink();
+    GzipInflater inflater = GzipInflater.zlib(sink);
+    List<Kind> kinds = kinds();
+    int[] levels = {0, 1, 6, 9};
+    for (int i = 0; i < 1000; i++) {
+      byte[] value = kinds.get(i % kinds.size()).make.apply(random.nextInt(501));
+      byte[] z = zlibJdk(value, levels[i / 5 % 4]);
+      if (i % 50 == 7) { // half of another stream first, then reset without finish()
+        byte[] other = zlibJdk(logLines(random, 300), 6);
+        feed(inflater, other, other.length / 2, 64);
+        inflater.reset();
+      }
+      sink.bytes.reset();
+      feed(inflater, z, z.length, i % 10 == 0 ? 1 : 1 + random.nextInt(600));
+      inflater.finish();
+      assertThat(sink.bytes.toByteArray()).as("value %d", i).isEqualTo(value);
+      assertThat(inflater.compressedBytes()).as("value %d", i).isEqualTo(z.length);
+      assertThat(inflater.decompressedBytes()).as("value %d", i).isEqualTo(value.length);
+      assertThat(inflater.members()).as("value %d", i).isEqualTo(1);
+      inflater.reset();
+      assertThat(inflater.compressedBytes()).isZero();
+      assertThat(inflater.decompressedBytes()).isZero();
+      assertThat(inflater.members()).isZero();
+    }
+    inflater.finish(); // nothing fed since the reset: no input, no output
+    assertThat(sink.bytes.size()).as("the last value's bytes only").isLessThanOrEqualTo(500);
+  }
+
+  @Test
+  void resetAfterAFailureOrAFinish() throws Exception {
+    byte[] good = logLines(random, 5000);
+    byte[] z = zlibJdk(good, 6);
+    Sink sink = new Sink();
+    GzipInflater inflater = GzipInflater.zlib(sink);
+    byte[] bad = with(z, z.length - 2, z[z.length - 2] ^ 1);
+    assertThatThrownBy(() -> inflater.feed(bad, 0, bad.length)).isInstanceOf(ZipException.class)
+        .hasMessageContaining("Adler-32 mismatch");
+    assertThatThrownBy(() -> inflater.feed(z, 0, z.length)).isInstanceOf(IOException.class)
+        .hasMessageContaining("failed earlier");
+    assertThatThrownBy(inflater::finish).isInstanceOf(IOException.class);
+    inflater.reset();
+    assertThat(inflater.compressedBytes()).isZero();
+    assertThat(inflater.decompressedBytes()).isZero();
+    sink.bytes.reset();
+    feed(inflater, z, z.length, 100);
+    inflater.finish();
+    assertThat(sink.bytes.toByteArray()).isEqualTo(good);
+    // Failed mid-block, with output not yet written out.
+    byte[] midBlock = with(z, z.length / 2, z[z.length / 2] ^ 0x5a);
+    inflater.reset();
+    try {
+      inflater.feed(midBlock, 0, midBlock.length);
+      inflater.finish();
+    } catch (IOException expected) {
+      // the usual: corrupt data or a checksum mismatch
+    }
+    inflater.reset();
+    sink.bytes.reset();
+    feed(inflater, z, z.length, 1 + random.nextInt(1000));
+    inflater.finish();
+    assertThat(sink.bytes.toByteArray()).isEqualTo(good);
+    // After finish(), only a reset makes it take input again.
+    assertThatThrownBy(() -> inflater.feed(z, 0, 1)).isInstanceOf(IllegalStateException.class);
+    inflater.reset();
+    sink.bytes.reset();
+    inflater.feed(z, 0, z.length);
+    inflater.finish();
+    assertThat(sink.bytes.toByteArray()).isEqualTo(good);
+    // The output's own failure.
+    boolean[] fail = {true};
+    Sink after = new Sink();
+    GzipInflater failing = GzipInflater.zlib((bytes, offset, length) -> {
+      if (fail[0]) {
+        throw new IOException("disk full");
+      }
+      after.write(bytes, offset, length);
+    });
+    assertThatThrownBy(() -> failing.feed(z, 0, z.length)).hasMessage("disk full");
+    assertThatThrownBy(failing::finish).isInstanceOf(IOException.class).hasMessageContaining("disk full");
+    fail[0] = false;
+    failing.reset();
+    failing.feed(z, 0, z.length);
+    failing.finish();
+    assertThat(after.bytes.toByteArray()).isEqualTo(good);
+    // Not from the output during a feed.
+    GzipInflater[] self = new GzipInflater[1];
+    self[0] = GzipInflater.zlib((bytes, offset, length) -> self[0].reset());
+    assertThatThrownBy(() -> self[0].feed(z, 0, z.length)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("reset() during a feed");
+  }
+
+  @Test
+  void resetInGzipMode() throws Exception {
+    byte[] a = logLines(random, 50_000);
+    byte[] b = text(random, 3000);
+    Sink sink = new Sink();
+    GzipInflater inflater = new GzipInflater(sink);
+    byte[] gzA = gzipJdk(a);
+    inflater.feed(gzA, 0, gzA.length);
+    inflater.finish();
+    inflater.reset();
+    byte[] gzB = concat(gzipJdk(b), gzipJdk(b));
+    sink.bytes.reset();
+    feed(inflater, gzB, gzB.length, 1 + random.nextInt(100));
+    inflater.finish();
+    assertThat(sink.bytes.toByteArray()).isEqualTo(concat(b, b));
+    assertThat(inflater.members()).isEqualTo(2);
+    assertThat(inflater.compressedBytes()).isEqualTo(gzB.length);
+    // Truncated in the header, reset, then a whole member; failed, reset, then a whole member.
+    inflater.reset();
+    inflater.feed(gzA, 0, 5);
+    assertThatThrownBy(inflater::finish).hasMessageContaining("gzip: truncated input");
+    inflater.reset();
+    sink.bytes.reset();
+    feed(inflater, gzA, gzA.length, 1 << 16);
+    inflater.finish();
+    assertThat(sink.bytes.toByteArray()).isEqualTo(a);
+    inflater.reset();
+    byte[] bad = with(gzA, 0, 0x1e);
+    assertThatThrownBy(() -> inflater.feed(bad, 0, bad.length)).hasMessageContaining("gzip: bad header magic");
+    inflater.reset();
+    sink.bytes.reset();
+    inflater.feed(gzA, 0, gzA.length);
+    inflater.finish();
+    assertThat(sink.bytes.toByteArray()).isEqualTo(a);
+  }
+
+  @Test
+  void afterResetNoBackReferenceReachesTheOutputBeforeIt() throws Exception {
+    // Distance 1 as the very first thing: only ever valid with earlier output in the window.
+    Bits w = new Bits().put(1, 1).put(1, 2);
+    fixedOps(w, List.of(Op.match(3, 1)));
+    fixedEnd(w);
+    byte[] raw = w.bytes();
+    byte[] zlibFirst = zlibStream(raw, bytes("ccc"));
+    byte[] gzipFirst = member(plainHeader(), raw, bytes("ccc"));
+    // With a literal first it is fine.
+    w = new Bits().put(1, 1).put(1, 2);
+    byte[] cccc = fixedOps(w, List.of(Op.literal('c'), Op.match(3, 1)));
+    fixedEnd(w);
+    byte[] zlibFine = zlibStream(w.bytes(), cccc);
+    assertThat(inflate(true, zlibFine, 1)).isEqualTo(bytes("cccc"));
+    for (int before : new int[] {3, 100_000, 600_000}) { // within, across and past the buffer's turn
+      byte[] earlier = text(random, before);
+      for (boolean zlib : new boolean[] {true, false}) {
+        Sink sink = new Sink();
+        GzipInflater inflater = zlib ? GzipInflater.zlib(sink) : new GzipInflater(sink);
+        byte[] first = zlib ? zlibJdk(earlier, 6) : gzipJdk(earlier);
+        inflater.feed(first, 0, first.length);
+        inflater.finish();
+        assertThat(inflater.decompressedBytes()).isEqualTo(before);
+        inflater.reset();
+        byte[] second = zlib ? zlibFirst : gzipFirst;
+        ZipException e = org.junit.jupiter.api.Assertions.assertThrows(ZipException.class,
+            () -> inflater.feed(second, 0, second.length));
+        assertThat(e).hasMessageStartingWith(zlib ? "zlib: " : "gzip: ")
+            .hasMessageContaining("distance 1 too far back: only 0 bytes decompressed in this "
+                + (zlib ? "stream" : "member"))
+            .hasMessageContaining("at compressed byte " + (zlib ? 3 : 11)); // the distance code's first bit
+        // Also when the earlier stream was left half read.
+        inflater.reset();
+        inflater.feed(first, 0, first.length / 2);
+        inflater.reset();
+        assertThatThrownBy(() -> inflater.feed(second, 0, second.length)).isInstanceOf(ZipException.class)
+            .hasMessageContaining("distance 1 too far back");
+        if (zlib) {
+          inflater.reset();
+          sink.bytes.reset();
+          inflater.feed(zlibFine, 0, zlibFine.length);
+          inflater.finish();
+          assertThat(sink.bytes.toByteArray()).isEqualTo(bytes("cccc"));
+        }
+      }
+    }
+  }
+
+  @Test
+  void resetAndSmallStreamsAllocateNothing() throws Exception {
+    java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+    Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean);
+    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
+    Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+    long[] sum = new long[1];
+    GzipInflater inflater = GzipInflater.zlib((bytes, offset, length) -> sum[0] += bytes[offset] + length);
+    byte[][] streams = {zlibJdk(logLines(random, 400), 6), zlibJdk(randomBytes(random, 300), 0),
+        zlibJdk(text(random, 500), 9), zlibJdk(new byte[0], 1)};
+    long thread = Thread.currentThread().getId();
+    long allocated = 0;
+    for (int round = 0; round < 2; round++) { // the first warms up
+      long before = threads.getThreadAllocatedBytes(thread);
+      for (int i = 0; i < 20_000; i++) {
+        byte[] z = streams[i & 3];
+        inflater.reset();
+        inflater.feed(z, 0, z.length);
+        inflater.finish();
+      }
+      allocated = threads.getThreadAllocatedBytes(thread) - before;
+    }
+    assertThat(allocated).as("bytes allocated for 20,000 streams").isLessThan(20_000);
+    assertThat(sum[0]).isNotZero();
+  }
+
   // ---- feeding ----
 
   /** Collects the output, checking its pieces. */
@@ -500,8 +947,13 @@ class GzipInflaterTest {
 
   /** Decompresses gz fed in pieces of 1..maxPiece bytes, checking the counters. */
   private byte[] inflate(byte[] gz, int maxPiece) throws IOException {
+    return inflate(false, gz, maxPiece);
+  }
+
+  /** The same, of gzip members or zlib streams. */
+  private byte[] inflate(boolean zlib, byte[] gz, int maxPiece) throws IOException {
     Sink sink = new Sink();
-    GzipInflater inflater = new GzipInflater(sink);
+    GzipInflater inflater = zlib ? GzipInflater.zlib(sink) : new GzipInflater(sink);
     feed(inflater, gz, gz.length, maxPiece);
     inflater.finish();
     assertThat(inflater.compressedBytes()).isEqualTo(gz.length);
@@ -526,14 +978,19 @@ class GzipInflaterTest {
   }
 
   private IOException assertFails(byte[] gz, String message) {
+    return assertFails(false, gz, message);
+  }
+
+  /** Fails fed a byte at a time and all at once, with this in the message, as gzip or zlib. */
+  private IOException assertFails(boolean zlib, byte[] gz, String message) {
     for (int maxPiece : new int[] {1, 1 << 16}) {
       Sink sink = new Sink();
-      GzipInflater inflater = new GzipInflater(sink);
+      GzipInflater inflater = zlib ? GzipInflater.zlib(sink) : new GzipInflater(sink);
       IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> {
         feed(inflater, gz, gz.length, maxPiece);
         inflater.finish();
       });
-      assertThat(e).hasMessageStartingWith("gzip: ").hasMessageContaining(message)
+      assertThat(e).hasMessageStartingWith(zlib ? "zlib: " : "gzip: ").hasMessageContaining(message)
           .hasMessageContaining(" at compressed byte ");
       if (maxPiece > 1) {
         return e;
@@ -571,6 +1028,36 @@ class GzipInflaterTest {
     }
     deflater.end();
     return out.toByteArray();
+  }
+
+  /** A zlib stream (RFC 1950) from the JDK's Deflater: header, deflate data, Adler-32. */
+  static byte[] zlibJdk(byte[] data, int level) {
+    Deflater deflater = new Deflater(level, false);
+    deflater.setInput(data);
+    deflater.finish();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[1 << 16];
+    while (!deflater.finished()) {
+      out.write(buffer, 0, deflater.deflate(buffer));
+    }
+    deflater.end();
+    return out.toByteArray();
+  }
+
+  /** A zlib header of this CMF and FLG, with FLG's FCHECK bits set to make it a multiple of 31. */
+  static byte[] zlibHeader(int cmf, int flg) {
+    flg &= 0xE0;
+    flg |= (31 - (cmf << 8 | flg) % 31) % 31;
+    return new byte[] {(byte) cmf, (byte) flg};
+  }
+
+  /** A zlib stream: a plain header (78 01), the raw deflate data, and the Adler-32 of data. */
+  static byte[] zlibStream(byte[] raw, byte[] data) {
+    Adler32 adler = new Adler32();
+    adler.update(data);
+    long value = adler.getValue();
+    byte[] trailer = {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value};
+    return concat(zlibHeader(0x78, 0), raw, trailer);
   }
 
   /** Raw deflate data in many blocks: levels and strategies changed, sync and full flushes (empty stored blocks). */
