@@ -18,17 +18,14 @@ import org.smartssd.devicemapper.tasklet.GzipInflater;
  */
 public class JavaGzipCodec extends GzipCodec {
 
-  /** How much compressed input is decompressed at a time: bounds what one step can expand to. */
-  private static final int INPUT_STEP = 8192;
-
   @Override
   public CompressionInputStream createInputStream(InputStream in) throws IOException {
-    return new Stream(in);
+    return new JavaInflaterStream(in, false);
   }
 
   @Override
   public CompressionInputStream createInputStream(InputStream in, Decompressor decompressor) throws IOException {
-    return new Stream(in);
+    return new JavaInflaterStream(in, false);
   }
 
   /** None: the stream decompresses by itself ({@code CodecPool} takes a null decompressor). */
@@ -40,74 +37,5 @@ public class JavaGzipCodec extends GzipCodec {
   @Override
   public Class<? extends Decompressor> getDecompressorType() {
     return null;
-  }
-
-  private static final class Stream extends CompressionInputStream {
-    private final byte[] input = new byte[INPUT_STEP];
-    private byte[] output = new byte[64 * 1024];
-    private int outputStart;
-    private int outputEnd;
-    private GzipInflater inflater = new GzipInflater(this::decompressed);
-    private boolean ended;
-
-    Stream(InputStream in) throws IOException {
-      super(in);
-    }
-
-    private void decompressed(byte[] bytes, int offset, int length) {
-      if (output.length - outputEnd < length) {
-        int kept = outputEnd - outputStart;
-        byte[] target = kept + length <= output.length ? output : new byte[Math.max(kept + length, 2 * output.length)];
-        System.arraycopy(output, outputStart, target, 0, kept);
-        output = target;
-        outputStart = 0;
-        outputEnd = kept;
-      }
-      System.arraycopy(bytes, offset, output, outputEnd, length);
-      outputEnd += length;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      if (len == 0) {
-        return 0;
-      }
-      while (outputStart == outputEnd) {
-        if (ended) {
-          return -1;
-        }
-        outputStart = 0;
-        outputEnd = 0;
-        int n = in.read(input, 0, input.length);
-        if (n < 0) {
-          if (inflater.compressedBytes() == 0) { // as GzipCodec's own stream
-            throw new java.io.EOFException("Unexpected end of input stream");
-          }
-          inflater.finish();
-          ended = true;
-        } else {
-          inflater.feed(input, 0, n);
-        }
-      }
-      int n = Math.min(len, outputEnd - outputStart);
-      System.arraycopy(output, outputStart, b, off, n);
-      outputStart += n;
-      return n;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-    }
-
-    /** Starts on a new gzip stream from the underlying stream's position. */
-    @Override
-    public void resetState() {
-      inflater = new GzipInflater(this::decompressed);
-      outputStart = 0;
-      outputEnd = 0;
-      ended = false;
-    }
   }
 }

@@ -20,6 +20,7 @@ import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.io.compress.GzipCodec;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.InputFormat;
@@ -124,6 +125,7 @@ final class TaskletJarBuilder {
       parameters.put(MapReduceTasklet.SEQUENCE_SYNC, sequence.syncHex());
       parameters.put(MapReduceTasklet.SEQUENCE_KEY_CLASS, sequence.keyClass());
       parameters.put(MapReduceTasklet.SEQUENCE_VALUE_CLASS, sequence.valueClass());
+      parameters.put(MapReduceTasklet.SEQUENCE_VALUE_CODEC, sequenceValueCodec(sequence));
       parameters.put(MapReduceTasklet.FILE_LENGTH,
           Long.toString(split.getPath().getFileSystem(conf).getFileStatus(split.getPath()).getLen()));
     }
@@ -149,11 +151,27 @@ final class TaskletJarBuilder {
       }
       throw new UnsupportedJobException(e.getMessage());
     }
-    if (h.compressed()) {
-      throw new UnsupportedJobException(split.getPath() + " is a SequenceFile whose " + (h.blockCompressed()
-          ? "blocks" : "records") + " are compressed (" + h.codec() + "); the device reads only uncompressed ones");
+    if (h.blockCompressed()) {
+      throw new UnsupportedJobException(split.getPath() + " is a SequenceFile whose blocks are compressed ("
+          + h.codec() + "); the device reads only uncompressed ones and ones whose values are compressed");
+    }
+    if (h.compressed() && sequenceValueCodec(h) == null) {
+      throw new UnsupportedJobException(split.getPath() + " is a SequenceFile whose values are compressed with "
+          + h.codec() + "; the device decompresses only DefaultCodec's (zlib) and GzipCodec's");
     }
     return h;
+  }
+
+  /** How the device decompresses a record-compressed SequenceFile's values: "deflate" or "gzip", or null. */
+  static String sequenceValueCodec(SequenceHeader h) {
+    if (!h.compressed()) {
+      return "";
+    }
+    return switch (h.codec()) {
+      case "org.apache.hadoop.io.compress.DefaultCodec" -> "deflate";
+      case "org.apache.hadoop.io.compress.GzipCodec" -> "gzip";
+      default -> null;
+    };
   }
 
   /** LineRecordReader's limit on line length; a job that sets it runs on the host. */
@@ -174,20 +192,33 @@ final class TaskletJarBuilder {
     if (codec == null) {
       return records;
     }
-    if (!(codec instanceof GzipCodec)) {
+    InputSpec.Compression compression = compression(codec);
+    if (compression == null) {
       throw new UnsupportedJobException("split " + split.getPath() + " is compressed with "
           + codec.getClass().getSimpleName() + " (" + codec.getDefaultExtension() + "), and the device"
-          + " decompresses only gzip (.gz)");
+          + " decompresses only gzip (.gz) and zlib (.deflate, DefaultCodec)");
     }
+    String kind = compression == InputSpec.Compression.GZIP ? "gzip" : "zlib";
     if (split.getLength() == 0) {
-      throw new UnsupportedJobException("split " + split.getPath() + " is an empty gzip file, which Hadoop's "
-          + "GzipCodec refuses (it ends before a gzip header): the host reads it, as Hadoop does");
+      throw new UnsupportedJobException("split " + split.getPath() + " is an empty " + kind + " file, which Hadoop's "
+          + codec.getClass().getSimpleName() + " refuses (it ends before a header): the host reads it, as Hadoop does");
     }
     if (split.getStart() != 0) { // as LineRecordReader refuses it
       throw new UnsupportedJobException("split " + split.getPath() + " starts at byte " + split.getStart()
-          + " of a gzip file, which can only be read from its start");
+          + " of a " + kind + " file, which can only be read from its start");
     }
-    return records.compressed(InputSpec.Compression.GZIP);
+    return records.compressed(compression);
+  }
+
+  /** How the device decompresses what {@code codec} compressed, or null when it does not. */
+  static InputSpec.Compression compression(CompressionCodec codec) {
+    if (codec instanceof GzipCodec) {
+      return InputSpec.Compression.GZIP;
+    }
+    if (codec instanceof DefaultCodec) {
+      return InputSpec.Compression.DEFLATE;
+    }
+    return null;
   }
 
   /** As {@link #input(Class, Configuration, FileSplit)}, for uncompressed input. */

@@ -22,6 +22,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -87,6 +89,14 @@ class DeviceJobTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
       gz.write(bytes);
+    }
+    return out.toByteArray();
+  }
+
+  private static byte[] compress(CompressionCodec codec, byte[] bytes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (OutputStream compressed = codec.createOutputStream(out)) {
+      compressed.write(bytes);
     }
     return out.toByteArray();
   }
@@ -298,7 +308,7 @@ class DeviceJobTest {
   /**
    * Gzip files are decompressed in the device: one split a file, as Hadoop makes them, lines with
    * their offsets in the decompressed stream (the keys LineRecordReader gives), a file of two
-   * members read whole; nothing falls back.
+   * members read whole; so are zlib files (.deflate); nothing falls back.
    */
   @Test
   void gzipTextIsDecompressedInTheDeviceWithTheHostsKeysAndLines() throws Exception {
@@ -313,6 +323,17 @@ class DeviceJobTest {
     assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(3);
     assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
     assertThat(counter(device, DeviceCounters.MODELLED_DEVICE_NANOS)).isPositive();
+
+    // The same as zlib streams (.deflate, DefaultCodec), one file in two streams.
+    DefaultCodec deflate = org.apache.hadoop.util.ReflectionUtils.newInstance(DefaultCodec.class, jobs.conf());
+    jobs.write("/deflate/part-0.txt.deflate", concat(compress(deflate, Arrays.copyOf(texts.get(0), 700)),
+        compress(deflate, Arrays.copyOfRange(texts.get(0), 700, texts.get(0).length))));
+    jobs.write("/deflate/part-1.txt.deflate", compress(deflate, texts.get(1)));
+    Runs zlib = everyMode(TestJobs::lineEcho, "/deflate", TEXT_SPLIT_BYTES);
+    assertThat(zlib.splits()).isEqualTo(2);
+    assertThat(zlib.outputs().get(Mode.DEVICE)).isEqualTo(zlib.outputs().get(Mode.HOST))
+        .hasSize((int) (lines(texts.get(0)) + lines(texts.get(1))));
+    assertThat(counter(zlib.counters().get(Mode.DEVICE), DeviceCounters.FALLBACK_SPLITS)).isZero();
 
     Runs keyValue = everyMode(TestJobs::keyValueEcho, "/gz", TEXT_SPLIT_BYTES);
     assertThat(keyValue.outputs().get(Mode.DEVICE)).isEqualTo(keyValue.outputs().get(Mode.HOST)).hasSize((int) lines);
@@ -378,15 +399,16 @@ class DeviceJobTest {
    * An uncompressed SequenceFile's records reach the mapper in the device as SequenceFileRecordReader
    * gives them, split by split (sync marks every 500 bytes; SequenceFileInputFormat makes splits of
    * at least 100 KiB, its sync interval: SequenceInputTest has smaller ones); a compressed one runs on
-   * the host, saying why.
+   * the host, saying why. Values compressed one by one (zlib, Hadoop's default) are decompressed in the
+   * device; compressed blocks are read on the host.
    */
   @Test
   void sequenceFileRecordsReachTheMapperInTheDevice() throws Exception {
     Random random = new Random(5);
     Map<String, Long> expected = new TreeMap<>();
-    for (String name : new String[] {"plain", "block"}) {
+    for (String name : new String[] {"plain", "record", "block"}) {
       SequenceFile.CompressionType type = name.equals("plain") ? SequenceFile.CompressionType.NONE
-          : SequenceFile.CompressionType.BLOCK;
+          : name.equals("record") ? SequenceFile.CompressionType.RECORD : SequenceFile.CompressionType.BLOCK;
       try (SequenceFile.Writer w = SequenceFile.createWriter(jobs.conf(),
           SequenceFile.Writer.file(jobs.path("/seq-" + name + "/part.seq")), SequenceFile.Writer.keyClass(Text.class),
           SequenceFile.Writer.valueClass(IntWritable.class), SequenceFile.Writer.syncInterval(500),
@@ -426,6 +448,11 @@ class DeviceJobTest {
     assertThat(visits.outputs().get(Mode.DEVICE)).isEqualTo(visits.outputs().get(Mode.HOST));
     assertThat(counter(visits.counters().get(Mode.DEVICE), DeviceCounters.FALLBACK_SPLITS)).isZero();
     assertThat(counter(visits.counters().get(Mode.DEVICE), DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(visits.splits());
+
+    // Values compressed each on its own with zlib: Hadoop's writers' default.
+    Runs record = everyMode(TestJobs::sequenceSum, "/seq-record", 16 << 10);
+    assertThat(record.outputs().get(Mode.DEVICE)).isEqualTo(record.outputs().get(Mode.HOST)).isNotEmpty();
+    assertThat(counter(record.counters().get(Mode.DEVICE), DeviceCounters.FALLBACK_SPLITS)).isZero();
 
     Runs block = everyMode(TestJobs::sequenceSum, "/seq-block", 16 << 10);
     assertThat(block.outputs().get(Mode.DEVICE)).isEqualTo(block.outputs().get(Mode.HOST)).isNotEmpty();

@@ -19,7 +19,7 @@ import org.apache.hadoop.io.compress.GzipCodec;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.junit.jupiter.api.Test;
 
-/** The host's Java gzip codec reads what Hadoop's GzipCodec reads, and refuses what it refuses. */
+/** The host's Java gzip and zlib codecs read what Hadoop's GzipCodec and DefaultCodec read, and refuse what they refuse. */
 class JavaGzipCodecTest {
 
   private static byte[] gzip(byte[] bytes) throws IOException {
@@ -59,6 +59,23 @@ class JavaGzipCodecTest {
     GzipCodec hadoops = ReflectionUtils.newInstance(GzipCodec.class, new Configuration(false));
     assertThat(readAll(codec, twoMembers.toByteArray())).isEqualTo(readAll(hadoops, twoMembers.toByteArray()))
         .isEqualTo(text);
+  }
+
+  @Test
+  void theDeflateCodecReadsWhatDefaultCodecWrites() throws IOException {
+    Configuration conf = new Configuration(false);
+    conf.set(CommonConfigurationKeys.IO_COMPRESSION_CODECS_KEY, JavaDeflateCodec.class.getName());
+    CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(new Path("/logs/day.deflate"));
+    assertThat(codec).isInstanceOf(JavaDeflateCodec.class);
+    byte[] text = new byte[500_000];
+    new Random(4).nextBytes(text);
+    org.apache.hadoop.io.compress.DefaultCodec hadoops =
+        ReflectionUtils.newInstance(org.apache.hadoop.io.compress.DefaultCodec.class, new Configuration(false));
+    ByteArrayOutputStream zlib = new ByteArrayOutputStream();
+    try (java.io.OutputStream out = hadoops.createOutputStream(zlib)) {
+      out.write(text);
+    }
+    assertThat(readAll(codec, zlib.toByteArray())).isEqualTo(readAll(hadoops, zlib.toByteArray())).isEqualTo(text);
   }
 
   @Test

@@ -7,7 +7,7 @@ import org.smartssd.device.tasklet.RecordBoundaries;
 
 /**
  * A compressed split, taken apart in the device: the lane that owns it gets its bytes in order (the
- * engine's {@code STREAM} format), decompresses them ({@link GzipInflater}, whose work the device
+ * engine's {@code STREAM} format), decompresses them (gzip members or zlib streams: {@link GzipInflater}, whose work the device
  * counts as it counts the job's), and cuts what comes out into chunks of whole records at their
  * offsets in the decompressed stream, which it hands on to be presented as the job's input format
  * presents them ({@link InputRecords}). Those offsets are the keys Hadoop's readers give records of
@@ -59,12 +59,17 @@ final class CompressedInput {
    * @param delimiter where text records end (unused for fixed-length records)
    */
   CompressedInput(String path, int recordLength, byte delimiter, int maxRecordBytes, Records records) {
+    this(path, false, recordLength, delimiter, maxRecordBytes, records);
+  }
+
+  /** @param zlib whether the file is zlib streams (Hadoop's {@code DefaultCodec}) rather than gzip members */
+  CompressedInput(String path, boolean zlib, int recordLength, byte delimiter, int maxRecordBytes, Records records) {
     this.path = path;
     this.recordLength = recordLength;
     this.delimiter = delimiter;
     this.maxRecordBytes = maxRecordBytes;
     this.records = records;
-    this.inflater = new GzipInflater(this::decompressed);
+    this.inflater = zlib ? GzipInflater.zlib(this::decompressed) : new GzipInflater(this::decompressed);
   }
 
   /** The next chunk of the compressed split, in order. */

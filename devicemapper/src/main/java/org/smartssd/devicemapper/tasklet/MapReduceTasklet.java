@@ -79,6 +79,8 @@ public final class MapReduceTasklet implements MergingTasklet {
   public static final String SEQUENCE_SYNC = "sequence-sync";
   public static final String SEQUENCE_KEY_CLASS = "sequence-key-class";
   public static final String SEQUENCE_VALUE_CLASS = "sequence-value-class";
+  /** How a SequenceFile's values are compressed, each on its own: "deflate", "gzip", or empty for not. */
+  public static final String SEQUENCE_VALUE_CODEC = "sequence-value-codec";
 
 
   private JobConf conf;
@@ -91,6 +93,10 @@ public final class MapReduceTasklet implements MergingTasklet {
   private org.apache.hadoop.io.Writable sequenceKey;
   private org.apache.hadoop.io.Writable sequenceValue;
   private final org.apache.hadoop.io.DataInputBuffer sequenceBytes = new org.apache.hadoop.io.DataInputBuffer();
+  /** A record-compressed SequenceFile's value decompression (each value a stream of its own), else null. */
+  private GzipInflater valueInflater;
+  private byte[] value = new byte[1024];
+  private int valueLength;
   private ResultCodec.PairBatcher batcher;
   private MapOutputCollector collector;
   private MapperDriver driver;
@@ -125,8 +131,9 @@ public final class MapReduceTasklet implements MergingTasklet {
     } else {
       records = records(spec);
     }
-    if (spec.compression() == InputSpec.Compression.GZIP) {
-      compressed = new CompressedInput(required(p, SPLIT_PATH), spec.kind() == InputSpec.Kind.FIXED_LENGTH
+    if (spec.compression() != InputSpec.Compression.NONE) {
+      compressed = new CompressedInput(required(p, SPLIT_PATH), spec.compression() == InputSpec.Compression.DEFLATE,
+          spec.kind() == InputSpec.Kind.FIXED_LENGTH
           ? spec.recordLength() : 0, records.format().delimiter(), context.maxRecordBytes(), this::map);
     }
     // The job's code gets a copy of the configuration: what it does to it (a Configuration is a Writable,
@@ -176,11 +183,34 @@ public final class MapReduceTasklet implements MergingTasklet {
       throws Exception {
     sequenceBytes.reset(bytes, keyOffset, keyLength);
     sequenceKey.readFields(sequenceBytes);
-    sequenceBytes.reset(bytes, valueOffset, valueLength);
+    if (valueInflater == null) {
+      sequenceBytes.reset(bytes, valueOffset, valueLength);
+    } else {
+      this.valueLength = 0;
+      valueInflater.reset();
+      valueInflater.feed(bytes, valueOffset, valueLength);
+      valueInflater.finish();
+      sequenceBytes.reset(value, 0, this.valueLength);
+    }
     sequenceValue.readFields(sequenceBytes);
     current.key = sequenceKey;
     current.value = sequenceValue;
     driver.runMap(sequenceKey, sequenceValue, mapperContext);
+  }
+
+  private int maxValueBytes;
+
+  /** A compressed value's bytes as they come out, gathered (at most what the device lets a record hold). */
+  private void decompressedValue(byte[] bytes, int offset, int length) throws IOException {
+    if (valueLength + length > maxValueBytes) {
+      throw new IOException("a SequenceFile value decompresses to more than " + maxValueBytes + " bytes, the most the"
+          + " device allows (smartssd.device.isp.max-record-bytes)");
+    }
+    if (value.length - valueLength < length) {
+      value = java.util.Arrays.copyOf(value, Math.max(valueLength + length, 2 * value.length));
+    }
+    System.arraycopy(bytes, offset, value, valueLength, length);
+    valueLength += length;
   }
 
   /** Sets up the reading of a SequenceFile split, from the split's parameters. */
@@ -198,6 +228,14 @@ public final class MapReduceTasklet implements MergingTasklet {
         JobClasses.writable(required(p, SEQUENCE_KEY_CLASS), code, "the SequenceFile's key class"), readers);
     sequenceValue = ReflectionUtils.newInstance(
         JobClasses.writable(required(p, SEQUENCE_VALUE_CLASS), code, "the SequenceFile's value class"), readers);
+    String codec = p.getOrDefault(SEQUENCE_VALUE_CODEC, "");
+    switch (codec) {
+      case "" -> valueInflater = null;
+      case "deflate" -> valueInflater = GzipInflater.zlib(this::decompressedValue);
+      case "gzip" -> valueInflater = new GzipInflater(this::decompressedValue);
+      default -> throw new IOException("parameter " + SEQUENCE_VALUE_CODEC + ": unknown codec '" + codec + "'");
+    }
+    this.maxValueBytes = maxRecordBytes;
     readPast = SequenceInput.readPast(maxRecordBytes);
     sequence = new SequenceInput(required(p, SPLIT_PATH), start, end, Long.parseLong(required(p, SEQUENCE_HEADER_END)),
         sync, Long.parseLong(required(p, FILE_LENGTH)), maxRecordBytes, this::mapSequenceRecord);

@@ -19,9 +19,10 @@ import java.nio.charset.StandardCharsets;
  *       mark are the split's own parameters).
  * </ul>
  *
- * <p>Any of them may be prefixed {@code gzip+}: the split is a whole gzip file (one or more members,
- * as Hadoop's {@code GzipCodec} reads it), which the device decompresses before it presents the
- * records, with their offsets in the decompressed stream as Hadoop's readers give them.
+ * <p>Any but {@code sequence} may be prefixed {@code gzip+} or {@code deflate+}: the split is a whole
+ * gzip file (one or more members, as Hadoop's {@code GzipCodec} reads it) or zlib file (one or more
+ * streams, as its {@code DefaultCodec} reads it), which the device decompresses before it presents
+ * the records, with their offsets in the decompressed stream as Hadoop's readers give them.
  *
  * @param compression how the split's bytes are compressed
  * @param recordLength the record length (fixed-length only, else 0)
@@ -39,7 +40,10 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
 
   public enum Compression {
     NONE(""),
-    GZIP("gzip+");
+    /** Hadoop's {@code GzipCodec} ({@code .gz}): gzip members. */
+    GZIP("gzip+"),
+    /** Hadoop's {@code DefaultCodec} ({@code .deflate}): zlib streams. */
+    DEFLATE("deflate+");
 
     private final String prefix;
 
@@ -170,6 +174,6 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
       throw new IllegalArgumentException("bad input spec '" + text + "': '" + value + "' is not a number");
     }
     throw new IllegalArgumentException("unknown input spec '" + text
-        + "' (fixed-length:N, lines, delimited:B, key-value:S or sequence, the first four perhaps after gzip+)");
+        + "' (fixed-length:N, lines, delimited:B, key-value:S or sequence, the first four perhaps after gzip+ or deflate+)");
   }
 }

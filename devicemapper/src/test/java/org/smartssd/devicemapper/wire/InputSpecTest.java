@@ -12,13 +12,16 @@ class InputSpecTest {
     for (InputSpec spec : new InputSpec[] {InputSpec.fixedLength(20), InputSpec.lines(), InputSpec.delimited((byte) 0),
         InputSpec.delimited((byte) 0xff), InputSpec.text("|"),
         InputSpec.fixedLength(20).compressed(InputSpec.Compression.GZIP),
-        InputSpec.keyValue((byte) 9).compressed(InputSpec.Compression.GZIP), InputSpec.sequence()}) {
+        InputSpec.keyValue((byte) 9).compressed(InputSpec.Compression.GZIP), InputSpec.sequence(),
+        InputSpec.lines().compressed(InputSpec.Compression.DEFLATE)}) {
       assertThat(InputSpec.parse(spec.encode())).isEqualTo(spec);
     }
     assertThat(InputSpec.text(null)).isEqualTo(InputSpec.lines());
     assertThat(InputSpec.fixedLength(20).encode()).isEqualTo("fixed-length:20");
     assertThat(InputSpec.text("\t").encode()).isEqualTo("delimited:9");
     assertThat(InputSpec.lines().compressed(InputSpec.Compression.GZIP).encode()).isEqualTo("gzip+lines");
+    assertThat(InputSpec.fixedLength(20).compressed(InputSpec.Compression.DEFLATE).encode())
+        .isEqualTo("deflate+fixed-length:20");
   }
 
   @Test

@@ -34,6 +34,7 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.smartssd.devicemapper.JavaDeflateCodec;
 import org.smartssd.devicemapper.JavaGzipCodec;
 import org.smartssd.device.DeviceEnergy;
 import org.smartssd.examples.wc98.Wc98FormatException;
@@ -75,9 +76,10 @@ public final class LogAnalysis {
     conf.set(POLL_INTERVAL, POLL_INTERVAL_MS);
     // The command line parses its own options; Hadoop need not warn that it did not.
     conf.setBoolean("mapreduce.client.genericoptionsparser.used", true);
-    // A gzip trace is decompressed on the host by the same Java inflater the device runs, so that the
-    // host's decompression is counted as the device's is (zlib's, native, would not be).
-    conf.setIfUnset(CommonConfigurationKeys.IO_COMPRESSION_CODECS_KEY, JavaGzipCodec.class.getName());
+    // A gzip or zlib trace is decompressed on the host by the same Java inflater the device runs, so
+    // that the host's decompression is counted as the device's is (zlib's, native, would not be).
+    conf.setIfUnset(CommonConfigurationKeys.IO_COMPRESSION_CODECS_KEY, JavaGzipCodec.class.getName() + ","
+        + JavaDeflateCodec.class.getName());
     overrides.forEach(conf::set);
     return conf;
   }
