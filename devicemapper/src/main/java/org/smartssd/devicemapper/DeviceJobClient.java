@@ -11,6 +11,12 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.smartssd.devicemapper.tasklet.OldApi;
+import org.smartssd.devicemapper.tasklet.OldApiCombiner;
+import org.smartssd.devicemapper.tasklet.OldApiMapper;
+import java.util.List;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.hadoop.util.Tool;
@@ -102,6 +108,76 @@ public final class DeviceJobClient extends Configured implements Tool {
     job.setInputFormatClass(DeviceInputFormat.class);
     job.setMapperClass(DeviceMapper.class);
     place(job, settings);
+  }
+
+  /**
+   * Configures a job written against the old {@code org.apache.hadoop.mapred} API ({@code JobConf},
+   * run with {@code JobClient.runJob}) so that its map phase runs in the devices: its mapper, combiner
+   * and input format are remembered ({@code smartssd.mapper.real.old-*}) and driven through the new
+   * API's ({@link OldApiMapper}, {@link OldApiCombiner}, {@link OldApiInputFormat}), the map task runs
+   * the new API's {@code DeviceMapper}, and the reducer, partitioner and output stay the job's.
+   *
+   * @throws IllegalArgumentException when the job cannot: a {@code MapRunnable}, an old-API
+   *     partitioner (the new API's map cannot take one), a map-only job with an old-API output format,
+   *     or an input format the devices do not present records as
+   */
+  public static void configure(JobConf conf) throws IOException {
+    if (DeviceMapper.class.getName().equals(conf.get(MRJobConfig.MAP_CLASS_ATTR))
+        && conf.get(OldApi.MAPPER_CLASS) != null) {
+      return; // configured already
+    }
+    DeviceMapperSettings settings = DeviceMapperSettings.from(conf);
+    if (conf.get("mapred.map.runner.class") != null) {
+      throw new IllegalArgumentException("the job runs its map with a MapRunnable (" + conf.get("mapred.map.runner.class")
+          + "), which the devices do not drive: only a Mapper's map");
+    }
+    if (conf.getNumReduceTasks() > 0 && conf.get("mapred.partitioner.class") != null) {
+      throw new IllegalArgumentException("the job's partitioner " + conf.get("mapred.partitioner.class") + " is an "
+          + "old-API one, which Hadoop does not take with the new API's map that runs the devices' output");
+    }
+    if (conf.getNumReduceTasks() == 0 && conf.get("mapred.output.format.class") != null) {
+      throw new IllegalArgumentException("a map-only job's output format " + conf.get("mapred.output.format.class")
+          + " is an old-API one, which Hadoop does not take with the new API's map that runs the devices' output");
+    }
+    Class<?> inputFormat = conf.getInputFormat().getClass();
+    if (TaskletJarBuilder.oldInputSpecOf(inputFormat) == null) {
+      throw new IllegalArgumentException("the devices present records as the old API's FixedLengthInputFormat, "
+          + "TextInputFormat, KeyValueTextInputFormat or SequenceFileInputFormat do; the job's input format is "
+          + inputFormat.getName());
+    }
+    if (inputFormat == org.apache.hadoop.mapred.FixedLengthInputFormat.class
+        && org.apache.hadoop.mapred.FixedLengthInputFormat.getRecordLength(conf) <= 0) {
+      throw new IllegalArgumentException("the job reads fixed-length records without a record length: set it with "
+          + "FixedLengthInputFormat.setRecordLength (" + FixedLengthInputFormat.FIXED_RECORD_LENGTH + ")");
+    }
+    conf.set(OldApi.MAPPER_CLASS, conf.getMapperClass().getName());
+    conf.set(OldApi.INPUT_FORMAT_CLASS, inputFormat.getName());
+    conf.set(DeviceMapperConfigKeys.REAL_MAPPER_CLASS, OldApiMapper.class.getName());
+    conf.set(DeviceMapperConfigKeys.REAL_INPUT_FORMAT_CLASS, OldApiInputFormat.class.getName());
+    if (conf.getCombinerClass() != null) {
+      // The host combines the devices' partial pairs once more with the job's own (old-API) combiner.
+      conf.set(OldApi.COMBINER_CLASS, conf.getCombinerClass().getName());
+      conf.set(DeviceMapperConfigKeys.REAL_COMBINER_CLASS, OldApiCombiner.class.getName());
+    } else {
+      conf.unset(OldApi.COMBINER_CLASS);
+      conf.unset(DeviceMapperConfigKeys.REAL_COMBINER_CLASS);
+    }
+    conf.unset("mapred.mapper.class");
+    conf.unset("mapred.input.format.class");
+    conf.setUseNewMapper(true);
+    conf.set(MRJobConfig.INPUT_FORMAT_CLASS_ATTR, DeviceInputFormat.class.getName());
+    conf.set(MRJobConfig.MAP_CLASS_ATTR, DeviceMapper.class.getName());
+    Job job = Job.getInstance(conf);
+    place(job, settings);
+    for (String key : List.of(DeviceMapperConfigKeys.PLACEMENT_CHOSEN, DeviceMapperConfigKeys.PLACEMENT_REASON,
+        DeviceMapperConfigKeys.PLACEMENT_PREDICTED_DEVICE_S, DeviceMapperConfigKeys.PLACEMENT_PREDICTED_HOST_S)) {
+      String value = job.getConfiguration().get(key);
+      if (value == null) {
+        conf.unset(key);
+      } else {
+        conf.set(key, value);
+      }
+    }
   }
 
   private static void place(Job job, DeviceMapperSettings settings) throws IOException {

@@ -89,6 +89,11 @@ public final class DeviceMapperConfigKeys {
   /** The job's combiner, or unset for none (set by {@link DeviceJobClient#configure}). */
   public static final String REAL_COMBINER_CLASS = "smartssd.mapper.real.combiner.class";
 
+  /** Set by {@code configure(JobConf)}: the old-API job's own mapper, input format and combiner. */
+  public static final String REAL_OLD_MAPPER_CLASS = org.smartssd.devicemapper.tasklet.OldApi.MAPPER_CLASS;
+  public static final String REAL_OLD_INPUT_FORMAT_CLASS = org.smartssd.devicemapper.tasklet.OldApi.INPUT_FORMAT_CLASS;
+  public static final String REAL_OLD_COMBINER_CLASS = org.smartssd.devicemapper.tasklet.OldApi.COMBINER_CLASS;
+
   /** Where the map phase runs, {@code device} or {@code host}: the placement, or auto's choice (set by configure). */
   public static final String PLACEMENT_CHOSEN = "smartssd.mapper.placement.chosen";
 

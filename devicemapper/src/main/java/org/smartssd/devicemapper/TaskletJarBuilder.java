@@ -4,6 +4,7 @@ import org.smartssd.devicemapper.tasklet.MapperDriver;
 import org.smartssd.devicemapper.wire.InputSpec;
 import org.smartssd.devicemapper.wire.JobConfigurations;
 import org.smartssd.devicemapper.tasklet.MapReduceTasklet;
+import org.smartssd.devicemapper.tasklet.OldApi;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,12 @@ final class TaskletJarBuilder {
     roots.add(mapper.getName());
     if (combiner != null) {
       roots.add(combiner.getName());
+    }
+    for (String key : List.of(OldApi.MAPPER_CLASS, OldApi.COMBINER_CLASS)) {
+      String name = conf.getTrimmed(key);
+      if (name != null && !name.isEmpty()) {
+        roots.add(name); // named in the configuration only: the adapters make them by name
+      }
     }
     roots.add(job.getMapOutputKeyClass().getName());
     roots.add(job.getMapOutputValueClass().getName());
@@ -221,10 +228,45 @@ final class TaskletJarBuilder {
     return null;
   }
 
+  /**
+   * The new API's input format that presents records as the old API's {@code format} does (the same
+   * record readers' rules), or null when the device presents none like it.
+   */
+  @SuppressWarnings("rawtypes")
+  static Class<? extends InputFormat> oldInputSpecOf(Class<?> format) {
+    if (format == org.apache.hadoop.mapred.TextInputFormat.class) {
+      return TextInputFormat.class;
+    }
+    if (format == org.apache.hadoop.mapred.KeyValueTextInputFormat.class) {
+      return KeyValueTextInputFormat.class;
+    }
+    if (format == org.apache.hadoop.mapred.FixedLengthInputFormat.class) {
+      return FixedLengthInputFormat.class;
+    }
+    if (format == org.apache.hadoop.mapred.SequenceFileInputFormat.class) {
+      return SequenceFileInputFormat.class;
+    }
+    return null;
+  }
+
   /** As {@link #input(Class, Configuration, FileSplit)}, for uncompressed input. */
   @SuppressWarnings("rawtypes")
   static InputSpec input(Class<? extends InputFormat> inputFormat, Configuration conf)
       throws UnsupportedJobException {
+    if (inputFormat == OldApiInputFormat.class) {
+      String old = conf.get(OldApi.INPUT_FORMAT_CLASS, "");
+      Class<? extends InputFormat> same;
+      try {
+        same = oldInputSpecOf(conf.getClassByName(old));
+      } catch (ClassNotFoundException e) {
+        throw new UnsupportedJobException("the job's old-API input format " + old + " cannot be loaded: " + e);
+      }
+      if (same == null) {
+        throw new UnsupportedJobException("the job's old-API input format " + old + " is not one the device presents "
+            + "records as (FixedLengthInputFormat, TextInputFormat, KeyValueTextInputFormat, SequenceFileInputFormat)");
+      }
+      return input(same, conf);
+    }
     if (inputFormat == FixedLengthInputFormat.class) {
       int length = FixedLengthInputFormat.getRecordLength(conf);
       if (length <= 0) {

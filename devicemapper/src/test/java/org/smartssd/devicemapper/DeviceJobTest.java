@@ -462,6 +462,52 @@ class DeviceJobTest {
         .hasMessageContaining("blocks are compressed");
   }
 
+  /**
+   * A job written against the old API (JobConf, mapred.Mapper with configure and a Reporter counter,
+   * mapred.Reducer as combiner and reducer, mapred.TextInputFormat), run with JobClient.runJob: the same
+   * output on the host, in the device and in fallback; its map runs in the device.
+   */
+  @Test
+  void anOldApiJobRunsItsMapInTheDevice() throws Exception {
+    Map<Mode, List<String>> outputs = new EnumMap<>(Mode.class);
+    Map<Mode, org.apache.hadoop.mapred.Counters> counters = new EnumMap<>(Mode.class);
+    for (Mode mode : Mode.values()) {
+      Path out = jobs.output();
+      org.apache.hadoop.mapred.JobConf job = TestJobs.oldWordCount(conf(TEXT_SPLIT_BYTES), jobs.path("/text"), out);
+      if (mode == Mode.FALLBACK) {
+        job.set(DeviceMapperConfigKeys.FALLBACK, "always");
+      }
+      if (mode != Mode.HOST) {
+        DeviceJobClient.configure(job);
+        DeviceJobClient.configure(job); // idempotent
+      }
+      org.apache.hadoop.mapred.RunningJob run = org.apache.hadoop.mapred.JobClient.runJob(job);
+      assertThat(run.isSuccessful()).as("%s", mode).isTrue();
+      counters.put(mode, run.getCounters());
+      outputs.put(mode, Jobs.lines(out));
+    }
+    Map<String, Long> expected = new TreeMap<>();
+    expectedWords().forEach((w, n) -> expected.put("w:" + w, n));
+    assertThat(Jobs.counts(outputs.get(Mode.HOST))).isEqualTo(expected);
+    assertThat(outputs.get(Mode.DEVICE)).isEqualTo(outputs.get(Mode.HOST));
+    assertThat(outputs.get(Mode.FALLBACK)).isEqualTo(outputs.get(Mode.HOST));
+    long lines = texts.stream().mapToLong(DeviceJobTest::lines).sum();
+    for (Mode mode : Mode.values()) {
+      assertThat(counters.get(mode).findCounter(TestJobs.OldApiCounters.LINES).getValue()).as("lines, %s", mode)
+          .isEqualTo(lines);
+    }
+    org.apache.hadoop.mapred.Counters device = counters.get(Mode.DEVICE);
+    assertThat(device.findCounter(DeviceCounters.DEVICE_EXECUTIONS).getValue()).isPositive();
+    assertThat(device.findCounter(DeviceCounters.FALLBACK_SPLITS).getValue()).isZero();
+    assertThat(counters.get(Mode.FALLBACK).findCounter(DeviceCounters.DEVICE_EXECUTIONS).getValue()).isZero();
+
+    org.apache.hadoop.mapred.JobConf partitioned = TestJobs.oldWordCount(conf(TEXT_SPLIT_BYTES), jobs.path("/text"),
+        jobs.output());
+    partitioned.setPartitionerClass(org.apache.hadoop.mapred.lib.HashPartitioner.class);
+    assertThatThrownBy(() -> DeviceJobClient.configure(partitioned)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("partitioner");
+  }
+
   @Test
   void theMapperSeesItsSplitAsAFileSplit() throws Exception {
     Runs runs = everyMode(TestJobs::fileLines, "/text", TEXT_SPLIT_BYTES);

@@ -76,6 +76,67 @@ final class TestJobs {
     }
   }
 
+  /** Counters of the old-API word count's mapper. */
+  public enum OldApiCounters {
+    LINES
+  }
+
+  /** Words of lines, as the old API's mapper: (word, 1), and a counter through its Reporter. */
+  public static class OldWordMapper extends org.apache.hadoop.mapred.MapReduceBase
+      implements org.apache.hadoop.mapred.Mapper<LongWritable, Text, Text, IntWritable> {
+    private static final IntWritable ONE = new IntWritable(1);
+    private final Text word = new Text();
+    private String prefix = "";
+
+    @Override
+    public void configure(org.apache.hadoop.mapred.JobConf job) {
+      prefix = job.get("test.old-api.prefix", "");
+    }
+
+    @Override
+    public void map(LongWritable offset, Text line, org.apache.hadoop.mapred.OutputCollector<Text, IntWritable> out,
+        org.apache.hadoop.mapred.Reporter reporter) throws IOException {
+      reporter.incrCounter(OldApiCounters.LINES, 1);
+      StringTokenizer words = new StringTokenizer(line.toString());
+      while (words.hasMoreTokens()) {
+        word.set(prefix + words.nextToken());
+        out.collect(word, ONE);
+      }
+    }
+  }
+
+  /** Sums the values per key, as the old API's reducer (and combiner). */
+  public static class OldSumReducer extends org.apache.hadoop.mapred.MapReduceBase
+      implements org.apache.hadoop.mapred.Reducer<Text, IntWritable, Text, IntWritable> {
+    @Override
+    public void reduce(Text key, java.util.Iterator<IntWritable> values,
+        org.apache.hadoop.mapred.OutputCollector<Text, IntWritable> out, org.apache.hadoop.mapred.Reporter reporter)
+        throws IOException {
+      int sum = 0;
+      while (values.hasNext()) {
+        sum += values.next().get();
+      }
+      out.collect(key, new IntWritable(sum));
+    }
+  }
+
+  /** A word count written against the old API: JobConf, mapred.Mapper, mapred.Reducer as combiner and reducer. */
+  static org.apache.hadoop.mapred.JobConf oldWordCount(Configuration conf, Path input, Path output) {
+    org.apache.hadoop.mapred.JobConf job = new org.apache.hadoop.mapred.JobConf(conf);
+    job.setJobName("old-API word count");
+    job.set("test.old-api.prefix", "w:");
+    job.setMapperClass(OldWordMapper.class);
+    job.setCombinerClass(OldSumReducer.class);
+    job.setReducerClass(OldSumReducer.class);
+    job.setInputFormat(org.apache.hadoop.mapred.TextInputFormat.class);
+    job.setOutputFormat(org.apache.hadoop.mapred.TextOutputFormat.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(IntWritable.class);
+    org.apache.hadoop.mapred.FileInputFormat.addInputPath(job, input);
+    org.apache.hadoop.mapred.FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
   /** A job's own Writable: a page's visits, as a SequenceFile's values. */
   public static class Visits implements org.apache.hadoop.io.Writable {
     private int hits;

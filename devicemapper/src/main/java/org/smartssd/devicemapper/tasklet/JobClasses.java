@@ -18,7 +18,14 @@ final class JobClasses {
   /** Hadoop's combiners a job may name. */
   static final Set<String> LIBRARY_COMBINERS = Set.of(
       "org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer",
-      "org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer");
+      "org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer",
+      OldApiCombiner.class.getName());
+
+  /** Hadoop's old-API mapper and combiners a job may name ({@link OldApi}). */
+  static final Set<String> LIBRARY_OLD_API = Set.of(
+      "org.apache.hadoop.mapred.lib.IdentityMapper",
+      "org.apache.hadoop.mapred.lib.IdentityReducer",
+      "org.apache.hadoop.mapred.lib.LongSumReducer");
 
   /** Hadoop's Writables a job's map output may be (not those that make classes named in their data). */
   static final Set<String> LIBRARY_WRITABLES = Set.of(
@@ -72,6 +79,12 @@ final class JobClasses {
     for (String key : OWN_ONLY_KEYS) {
       String name = conf.getTrimmed(key);
       if (name != null && !name.isEmpty() && !LIBRARY_COMPARATORS.contains(name)) {
+        own(name, code, key);
+      }
+    }
+    for (String key : List.of(OldApi.MAPPER_CLASS, OldApi.COMBINER_CLASS)) {
+      String name = conf.getTrimmed(key);
+      if (name != null && !name.isEmpty() && !LIBRARY_OLD_API.contains(name)) {
         own(name, code, key);
       }
     }
