@@ -501,6 +501,17 @@ class DeviceJobTest {
     assertThat(device.findCounter(DeviceCounters.FALLBACK_SPLITS).getValue()).isZero();
     assertThat(counters.get(Mode.FALLBACK).findCounter(DeviceCounters.DEVICE_EXECUTIONS).getValue()).isZero();
 
+    // Placed by the planner, as a new-API job is: the plan is the job's, and so is the output.
+    Path placedOut = jobs.output();
+    org.apache.hadoop.mapred.JobConf placed = TestJobs.oldWordCount(conf(TEXT_SPLIT_BYTES), jobs.path("/text"),
+        placedOut);
+    placed.set(DeviceMapperConfigKeys.PLACEMENT, "auto");
+    DeviceJobClient.configure(placed);
+    assertThat(placed.get(DeviceMapperConfigKeys.PLACEMENT_CHOSEN)).isIn("device", "host");
+    assertThat(placed.get(DeviceMapperConfigKeys.PLACEMENT_REASON)).isNotEmpty();
+    assertThat(org.apache.hadoop.mapred.JobClient.runJob(placed).isSuccessful()).isTrue();
+    assertThat(Jobs.lines(placedOut)).isEqualTo(outputs.get(Mode.HOST));
+
     org.apache.hadoop.mapred.JobConf partitioned = TestJobs.oldWordCount(conf(TEXT_SPLIT_BYTES), jobs.path("/text"),
         jobs.output());
     partitioned.setPartitionerClass(org.apache.hadoop.mapred.lib.HashPartitioner.class);
