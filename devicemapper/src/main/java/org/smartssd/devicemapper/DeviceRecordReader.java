@@ -1,6 +1,5 @@
 package org.smartssd.devicemapper;
 
-import org.smartssd.devicemapper.tasklet.MapReduceTasklet;
 import org.smartssd.devicemapper.wire.InputSpec;
 import org.smartssd.devicemapper.wire.ResultCodec;
 import java.io.IOException;
@@ -162,8 +161,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     TaskletJarBuilder.Tasklet tasklet;
     try {
       tasklet = TaskletJarBuilder.build(conf, settings, split, context.getTaskAttemptID());
-      InputSpec spec = InputSpec.parse(tasklet.parameters().get(MapReduceTasklet.INPUT));
-      streamInput = spec.compression() != InputSpec.Compression.NONE || spec.kind() == InputSpec.Kind.SEQUENCE;
+      streamInput = tasklet.input().compression() != InputSpec.Compression.NONE
+          || tasklet.input().kind() == InputSpec.Kind.SEQUENCE;
     } catch (UnsupportedJobException e) {
       throw unavailable(e.getMessage(), e);
     } catch (IOException e) {

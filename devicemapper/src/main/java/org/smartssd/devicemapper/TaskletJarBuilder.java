@@ -50,8 +50,8 @@ import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
  */
 final class TaskletJarBuilder {
 
-  /** What CREATE_OBJECT sends. */
-  record Tasklet(byte[] jar, String className, Map<String, String> parameters) {}
+  /** What CREATE_OBJECT sends, and how the device was told to present the split's records. */
+  record Tasklet(byte[] jar, String className, Map<String, String> parameters, InputSpec input) {}
 
   private TaskletJarBuilder() {}
 
@@ -137,7 +137,7 @@ final class TaskletJarBuilder {
           Long.toString(split.getPath().getFileSystem(conf).getFileStatus(split.getPath()).getLen()));
     }
     return new Tasklet(jar(classes, JobConfigurations.encodeDefaults(defaults)), MapReduceTasklet.class.getName(),
-        parameters);
+        parameters, input);
   }
 
   /**
@@ -153,9 +153,6 @@ final class TaskletJarBuilder {
     } catch (java.io.EOFException e) {
       throw new UnsupportedJobException(split.getPath() + " ends inside a SequenceFile header: the host reads it");
     } catch (IOException e) {
-      if (e instanceof UnsupportedJobException u) {
-        throw u;
-      }
       throw new UnsupportedJobException(e.getMessage());
     }
     if (h.blockCompressed()) {

@@ -81,7 +81,7 @@ final class TestJobs {
     LINES
   }
 
-  /** Words of lines, as the old API's mapper: (word, 1), and a counter through its Reporter. */
+  /** Words of lines, as the old API's mapper: (word, 1), a counter through its Reporter, which also gives its split. */
   public static class OldWordMapper extends org.apache.hadoop.mapred.MapReduceBase
       implements org.apache.hadoop.mapred.Mapper<LongWritable, Text, Text, IntWritable> {
     private static final IntWritable ONE = new IntWritable(1);
@@ -97,6 +97,10 @@ final class TestJobs {
     public void map(LongWritable offset, Text line, org.apache.hadoop.mapred.OutputCollector<Text, IntWritable> out,
         org.apache.hadoop.mapred.Reporter reporter) throws IOException {
       reporter.incrCounter(OldApiCounters.LINES, 1);
+      org.apache.hadoop.mapred.FileSplit split = (org.apache.hadoop.mapred.FileSplit) reporter.getInputSplit();
+      if (!split.getPath().getName().startsWith("part-") || split.getLength() <= 0) {
+        throw new IOException("the reporter's split is " + split);
+      }
       StringTokenizer words = new StringTokenizer(line.toString());
       while (words.hasMoreTokens()) {
         word.set(prefix + words.nextToken());

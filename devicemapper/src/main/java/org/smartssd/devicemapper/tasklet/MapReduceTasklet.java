@@ -97,6 +97,7 @@ public final class MapReduceTasklet implements MergingTasklet {
   private GzipInflater valueInflater;
   private byte[] value = new byte[1024];
   private int valueLength;
+  private int maxValueBytes;
   private ResultCodec.PairBatcher batcher;
   private MapOutputCollector collector;
   private MapperDriver driver;
@@ -197,8 +198,6 @@ public final class MapReduceTasklet implements MergingTasklet {
     current.value = sequenceValue;
     driver.runMap(sequenceKey, sequenceValue, mapperContext);
   }
-
-  private int maxValueBytes;
 
   /** A compressed value's bytes as they come out, gathered (at most what the device lets a record hold). */
   private void decompressedValue(byte[] bytes, int offset, int length) throws IOException {

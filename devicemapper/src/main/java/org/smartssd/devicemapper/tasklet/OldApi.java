@@ -4,7 +4,9 @@ import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.OutputCollector;
 import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.mapreduce.MapContext;
 import org.apache.hadoop.mapreduce.TaskInputOutputContext;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 
 /**
  * What runs a job written against the old {@code org.apache.hadoop.mapred} API through the new one
@@ -67,9 +69,20 @@ public final class OldApi {
         context.getCounter(group, counter).increment(amount);
       }
 
+      /** The map's split, as the old API's {@code FileSplit} (a combiner's context has none: Hadoop's reduce side throws too). */
       @Override
       public InputSplit getInputSplit() {
-        throw new UnsupportedOperationException("the old API's input split is not known here");
+        if (context instanceof MapContext<?, ?, ?, ?> map && map.getInputSplit() instanceof FileSplit f) {
+          String[] hosts;
+          try {
+            hosts = f.getLocations();
+          } catch (java.io.IOException e) {
+            hosts = new String[0];
+          }
+          return new org.apache.hadoop.mapred.FileSplit(f.getPath(), f.getStart(), f.getLength(), hosts);
+        }
+        throw new UnsupportedOperationException("an input split is known only to a map, not to "
+            + context.getClass().getSimpleName());
       }
 
       @Override

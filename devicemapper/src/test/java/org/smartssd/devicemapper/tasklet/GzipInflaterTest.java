@@ -408,20 +408,7 @@ class GzipInflaterTest {
     byte[] gz = concat(memberA, memberB, memberC);
     byte[] expected = concat(a, b, c);
     TreeSet<Integer> ends = new TreeSet<>(List.of(0, memberA.length, memberA.length + memberB.length, gz.length));
-    for (int length = 0; length <= gz.length; length++) {
-      Sink sink = new Sink();
-      GzipInflater inflater = new GzipInflater(sink);
-      feed(inflater, gz, length, 1 + random.nextInt(length % 7 == 0 ? 1 : 64));
-      byte[] out = sink.bytes.toByteArray();
-      assertThat(out).as("prefix %d", length).isEqualTo(Arrays.copyOf(expected, out.length));
-      if (ends.contains(length)) {
-        inflater.finish();
-      } else {
-        int cut = length;
-        assertThatThrownBy(inflater::finish).as("prefix %d", cut)
-            .isInstanceOf(IOException.class).hasMessageContaining("truncated input");
-      }
-    }
+    assertEveryPrefix(GzipInflater::new, gz, expected, ends, "gzip: truncated input");
   }
 
   @Test
@@ -441,34 +428,8 @@ class GzipInflaterTest {
       datas.add(tiny);
       streams.add(member(plainHeader(), deflate(tiny, 6, 0), tiny));
     }
-    int[] outcomes = new int[2];
-    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-      for (int round = 0; round < 3000; round++) {
-        int which = random.nextInt(streams.size());
-        byte[] gz = streams.get(which).clone();
-        int changes = 1 + random.nextInt(3);
-        for (int i = 0; i < changes; i++) {
-          int at = random.nextInt(gz.length);
-          if (random.nextBoolean()) {
-            gz[at] ^= (byte) (1 << random.nextInt(8));
-          } else {
-            gz[at] = (byte) random.nextInt(256);
-          }
-        }
-        Sink sink = new Sink();
-        GzipInflater inflater = new GzipInflater(sink);
-        try {
-          feed(inflater, gz, gz.length, 1 + random.nextInt(round % 2 == 0 ? 8 : 4096));
-          inflater.finish();
-          assertThat(sink.bytes.toByteArray()).as("round %d: no error, so its data", round).isEqualTo(datas.get(which));
-          outcomes[0]++;
-        } catch (IOException e) {
-          assertThat(e).hasMessageStartingWith("gzip: ");
-          outcomes[1]++;
-        }
-      }
-    });
-    assertThat(outcomes[1]).as("failures").isGreaterThan(2000);
+    int failures = assertCorruptionGivesDataOrAnIOException(GzipInflater::new, streams, datas, 3000, "gzip: ");
+    assertThat(failures).as("failures").isGreaterThan(2000);
   }
 
   @Test
@@ -661,20 +622,7 @@ class GzipInflaterTest {
     byte[] expected = concat(a, b, c);
     int ab = streamA.length + streamB.length;
     TreeSet<Integer> ends = new TreeSet<>(List.of(0, streamA.length, ab, ab + empty.length, z.length));
-    for (int length = 0; length <= z.length; length++) {
-      Sink sink = new Sink();
-      GzipInflater inflater = GzipInflater.zlib(sink);
-      feed(inflater, z, length, 1 + random.nextInt(length % 7 == 0 ? 1 : 64));
-      byte[] out = sink.bytes.toByteArray();
-      assertThat(out).as("prefix %d", length).isEqualTo(Arrays.copyOf(expected, out.length));
-      if (ends.contains(length)) {
-        inflater.finish();
-      } else {
-        int cut = length;
-        assertThatThrownBy(inflater::finish).as("prefix %d", cut)
-            .isInstanceOf(IOException.class).hasMessageStartingWith("zlib: truncated input");
-      }
-    }
+    assertEveryPrefix(GzipInflater::zlib, z, expected, ends, "zlib: truncated input");
   }
 
   @Test
@@ -693,34 +641,8 @@ class GzipInflaterTest {
       datas.add(tiny);
       streams.add(zlibJdk(tiny, 6));
     }
-    int[] outcomes = new int[2];
-    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-      for (int round = 0; round < 2000; round++) {
-        int which = random.nextInt(streams.size());
-        byte[] z = streams.get(which).clone();
-        int changes = 1 + random.nextInt(3);
-        for (int i = 0; i < changes; i++) {
-          int at = random.nextInt(z.length);
-          if (random.nextBoolean()) {
-            z[at] ^= (byte) (1 << random.nextInt(8));
-          } else {
-            z[at] = (byte) random.nextInt(256);
-          }
-        }
-        Sink sink = new Sink();
-        GzipInflater inflater = GzipInflater.zlib(sink);
-        try {
-          feed(inflater, z, z.length, 1 + random.nextInt(round % 2 == 0 ? 8 : 4096));
-          inflater.finish();
-          assertThat(sink.bytes.toByteArray()).as("round %d: no error, so its data", round).isEqualTo(datas.get(which));
-          outcomes[0]++;
-        } catch (IOException e) {
-          assertThat(e).hasMessageStartingWith("zlib: ");
-          outcomes[1]++;
-        }
-      }
-    });
-    assertThat(outcomes[1]).as("failures").isGreaterThan(1500);
+    int failures = assertCorruptionGivesDataOrAnIOException(GzipInflater::zlib, streams, datas, 2000, "zlib: ");
+    assertThat(failures).as("failures").isGreaterThan(1500);
   }
 
   // ---- reset() ----
@@ -932,6 +854,66 @@ class GzipInflaterTest {
   // ---- feeding ----
 
   /** Collects the output, checking its pieces. */
+  /**
+   * Every prefix of {@code stream} decompresses to a prefix of {@code expected}, and {@code finish}
+   * succeeds exactly at the offsets in {@code ends} (stream or member boundaries), failing elsewhere
+   * with a message starting {@code truncated}.
+   */
+  private void assertEveryPrefix(java.util.function.Function<GzipInflater.Output, GzipInflater> make, byte[] stream,
+      byte[] expected, java.util.Set<Integer> ends, String truncated) throws IOException {
+    for (int length = 0; length <= stream.length; length++) {
+      Sink sink = new Sink();
+      GzipInflater inflater = make.apply(sink);
+      feed(inflater, stream, length, 1 + random.nextInt(length % 7 == 0 ? 1 : 64));
+      byte[] out = sink.bytes.toByteArray();
+      assertThat(out).as("prefix %d", length).isEqualTo(Arrays.copyOf(expected, out.length));
+      if (ends.contains(length)) {
+        inflater.finish();
+      } else {
+        int cut = length;
+        assertThatThrownBy(inflater::finish).as("prefix %d", cut)
+            .isInstanceOf(IOException.class).hasMessageStartingWith(truncated);
+      }
+    }
+  }
+
+  /**
+   * {@code rounds} random corruptions (1 to 3 bytes) of the streams, each fed in random pieces: each
+   * gives its stream's data or an IOException whose message starts {@code prefix}, within 60 s.
+   *
+   * @return how many failed
+   */
+  private int assertCorruptionGivesDataOrAnIOException(java.util.function.Function<GzipInflater.Output, GzipInflater>
+      make, List<byte[]> streams, List<byte[]> datas, int rounds, String prefix) {
+    int[] failures = new int[1];
+    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+      for (int round = 0; round < rounds; round++) {
+        int which = random.nextInt(streams.size());
+        byte[] damaged = streams.get(which).clone();
+        int changes = 1 + random.nextInt(3);
+        for (int i = 0; i < changes; i++) {
+          int at = random.nextInt(damaged.length);
+          if (random.nextBoolean()) {
+            damaged[at] ^= (byte) (1 << random.nextInt(8));
+          } else {
+            damaged[at] = (byte) random.nextInt(256);
+          }
+        }
+        Sink sink = new Sink();
+        GzipInflater inflater = make.apply(sink);
+        try {
+          feed(inflater, damaged, damaged.length, 1 + random.nextInt(round % 2 == 0 ? 8 : 4096));
+          inflater.finish();
+          assertThat(sink.bytes.toByteArray()).as("round %d: no error, so its data", round).isEqualTo(datas.get(which));
+        } catch (IOException e) {
+          assertThat(e).hasMessageStartingWith(prefix);
+          failures[0]++;
+        }
+      }
+    });
+    return failures[0];
+  }
+
   private static final class Sink implements GzipInflater.Output {
     final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 

@@ -52,13 +52,17 @@ class LogAnalysisCommandTest {
         Traces.record(Region.PARIS, FileType.HTML, 6));
   }
 
+  private static Path gzipped(Path file, byte[] bytes) throws IOException {
+    try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
+      out.write(bytes);
+    }
+    return file;
+  }
+
   @Test
   void loadThenAnalyseInEveryModePrintsExactlyTheResult() throws IOException {
     Path plain = Files.write(dir.resolve("day1"), Traces.bytes(small()));
-    Path gz = dir.resolve("day2.gz");
-    try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
-      out.write(Traces.bytes(small()));
-    }
+    Path gz = gzipped(dir.resolve("day2.gz"), Traces.bytes(small()));
     FsCommandTest.Run load = FsCommandTest.smartssd("wc98", "load", plain.toString(), gz.toString(), root + "/wc98/");
     assertEquals(0, load.code(), load.err());
     assertTrue(load.out().contains("loaded 2 file(s), 14 records"), load.out());
@@ -90,10 +94,7 @@ class LogAnalysisCommandTest {
   @Test
   void aTraceStoredGzipCompressedIsAnalysedInEveryMode() throws IOException {
     Path plain = Files.write(dir.resolve("gzday1"), Traces.bytes(small()));
-    Path gz = dir.resolve("wc_day2_1.gz");
-    try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
-      out.write(Traces.bytes(small()));
-    }
+    Path gz = gzipped(dir.resolve("wc_day2_1.gz"), Traces.bytes(small()));
     FsCommandTest.Run load = FsCommandTest.smartssd("wc98", "load", "--gzip", plain.toString(), gz.toString(),
         root + "/wc98gz/");
     assertEquals(0, load.code(), load.err());
