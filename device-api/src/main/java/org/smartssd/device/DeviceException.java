@@ -111,4 +111,14 @@ public class DeviceException extends IOException {
     private static final long serialVersionUID = 1L;
     public BadHandle(String message) { super(message); }
   }
+
+  /**
+   * The connection's user may not do this (PROTOCOL.md, "Users and permissions"): the message names
+   * the user, the access wanted and the object, as HDFS's does. objfs raises it as Hadoop's
+   * {@code AccessControlException}.
+   */
+  public static final class PermissionDenied extends DeviceException {
+    private static final long serialVersionUID = 1L;
+    public PermissionDenied(String message) { super(message); }
+  }
 }

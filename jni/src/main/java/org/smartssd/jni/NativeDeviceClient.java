@@ -108,7 +108,14 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
         Arrays.fill(secret, (byte) 0); // keyBytes() made this copy for the C library alone
       }
     }
-    return new NativeDeviceClient(address, options, connection);
+    NativeDeviceClient client = new NativeDeviceClient(address, options, connection);
+    try {
+      client.identify(options.identity());
+    } catch (IOException | RuntimeException e) {
+      client.close();
+      throw e;
+    }
+    return client;
   }
 
   private static int millis(long millis) {
@@ -165,7 +172,7 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
     CompletableFuture<Reply> future = new CompletableFuture<>();
     Pieces pieces;
     try {
-      pieces = Pieces.of(request);
+      pieces = Pieces.of(version, request);
     } catch (IllegalArgumentException e) {
       future.completeExceptionally(new DeviceException.BadRequest(address + ": cannot encode " + request.opcode()
           + ": " + e.getMessage()));
@@ -332,7 +339,7 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
   private byte[] exchange(Request request, ByteBuffer dst, int dstLength, long[] header) throws IOException {
     Pieces pieces;
     try {
-      pieces = Pieces.of(request);
+      pieces = Pieces.of(version, request);
     } catch (IllegalArgumentException e) {
       throw new DeviceException.BadRequest(address + ": cannot encode " + request.opcode() + ": " + e.getMessage());
     }
@@ -500,9 +507,9 @@ public final class NativeDeviceClient extends AbstractDeviceClient {
     int[] lengths;
     int count;
 
-    static Pieces of(Request request) {
+    static Pieces of(int version, Request request) {
       PayloadWriter writer = new PayloadWriter();
-      Messages.encodeRequest(request, writer);
+      Messages.encodeRequest(version, request, writer);
       List<ByteBuffer> segments = writer.segments();
       Pieces p = new Pieces();
       p.arrays = new Object[segments.size()];

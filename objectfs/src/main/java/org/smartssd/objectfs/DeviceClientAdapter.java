@@ -41,9 +41,9 @@ public final class DeviceClientAdapter implements ObjectStoreAdapter {
   }
 
   @Override
-  public void mkdirs(String path) throws IOException {
+  public void mkdirs(String path, int permission) throws IOException {
     call(c -> {
-      c.mkdirs(path);
+      c.mkdirs(path, permission);
       return null;
     });
   }
@@ -68,9 +68,10 @@ public final class DeviceClientAdapter implements ObjectStoreAdapter {
   }
 
   @Override
-  public ObjectWriter create(String path, boolean overwrite, boolean createParents) throws IOException {
+  public ObjectWriter create(String path, boolean overwrite, boolean createParents, int permission)
+      throws IOException {
     DeviceClient client = pool.acquire();
-    return new Writer(client, guard(client, () -> client.create(path, overwrite, createParents)));
+    return new Writer(client, guard(client, () -> client.create(path, overwrite, createParents, permission)));
   }
 
   @Override
@@ -97,6 +98,30 @@ public final class DeviceClientAdapter implements ObjectStoreAdapter {
   public void delete(String path, boolean recursive) throws IOException {
     call(c -> {
       c.delete(path, recursive);
+      return null;
+    });
+  }
+
+  @Override
+  public void setPermission(String path, int permission) throws IOException {
+    call(c -> {
+      c.setPermission(path, permission);
+      return null;
+    });
+  }
+
+  @Override
+  public void setOwner(String path, String owner, String group) throws IOException {
+    call(c -> {
+      c.setOwner(path, owner, group);
+      return null;
+    });
+  }
+
+  @Override
+  public void setTimes(String path, long modificationTimeMillis, long accessTimeMillis) throws IOException {
+    call(c -> {
+      c.setTimes(path, modificationTimeMillis, accessTimeMillis);
       return null;
     });
   }

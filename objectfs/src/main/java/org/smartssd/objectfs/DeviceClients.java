@@ -39,11 +39,12 @@ public final class DeviceClients {
   /**
    * The device client settings the {@code fs.objfs.*} keys of {@code conf} give (connect and request
    * timeouts, frame limit): for programs that open their own connection to a device named by an
-   * objfs URI.
+   * objfs URI. The identity is the current Hadoop user's, as objfs's own connections say.
    *
    * @throws IllegalArgumentException for a bad {@code fs.objfs.*} value, naming the key
+   * @throws IOException when the current user cannot be found
    */
-  public static ClientOptions clientOptions(Configuration conf) {
+  public static ClientOptions clientOptions(Configuration conf) throws IOException {
     return ObjfsSettings.from(conf).clientOptions();
   }
 

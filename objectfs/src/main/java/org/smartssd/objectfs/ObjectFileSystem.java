@@ -45,9 +45,14 @@ import org.slf4j.LoggerFactory;
  * ObjectStoreAdapter} made by {@link #createAdapter}, and its failures become Hadoop's exceptions
  * in {@link ObjfsExceptions#translate}.
  *
- * <p>What the device does not keep, this class makes up: owner and group are the current user's,
- * permissions are fixed (644 for files, 755 for directories; setPermission, setOwner and setTimes
- * change nothing), replication is 1, the block size is {@code fs.objfs.block-size}.
+ * <p>Owners, groups, permissions and times are the device's (protocol version 4): it keeps them and
+ * checks every command against them for the user this file system's connections identify as (the
+ * {@code UserGroupInformation} current when it was made, as HDFS's client does); the umask
+ * ({@code fs.permissions.umask-mode}) is applied here, to what {@code create} and {@code mkdirs} ask
+ * for, as HDFS's client applies it. From a device of protocol version 3 or older, which keeps none
+ * of them, owner and group are the current user's and permissions fixed (644 for files, 755 for
+ * directories), and setPermission, setOwner and setTimes are refused. Replication is 1; the block
+ * size is {@code fs.objfs.block-size}.
  */
 public class ObjectFileSystem extends FileSystem {
   public static final String SCHEME = "objfs";
@@ -260,22 +265,24 @@ public class ObjectFileSystem extends FileSystem {
   @Override
   public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
       short replication, long blockSize, Progressable progress) throws IOException {
-    return create(f, overwrite, true);
+    return create(f, permission, overwrite, true);
   }
 
   /** As create, but the parent directory must exist. */
   @Override
   public FSDataOutputStream createNonRecursive(Path f, FsPermission permission, EnumSet<CreateFlag> flags,
       int bufferSize, short replication, long blockSize, Progressable progress) throws IOException {
-    return create(f, flags.contains(CreateFlag.OVERWRITE), false);
+    return create(f, permission, flags.contains(CreateFlag.OVERWRITE), false);
   }
 
-  private FSDataOutputStream create(Path f, boolean overwrite, boolean createParents) throws IOException {
+  private FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, boolean createParents)
+      throws IOException {
     String path = devicePath(f);
     statistics.incrementWriteOps(1);
     ObjectWriter writer;
     try {
-      writer = store.create(path, overwrite, createParents);
+      writer = store.create(path, overwrite, createParents,
+          masked(permission == null ? FsPermission.getFileDefault() : permission));
     } catch (IOException e) {
       throw ObjfsExceptions.translate(Op.CREATE, uriOf(path), store.address(), e);
     }
@@ -302,13 +309,16 @@ public class ObjectFileSystem extends FileSystem {
     return out;
   }
 
-  /** Creates missing parents too. @return true */
+  /**
+   * Creates missing parents too, with the directory's permission and the owner's write and execute
+   * (as HDFS makes them). @return true
+   */
   @Override
   public boolean mkdirs(Path f, FsPermission permission) throws IOException {
     String path = devicePath(f);
     statistics.incrementWriteOps(1);
     try {
-      store.mkdirs(path);
+      store.mkdirs(path, masked(permission == null ? FsPermission.getDirDefault() : permission));
       return true;
     } catch (IOException e) {
       throw ObjfsExceptions.translate(Op.MKDIRS, uriOf(path), store.address(), e);
@@ -484,6 +494,53 @@ public class ObjectFileSystem extends FileSystem {
     return DevicePaths.check(qualified.toUri().getPath(), qualified.toString());
   }
 
+  /** {@code permission} under this file system's umask ({@code fs.permissions.umask-mode}), as the device takes it. */
+  private int masked(FsPermission permission) {
+    return permission.applyUMask(FsPermission.getUMask(getConf())).toShort() & ObjectStatus.PERMISSION_BITS;
+  }
+
+  /** Sets the mode: the owner, or a superuser, may. */
+  @Override
+  public void setPermission(Path p, FsPermission permission) throws IOException {
+    String path = devicePath(p);
+    statistics.incrementWriteOps(1);
+    try {
+      store.setPermission(path, permission.toShort() & ObjectStatus.PERMISSION_BITS);
+    } catch (IOException e) {
+      throw ObjfsExceptions.translate(Op.SET_PERMISSION, uriOf(path), store.address(), e);
+    }
+  }
+
+  /**
+   * Sets the owner and the group (null leaves one as it is, as in HDFS; both null is refused, as
+   * HDFS refuses it). Only a superuser may give a file away; its owner may set a group it is in.
+   */
+  @Override
+  public void setOwner(Path p, String username, String groupname) throws IOException {
+    String path = devicePath(p);
+    if (username == null && groupname == null) {
+      throw new IOException("setOwner " + uriOf(path) + ": username == null && groupname == null");
+    }
+    statistics.incrementWriteOps(1);
+    try {
+      store.setOwner(path, username == null ? "" : username, groupname == null ? "" : groupname);
+    } catch (IOException e) {
+      throw ObjfsExceptions.translate(Op.SET_OWNER, uriOf(path), store.address(), e);
+    }
+  }
+
+  /** Sets the modification and access times (-1 leaves one as it is); needs write access, as in HDFS. */
+  @Override
+  public void setTimes(Path p, long mtime, long atime) throws IOException {
+    String path = devicePath(p);
+    statistics.incrementWriteOps(1);
+    try {
+      store.setTimes(path, mtime, atime);
+    } catch (IOException e) {
+      throw ObjfsExceptions.translate(Op.SET_TIMES, uriOf(path), store.address(), e);
+    }
+  }
+
   /** The objfs URI of a device path, as messages name files. */
   private String uriOf(String devicePath) {
     return uri + devicePath;
@@ -491,6 +548,12 @@ public class ObjectFileSystem extends FileSystem {
 
   private FileStatus toFileStatus(ObjectStatus s) {
     Path path = new Path(uri.getScheme(), uri.getAuthority(), s.path());
+    if (s.hasPermission()) {
+      return new FileStatus(s.directory() ? 0 : s.length(), s.directory(), 1, s.directory() ? 0 : settings.blockSize(),
+          s.modificationTimeMillis(), s.accessTimeMillis(), new FsPermission((short) s.permission()), s.owner(),
+          s.group(), path);
+    }
+    // A device of protocol version 3 or older keeps no owners: this user's, with fixed permissions.
     if (s.directory()) {
       return new FileStatus(0, true, 1, 0, s.modificationTimeMillis(), 0, DIRECTORY_PERMISSION, owner, group, path);
     }

@@ -22,8 +22,11 @@ public interface ObjectStoreAdapter extends Closeable {
   /** Asks the device for its identity, geometry and space (DEVICE_INFO). */
   DeviceInfo deviceInfo() throws IOException;
 
-  /** Creates the directory and missing parents; an existing directory is fine. */
-  void mkdirs(String path) throws IOException;
+  /**
+   * Creates the directory with {@code permission} (umask applied) and missing parents (with it and
+   * the owner's write and execute); an existing directory is fine.
+   */
+  void mkdirs(String path, int permission) throws IOException;
 
   ObjectStatus status(String path) throws IOException;
 
@@ -39,7 +42,8 @@ public interface ObjectStoreAdapter extends Closeable {
    */
   int read(long objectId, long offset, ByteBuffer dst) throws IOException;
 
-  ObjectWriter create(String path, boolean overwrite, boolean createParents) throws IOException;
+  /** Creates a file with {@code permission} (umask applied). */
+  ObjectWriter create(String path, boolean overwrite, boolean createParents, int permission) throws IOException;
 
   ObjectWriter append(String path) throws IOException;
 
@@ -51,6 +55,15 @@ public interface ObjectStoreAdapter extends Closeable {
 
   /** Deleting the root deletes its children and keeps it. */
   void delete(String path, boolean recursive) throws IOException;
+
+  /** Sets the mode (SET_PERMISSION). */
+  void setPermission(String path, int permission) throws IOException;
+
+  /** Sets the owner and the group; an empty one is left as it is (SET_OWNER). */
+  void setOwner(String path, String owner, String group) throws IOException;
+
+  /** Sets the modification and access times; -1 leaves one as it is (SET_TIMES). */
+  void setTimes(String path, long modificationTimeMillis, long accessTimeMillis) throws IOException;
 
   /** A page of a listing; {@code more} when entries after the last one remain. */
   record ListPage(List<ObjectStatus> entries, boolean more) {

@@ -38,6 +38,9 @@ final class ObjfsExceptions {
     CLOSE("close", false),
     RENAME_LOOKUP("rename", true),
     RENAME("rename", false),
+    SET_PERMISSION("setPermission", true),
+    SET_OWNER("setOwner", true),
+    SET_TIMES("setTimes", true),
     DEVICE_INFO("getStatus", false);
 
     final String verb;
@@ -80,6 +83,9 @@ final class ObjfsExceptions {
     } else if (e instanceof DeviceException.Corrupt corrupt) {
       // What HDFS raises for a block that fails its checksum: the position is the damaged page's offset.
       translated = new ChecksumException(message, corrupt.offset());
+    } else if (e instanceof DeviceException.PermissionDenied) {
+      // What HDFS raises when its permission checker refuses (the device's message is in HDFS's words).
+      translated = new org.apache.hadoop.security.AccessControlException(message);
     } else if (e instanceof DeviceException.AuthRequired) {
       // What HDFS raises when a connection's SASL authentication fails.
       translated = new org.apache.hadoop.security.AccessControlException(message + " (" + ObjfsConfigKeys.SECRET_FILE

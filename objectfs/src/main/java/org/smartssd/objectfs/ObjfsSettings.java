@@ -2,9 +2,13 @@ package org.smartssd.objectfs;
 
 import static org.smartssd.objectfs.ObjfsConfigKeys.*;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.smartssd.device.client.ClientIdentity;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceTransport;
 import org.smartssd.device.client.DeviceTransports;
@@ -71,8 +75,18 @@ record ObjfsSettings(
     }
   }
 
-  ClientOptions clientOptions() {
-    return new ClientOptions(connectTimeout, requestTimeout, maxFrameBytes, secret);
+  /**
+   * The client settings, with the identity of the current Hadoop user (its short name and groups),
+   * which the device checks permissions against, as HDFS does the user a client names.
+   */
+  ClientOptions clientOptions() throws IOException {
+    return new ClientOptions(connectTimeout, requestTimeout, maxFrameBytes, secret, currentIdentity());
+  }
+
+  /** The current {@code UserGroupInformation}'s short name and groups (none when its groups cannot be found). */
+  static ClientIdentity currentIdentity() throws IOException {
+    UserGroupInformation user = UserGroupInformation.getCurrentUser();
+    return new ClientIdentity(user.getShortUserName(), List.of(user.getGroupNames()));
   }
 
   private static Duration duration(Configuration conf, String key, String defaultValue) {

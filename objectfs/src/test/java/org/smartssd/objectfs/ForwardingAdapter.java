@@ -24,8 +24,8 @@ class ForwardingAdapter implements ObjectStoreAdapter {
   }
 
   @Override
-  public void mkdirs(String path) throws IOException {
-    inner.mkdirs(path);
+  public void mkdirs(String path, int permission) throws IOException {
+    inner.mkdirs(path, permission);
   }
 
   @Override
@@ -44,8 +44,9 @@ class ForwardingAdapter implements ObjectStoreAdapter {
   }
 
   @Override
-  public ObjectWriter create(String path, boolean overwrite, boolean createParents) throws IOException {
-    return inner.create(path, overwrite, createParents);
+  public ObjectWriter create(String path, boolean overwrite, boolean createParents, int permission)
+      throws IOException {
+    return inner.create(path, overwrite, createParents, permission);
   }
 
   @Override
@@ -66,6 +67,21 @@ class ForwardingAdapter implements ObjectStoreAdapter {
   @Override
   public void delete(String path, boolean recursive) throws IOException {
     inner.delete(path, recursive);
+  }
+
+  @Override
+  public void setPermission(String path, int permission) throws IOException {
+    inner.setPermission(path, permission);
+  }
+
+  @Override
+  public void setOwner(String path, String owner, String group) throws IOException {
+    inner.setOwner(path, owner, group);
+  }
+
+  @Override
+  public void setTimes(String path, long modificationTimeMillis, long accessTimeMillis) throws IOException {
+    inner.setTimes(path, modificationTimeMillis, accessTimeMillis);
   }
 
   @Override

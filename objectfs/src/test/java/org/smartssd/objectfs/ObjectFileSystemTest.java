@@ -92,7 +92,7 @@ class ObjectFileSystemTest {
   }
 
   @Test
-  void fileStatusHasFixedPermissionsOwnerAndPositiveBlockSize() throws IOException {
+  void fileStatusHasTheDevicesPermissionsOwnerAndPositiveBlockSize() throws IOException {
     Path file = new Path("/status/file");
     write(file, "abc");
     FileStatus f = fs.getFileStatus(file);
@@ -106,8 +106,11 @@ class ObjectFileSystemTest {
     assertThat(f.getOwner()).isEqualTo(user);
     assertThat(f.getPath()).isEqualTo(fs.makeQualified(file));
     assertThat(f.getModificationTime()).isPositive();
+    assertThat(f.getGroup()).isEqualTo("supergroup"); // the root's, as HDFS gives a new file its parent's
+    assertThat(f.getAccessTime()).isPositive();
     assertThat(d.isDirectory()).isTrue();
-    assertThat(d.getPermission()).isEqualTo(new FsPermission((short) 0755));
+    // A parent that create made on the way: the file's permission with u+wx, as HDFS makes it.
+    assertThat(d.getPermission()).isEqualTo(new FsPermission((short) 0744));
     assertThat(fs.getDefaultBlockSize(file)).isEqualTo(ObjfsConfigKeys.BLOCK_SIZE_DEFAULT);
   }
 

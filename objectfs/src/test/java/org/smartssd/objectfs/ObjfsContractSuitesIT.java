@@ -24,6 +24,7 @@ import org.apache.hadoop.fs.contract.AbstractContractOpenTest;
 import org.apache.hadoop.fs.contract.AbstractContractRenameTest;
 import org.apache.hadoop.fs.contract.AbstractContractRootDirectoryTest;
 import org.apache.hadoop.fs.contract.AbstractContractSeekTest;
+import org.apache.hadoop.fs.contract.AbstractContractSetTimesTest;
 import org.apache.hadoop.fs.contract.AbstractContractStreamIOStatisticsTest;
 import org.apache.hadoop.fs.contract.AbstractContractUnbufferTest;
 import org.apache.hadoop.fs.contract.AbstractContractVectoredReadTest;
@@ -179,6 +180,20 @@ class ObjfsContractSuitesIT {
 
   @Nested
   class Mkdir extends AbstractContractMkdirTest {
+    @Override
+    protected Configuration createConfiguration() {
+      return withObjfs(super.createConfiguration());
+    }
+
+    @Override
+    protected AbstractFSContract createContract(Configuration conf) {
+      return ObjfsContractSuitesIT.this.createContract(conf);
+    }
+  }
+
+  /** setTimes, which the device keeps (and checks: write access is needed, as in HDFS). */
+  @Nested
+  class SetTimes extends AbstractContractSetTimesTest {
     @Override
     protected Configuration createConfiguration() {
       return withObjfs(super.createConfiguration());

@@ -11,9 +11,11 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import org.smartssd.device.DeviceException;
 import org.smartssd.device.DeviceInfo;
 import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.protocol.ProtocolConstants;
 import org.smartssd.device.protocol.ProtocolException;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
@@ -40,14 +42,61 @@ public abstract class AbstractDeviceClient implements DeviceClient {
   /** The largest payload the transport sends or accepts. */
   protected abstract int maxPayloadBytes();
 
+  /**
+   * Tells the device who this connection's user is (IDENTIFY), when {@code identity} is given and the
+   * device speaks protocol version 4 or later: for the transports to call once connected.
+   */
+  protected void identify(ClientIdentity identity) throws IOException {
+    if (identity != null && protocolVersion() >= ProtocolConstants.PERMISSIONS_VERSION) {
+      call(new Request.Identify(identity.user(), identity.groups()), Response.Empty.class);
+    }
+  }
+
   @Override
   public void mkdirs(String path) throws IOException {
     call(new Request.Mkdirs(path), Response.Empty.class);
   }
 
   @Override
+  public void mkdirs(String path, int permission) throws IOException {
+    call(new Request.Mkdirs(path, permission), Response.Empty.class);
+  }
+
+  @Override
   public Response.Opened create(String path, boolean overwrite, boolean createParents) throws IOException {
     return call(new Request.Create(path, overwrite, createParents), Response.Opened.class);
+  }
+
+  @Override
+  public Response.Opened create(String path, boolean overwrite, boolean createParents, int permission)
+      throws IOException {
+    return call(new Request.Create(path, overwrite, createParents, permission), Response.Opened.class);
+  }
+
+  @Override
+  public void setPermission(String path, int permission) throws IOException {
+    requirePermissions("SET_PERMISSION");
+    call(new Request.SetPermission(path, permission), Response.Empty.class);
+  }
+
+  @Override
+  public void setOwner(String path, String owner, String group) throws IOException {
+    requirePermissions("SET_OWNER");
+    call(new Request.SetOwner(path, owner, group), Response.Empty.class);
+  }
+
+  @Override
+  public void setTimes(String path, long modificationTimeMillis, long accessTimeMillis) throws IOException {
+    requirePermissions("SET_TIMES");
+    call(new Request.SetTimes(path, modificationTimeMillis, accessTimeMillis), Response.Empty.class);
+  }
+
+  private void requirePermissions(String command) throws DeviceException.UnsupportedVersion {
+    if (protocolVersion() < ProtocolConstants.PERMISSIONS_VERSION) {
+      throw new DeviceException.UnsupportedVersion(address() + ": " + command + " needs protocol version "
+          + ProtocolConstants.PERMISSIONS_VERSION + "; the device speaks " + protocolVersion()
+          + ", and keeps no owners, permissions or times but modification times");
+    }
   }
 
   @Override

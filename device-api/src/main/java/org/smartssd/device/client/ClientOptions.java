@@ -15,8 +15,12 @@ import org.smartssd.device.protocol.HostSecret;
  *     {@code smartssd.device.host.max-frame-bytes}.
  * @param secret the device's secret, with which the client authenticates each connection; null for
  *     none (then a device that requires authentication refuses the connection, saying so)
+ * @param identity who the client says its user is, sent in IDENTIFY on each connection to a device
+ *     of protocol version 4 or later; null sends none, and the device then serves the connection as
+ *     its own user (its superuser, as it served every connection before version 4)
  */
-public record ClientOptions(Duration connectTimeout, Duration requestTimeout, int maxFrameBytes, HostSecret secret) {
+public record ClientOptions(Duration connectTimeout, Duration requestTimeout, int maxFrameBytes, HostSecret secret,
+    ClientIdentity identity) {
   public static final Duration CONNECT_TIMEOUT_DEFAULT = Duration.ofSeconds(5);
   public static final Duration REQUEST_TIMEOUT_DEFAULT = Duration.ofSeconds(60);
   public static final int MAX_FRAME_BYTES_DEFAULT = 64 << 20;
@@ -39,30 +43,40 @@ public record ClientOptions(Duration connectTimeout, Duration requestTimeout, in
     }
   }
 
-  /** Without a secret. */
+  /** Without an identity. */
+  public ClientOptions(Duration connectTimeout, Duration requestTimeout, int maxFrameBytes, HostSecret secret) {
+    this(connectTimeout, requestTimeout, maxFrameBytes, secret, null);
+  }
+
+  /** Without a secret or an identity. */
   public ClientOptions(Duration connectTimeout, Duration requestTimeout, int maxFrameBytes) {
-    this(connectTimeout, requestTimeout, maxFrameBytes, null);
+    this(connectTimeout, requestTimeout, maxFrameBytes, null, null);
   }
 
   public static ClientOptions defaults() {
-    return new ClientOptions(CONNECT_TIMEOUT_DEFAULT, REQUEST_TIMEOUT_DEFAULT, MAX_FRAME_BYTES_DEFAULT, null);
+    return new ClientOptions(CONNECT_TIMEOUT_DEFAULT, REQUEST_TIMEOUT_DEFAULT, MAX_FRAME_BYTES_DEFAULT, null, null);
   }
 
   public ClientOptions withConnectTimeout(Duration value) {
-    return new ClientOptions(value, requestTimeout, maxFrameBytes, secret);
+    return new ClientOptions(value, requestTimeout, maxFrameBytes, secret, identity);
   }
 
   public ClientOptions withRequestTimeout(Duration value) {
-    return new ClientOptions(connectTimeout, value, maxFrameBytes, secret);
+    return new ClientOptions(connectTimeout, value, maxFrameBytes, secret, identity);
   }
 
   public ClientOptions withMaxFrameBytes(int value) {
-    return new ClientOptions(connectTimeout, requestTimeout, value, secret);
+    return new ClientOptions(connectTimeout, requestTimeout, value, secret, identity);
   }
 
   /** With the device's secret (null: none). */
   public ClientOptions withSecret(HostSecret value) {
-    return new ClientOptions(connectTimeout, requestTimeout, maxFrameBytes, value);
+    return new ClientOptions(connectTimeout, requestTimeout, maxFrameBytes, value, identity);
+  }
+
+  /** With who the client says its user is (null: none; see {@link ClientIdentity}). */
+  public ClientOptions withIdentity(ClientIdentity value) {
+    return new ClientOptions(connectTimeout, requestTimeout, maxFrameBytes, secret, value);
   }
 
   /** The device's secret, if the client has one. */

@@ -48,7 +48,47 @@ public interface DeviceClient extends Closeable {
   /** Creates the directory and its missing parents; an existing directory is fine. */
   void mkdirs(String path) throws IOException;
 
+  /**
+   * Creates the directory with {@code permission} ({@code ObjectStatus.PERMISSION_BITS} at most; the
+   * caller applies its umask), and its missing parents with it and the owner's write and execute
+   * added, as HDFS makes them. A device of protocol version 3 or older gives its default, 0755.
+   */
+  void mkdirs(String path, int permission) throws IOException;
+
   Response.Opened create(String path, boolean overwrite, boolean createParents) throws IOException;
+
+  /**
+   * Creates a file with {@code permission} (the caller applies its umask; missing parents, with
+   * {@code createParents}, get it with the owner's write and execute added). A device of protocol
+   * version 3 or older gives its default, 0644.
+   */
+  Response.Opened create(String path, boolean overwrite, boolean createParents, int permission) throws IOException;
+
+  /**
+   * Sets the mode of a file or directory (SET_PERMISSION; the owner or a superuser may).
+   *
+   * @throws org.smartssd.device.DeviceException.UnsupportedVersion from a device of protocol version 3 or older
+   * @throws org.smartssd.device.DeviceException.PermissionDenied when the user may not
+   */
+  void setPermission(String path, int permission) throws IOException;
+
+  /**
+   * Sets the owner, the group, or both (SET_OWNER; an empty one is left as it is). Only a superuser
+   * may give an object away; its owner may change its group to one the owner is in.
+   *
+   * @throws org.smartssd.device.DeviceException.UnsupportedVersion from a device of protocol version 3 or older
+   * @throws org.smartssd.device.DeviceException.PermissionDenied when the user may not
+   */
+  void setOwner(String path, String owner, String group) throws IOException;
+
+  /**
+   * Sets the modification and access times (SET_TIMES; milliseconds since the epoch, -1 leaves one
+   * as it is); the user needs write access to the object.
+   *
+   * @throws org.smartssd.device.DeviceException.UnsupportedVersion from a device of protocol version 3 or older
+   * @throws org.smartssd.device.DeviceException.PermissionDenied when the user may not
+   */
+  void setTimes(String path, long modificationTimeMillis, long accessTimeMillis) throws IOException;
 
   Response.Opened append(String path) throws IOException;
 

@@ -102,6 +102,7 @@ public final class SocketDeviceClient extends AbstractDeviceClient {
       client.reader.start();
       client.negotiateVersion();
       client.authenticate();
+      client.identify(options.identity());
     } catch (IOException | RuntimeException e) {
       client.close();
       throw e;

@@ -12,15 +12,35 @@ import java.util.List;
 public final class Messages {
   private Messages() {}
 
+  /** Encodes a request as {@link ProtocolConstants#CURRENT_VERSION} lays it out. */
   public static void encodeRequest(Request request, PayloadWriter writer) {
-    RequestCodec.encode(request, writer);
+    encodeRequest(ProtocolConstants.CURRENT_VERSION, request, writer);
   }
 
   /**
+   * Encodes a request as protocol {@code version} lays it out: MKDIRS and CREATE carry a permission
+   * from version 4 on (earlier versions leave it out, and the device gives the default).
+   */
+  public static void encodeRequest(int version, Request request, PayloadWriter writer) {
+    RequestCodec.encode(version, request, writer);
+  }
+
+  /**
+   * Decodes a request laid out as in {@link ProtocolConstants#CURRENT_VERSION}.
+   *
    * @throws ProtocolException when the payload does not hold exactly this opcode's fields
    */
   public static Request decodeRequest(Opcode opcode, ByteBuffer payload) throws ProtocolException {
-    return RequestCodec.decode(opcode, payload);
+    return decodeRequest(ProtocolConstants.CURRENT_VERSION, opcode, payload);
+  }
+
+  /**
+   * Decodes the payload of a request in a frame of protocol {@code version}.
+   *
+   * @throws ProtocolException when the payload does not hold exactly this opcode's fields
+   */
+  public static Request decodeRequest(int version, Opcode opcode, ByteBuffer payload) throws ProtocolException {
+    return RequestCodec.decode(version, opcode, payload);
   }
 
   /** Encodes a response as {@link ProtocolConstants#CURRENT_VERSION} lays it out. */
@@ -29,9 +49,10 @@ public final class Messages {
   }
 
   /**
-   * Encodes a response as protocol {@code version} lays it out: they differ only in STATISTICS, which
+   * Encodes a response as protocol {@code version} lays it out: they differ in STATISTICS, which
    * carries {@code DiskUse} from version 2 on and {@code DeviceEnergy} from version 3 on (and must have
-   * them there).
+   * them there), and in {@code ObjectStatus}, which carries owner, group, permission and access time
+   * from version 4 on.
    */
   public static void encodeResponse(int version, Response response, PayloadWriter writer) {
     ResponseCodec.encode(version, response, writer);
@@ -77,7 +98,7 @@ public final class Messages {
    */
   public static List<ByteBuffer> requestFrameSegments(int version, long requestId, Request request) {
     PayloadWriter payload = new PayloadWriter();
-    encodeRequest(request, payload);
+    encodeRequest(version, request, payload);
     return frame(FrameHeader.request(version, request.opcode(), payload.size(), requestId), payload);
   }
 

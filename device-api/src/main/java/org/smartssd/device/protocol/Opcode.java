@@ -16,6 +16,7 @@ public enum Opcode {
   SHUTDOWN(0x0004, Request.Shutdown.class, Response.Empty.class),
   AUTH_CHALLENGE(0x0005, Request.AuthChallenge.class, Response.AuthChallenge.class),
   AUTHENTICATE(0x0006, Request.Authenticate.class, Response.Authenticated.class),
+  IDENTIFY(0x0007, Request.Identify.class, Response.Empty.class, ProtocolConstants.PERMISSIONS_VERSION),
   MKDIRS(0x0010, Request.Mkdirs.class, Response.Empty.class),
   CREATE(0x0011, Request.Create.class, Response.Opened.class),
   APPEND(0x0012, Request.Append.class, Response.Opened.class),
@@ -29,6 +30,9 @@ public enum Opcode {
   LIST(0x001A, Request.ListDir.class, Response.Listing.class),
   RENAME(0x001B, Request.Rename.class, Response.Empty.class),
   DELETE(0x001C, Request.Delete.class, Response.Empty.class),
+  SET_PERMISSION(0x001D, Request.SetPermission.class, Response.Empty.class, ProtocolConstants.PERMISSIONS_VERSION),
+  SET_OWNER(0x001E, Request.SetOwner.class, Response.Empty.class, ProtocolConstants.PERMISSIONS_VERSION),
+  SET_TIMES(0x001F, Request.SetTimes.class, Response.Empty.class, ProtocolConstants.PERMISSIONS_VERSION),
   CREATE_OBJECT(0x0020, Request.CreateObject.class, Response.TaskletCreated.class),
   EXECUTE_OBJECT(0x0021, Request.ExecuteObject.class, Response.ExecutionStarted.class),
   READ_OBJECT(0x0022, Request.ReadObject.class, Response.ExecutionProgress.class),
@@ -48,11 +52,22 @@ public enum Opcode {
   private final int code;
   private final Class<? extends Request> requestType;
   private final Class<? extends Response> responseType;
+  private final int sinceVersion;
 
   Opcode(int code, Class<? extends Request> requestType, Class<? extends Response> responseType) {
+    this(code, requestType, responseType, ProtocolConstants.MIN_VERSION);
+  }
+
+  Opcode(int code, Class<? extends Request> requestType, Class<? extends Response> responseType, int sinceVersion) {
     this.code = code;
     this.requestType = requestType;
     this.responseType = responseType;
+    this.sinceVersion = sinceVersion;
+  }
+
+  /** The first protocol version with this command: a frame of an earlier version cannot carry it. */
+  public int sinceVersion() {
+    return sinceVersion;
   }
 
   /** The code on the wire. */

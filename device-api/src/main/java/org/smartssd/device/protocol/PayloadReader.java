@@ -23,6 +23,8 @@ import org.smartssd.device.tasklet.TaskletResult;
 public final class PayloadReader {
   /** Bytes of the smallest ObjectStatus: an empty path, kind, length, time, id. */
   static final int MIN_OBJECT_STATUS_BYTES = 2 + 1 + 8 + 8 + 8;
+  /** Bytes of the smallest string: its length, 0. */
+  static final int MIN_STRING_BYTES = 2;
   /** Bytes of the smallest map entry: two empty strings. */
   static final int MIN_MAP_ENTRY_BYTES = 2 + 2;
   /** Bytes of the smallest InputRange: an empty path, offset, length. */
@@ -143,7 +145,8 @@ public final class PayloadReader {
     return data;
   }
 
-  public ObjectStatus objectStatus(String field) throws ProtocolException {
+  /** An {@code ObjectStatus} as protocol {@code version} lays it out (owner to access time from version 4 on). */
+  public ObjectStatus objectStatus(int version, String field) throws ProtocolException {
     String path = string(field + ".path");
     int kind = u8(field + ".kind");
     if (kind > 1) {
@@ -155,7 +158,24 @@ public final class PayloadReader {
     }
     long modificationTime = u64(field + ".modificationTime");
     long objectId = u64(field + ".objectId");
-    return new ObjectStatus(path, kind == 1, length, modificationTime, objectId);
+    if (version < ProtocolConstants.PERMISSIONS_VERSION) {
+      return new ObjectStatus(path, kind == 1, length, modificationTime, objectId);
+    }
+    String owner = string(field + ".owner");
+    String group = string(field + ".group");
+    int permission = permission(field + ".permission");
+    long accessTime = u64(field + ".accessTime");
+    return new ObjectStatus(path, kind == 1, length, modificationTime, objectId, owner, group, permission, accessTime);
+  }
+
+  /** A {@code u16} permission: the sticky bit and rwx three times ({@code 01777}) at most. */
+  public int permission(String field) throws ProtocolException {
+    int permission = u16(field);
+    if ((permission & ~ObjectStatus.PERMISSION_BITS) != 0) {
+      throw error(field, "must be within " + Integer.toOctalString(ObjectStatus.PERMISSION_BITS) + " (octal), was "
+          + Integer.toOctalString(permission));
+    }
+    return permission;
   }
 
   public DeviceGeometry geometry(String field) throws ProtocolException {

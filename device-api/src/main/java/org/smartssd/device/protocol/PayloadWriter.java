@@ -133,12 +133,24 @@ public final class PayloadWriter {
     return bytes(ByteBuffer.wrap(data, offset, length));
   }
 
-  public PayloadWriter objectStatus(ObjectStatus status) {
-    return string(status.path())
+  /**
+   * An {@code ObjectStatus} as protocol {@code version} lays it out: from version 4 on with owner,
+   * group, permission and access time, which it must then have.
+   */
+  public PayloadWriter objectStatus(int version, ObjectStatus status) {
+    string(status.path())
         .u8(status.directory() ? 1 : 0)
         .u64(status.length())
         .u64(status.modificationTimeMillis())
         .u64(status.objectId());
+    if (version >= ProtocolConstants.PERMISSIONS_VERSION) {
+      if (!status.hasPermission()) {
+        throw new IllegalArgumentException("the status of " + status.path() + " in protocol version " + version
+            + " must carry a permission");
+      }
+      string(status.owner()).string(status.group()).u16(status.permission()).u64(status.accessTimeMillis());
+    }
+    return this;
   }
 
   public PayloadWriter geometry(DeviceGeometry geometry) {

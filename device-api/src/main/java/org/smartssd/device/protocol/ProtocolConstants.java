@@ -10,14 +10,27 @@ public final class ProtocolConstants {
   public static final int CURRENT_VERSION = 1;
   public static final int MIN_VERSION = 1;
   /**
-   * Version 2: STATISTICS answers carry the device's disk use; version 3: its modelled energy too
+   * Version 2: STATISTICS answers carry the device's disk use; version 3: its modelled energy too;
+   * version 4: owners, groups, permissions and access times, and the commands that set them
    * (PROTOCOL.md, "Versions").
    */
-  public static final int MAX_VERSION = 3;
+  public static final int MAX_VERSION = 4;
   /** The first version whose STATISTICS answer carries {@code DiskUse}. */
   public static final int DISK_USE_VERSION = 2;
   /** The first version whose STATISTICS answer carries {@code DeviceEnergy}, after {@code DiskUse}. */
   public static final int ENERGY_VERSION = 3;
+  /**
+   * The first version with users and permissions: {@code ObjectStatus} carries owner, group,
+   * permission and access time, MKDIRS and CREATE a permission, and IDENTIFY, SET_PERMISSION,
+   * SET_OWNER and SET_TIMES exist.
+   */
+  public static final int PERMISSIONS_VERSION = 4;
+  /** The permission MKDIRS gives in versions 1 to 3 ({@code rwxr-xr-x}: Hadoop's 0777 under its default umask 022). */
+  public static final int DEFAULT_DIRECTORY_PERMISSION = 0755;
+  /** The permission CREATE gives in versions 1 to 3 ({@code rw-r--r--}: Hadoop's 0666 under its default umask 022). */
+  public static final int DEFAULT_FILE_PERMISSION = 0644;
+  /** SET_TIMES's value for a time to leave as it is (all ones). */
+  public static final long KEEP_TIME = -1L;
 
   /** Bit 0 of the flags: the frame is a response. */
   public static final int FLAG_RESPONSE = 1;

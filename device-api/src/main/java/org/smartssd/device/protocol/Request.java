@@ -43,13 +43,42 @@ public sealed interface Request {
     @Override public Opcode opcode() { return Opcode.AUTHENTICATE; }
   }
 
-  record Mkdirs(String path) implements Request {
-    public Mkdirs { Objects.requireNonNull(path, "path"); }
+  /**
+   * Who the connection's user is, and the groups the user is in (PROTOCOL.md, "Users and
+   * permissions"); version 4 on, once a connection.
+   */
+  record Identify(String user, List<String> groups) implements Request {
+    public Identify {
+      Objects.requireNonNull(user, "user");
+      groups = List.copyOf(groups);
+    }
+    @Override public Opcode opcode() { return Opcode.IDENTIFY; }
+  }
+
+  /**
+   * Makes the directory and its missing parents. The directory gets {@code permission} (sent from
+   * version 4 on), a parent made on the way the same with the owner's write and execute added.
+   */
+  record Mkdirs(String path, int permission) implements Request {
+    public Mkdirs {
+      Objects.requireNonNull(path, "path");
+      checkPermission(permission);
+    }
+    /** With the permission versions 1 to 3 give ({@link ProtocolConstants#DEFAULT_DIRECTORY_PERMISSION}). */
+    public Mkdirs(String path) { this(path, ProtocolConstants.DEFAULT_DIRECTORY_PERMISSION); }
     @Override public Opcode opcode() { return Opcode.MKDIRS; }
   }
 
-  record Create(String path, boolean overwrite, boolean createParents) implements Request {
-    public Create { Objects.requireNonNull(path, "path"); }
+  /** Creates a file with {@code permission} (sent from version 4 on; parents made get it with u+wx). */
+  record Create(String path, boolean overwrite, boolean createParents, int permission) implements Request {
+    public Create {
+      Objects.requireNonNull(path, "path");
+      checkPermission(permission);
+    }
+    /** With the permission versions 1 to 3 give ({@link ProtocolConstants#DEFAULT_FILE_PERMISSION}). */
+    public Create(String path, boolean overwrite, boolean createParents) {
+      this(path, overwrite, createParents, ProtocolConstants.DEFAULT_FILE_PERMISSION);
+    }
     @Override public Opcode opcode() { return Opcode.CREATE; }
   }
 
@@ -121,6 +150,34 @@ public sealed interface Request {
     @Override public Opcode opcode() { return Opcode.DELETE; }
   }
 
+  /** Sets the mode of a file or directory: {@code ObjectStatus.PERMISSION_BITS} at most. */
+  record SetPermission(String path, int permission) implements Request {
+    public SetPermission {
+      Objects.requireNonNull(path, "path");
+      checkPermission(permission);
+    }
+    @Override public Opcode opcode() { return Opcode.SET_PERMISSION; }
+  }
+
+  /** Sets the owner, the group, or both; an empty one is left as it is. */
+  record SetOwner(String path, String owner, String group) implements Request {
+    public SetOwner {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(owner, "owner");
+      Objects.requireNonNull(group, "group");
+    }
+    @Override public Opcode opcode() { return Opcode.SET_OWNER; }
+  }
+
+  /**
+   * Sets the modification time, the access time, or both (milliseconds since the epoch);
+   * {@link ProtocolConstants#KEEP_TIME} leaves one as it is.
+   */
+  record SetTimes(String path, long modificationTimeMillis, long accessTimeMillis) implements Request {
+    public SetTimes { Objects.requireNonNull(path, "path"); }
+    @Override public Opcode opcode() { return Opcode.SET_TIMES; }
+  }
+
   /**
    * Installs a tasklet: {@code code} holds a jar's bytes (its remaining bytes; none for a tasklet
    * built into the device), {@code className} the class implementing
@@ -165,5 +222,13 @@ public sealed interface Request {
   /** Uninstalls a tasklet; its executions already running go on. */
   record RemoveObject(long taskletId) implements Request {
     @Override public Opcode opcode() { return Opcode.REMOVE_OBJECT; }
+  }
+
+  /** A permission must fit {@code ObjectStatus.PERMISSION_BITS} (the sticky bit and rwx three times). */
+  private static void checkPermission(int permission) {
+    if ((permission & ~org.smartssd.device.ObjectStatus.PERMISSION_BITS) != 0) {
+      throw new IllegalArgumentException("permission " + Integer.toOctalString(permission)
+          + " has bits beyond " + Integer.toOctalString(org.smartssd.device.ObjectStatus.PERMISSION_BITS));
+    }
   }
 }

@@ -9,15 +9,25 @@ import org.smartssd.device.tasklet.InputRange;
 final class RequestCodec {
   private RequestCodec() {}
 
-  static void encode(Request request, PayloadWriter w) {
+  static void encode(int version, Request request, PayloadWriter w) {
+    boolean permissions = version >= ProtocolConstants.PERMISSIONS_VERSION;
     if (request instanceof Request.AuthChallenge r) {
       w.bytes(r.hostNonce());
     } else if (request instanceof Request.Authenticate r) {
       w.bytes(r.proof());
+    } else if (request instanceof Request.Identify r) {
+      w.string(r.user()).u32(r.groups().size());
+      r.groups().forEach(w::string);
     } else if (request instanceof Request.Mkdirs r) {
       w.string(r.path());
+      if (permissions) {
+        w.u16(r.permission());
+      }
     } else if (request instanceof Request.Create r) {
       w.string(r.path()).bool(r.overwrite()).bool(r.createParents());
+      if (permissions) {
+        w.u16(r.permission());
+      }
     } else if (request instanceof Request.Append r) {
       w.string(r.path());
     } else if (request instanceof Request.Write r) {
@@ -40,6 +50,12 @@ final class RequestCodec {
       w.string(r.source()).string(r.destination());
     } else if (request instanceof Request.Delete r) {
       w.string(r.path()).bool(r.recursive());
+    } else if (request instanceof Request.SetPermission r) {
+      w.string(r.path()).u16(r.permission());
+    } else if (request instanceof Request.SetOwner r) {
+      w.string(r.path()).string(r.owner()).string(r.group());
+    } else if (request instanceof Request.SetTimes r) {
+      w.string(r.path()).u64(r.modificationTimeMillis()).u64(r.accessTimeMillis());
     } else if (request instanceof Request.CreateObject r) {
       w.bytes(r.code()).string(r.className()).stringMap(r.parameters());
     } else if (request instanceof Request.ExecuteObject r) {
@@ -56,8 +72,9 @@ final class RequestCodec {
     // ApiVersions, Info, Statistics and Shutdown have empty payloads.
   }
 
-  static Request decode(Opcode opcode, ByteBuffer payload) throws ProtocolException {
+  static Request decode(int version, Opcode opcode, ByteBuffer payload) throws ProtocolException {
     PayloadReader r = new PayloadReader(payload, opcode + " request");
+    boolean permissions = version >= ProtocolConstants.PERMISSIONS_VERSION;
     Request request = switch (opcode) {
       case API_VERSIONS -> new Request.ApiVersions();
       case DEVICE_INFO -> new Request.Info();
@@ -65,8 +82,11 @@ final class RequestCodec {
       case SHUTDOWN -> new Request.Shutdown();
       case AUTH_CHALLENGE -> new Request.AuthChallenge(r.fixedBytes("hostNonce", HostSecret.NONCE_BYTES));
       case AUTHENTICATE -> new Request.Authenticate(r.fixedBytes("proof", HostSecret.PROOF_BYTES));
-      case MKDIRS -> new Request.Mkdirs(r.string("path"));
-      case CREATE -> new Request.Create(r.string("path"), r.bool("overwrite"), r.bool("createParents"));
+      case IDENTIFY -> identify(r);
+      case MKDIRS -> new Request.Mkdirs(r.string("path"),
+          permissions ? r.permission("permission") : ProtocolConstants.DEFAULT_DIRECTORY_PERMISSION);
+      case CREATE -> new Request.Create(r.string("path"), r.bool("overwrite"), r.bool("createParents"),
+          permissions ? r.permission("permission") : ProtocolConstants.DEFAULT_FILE_PERMISSION);
       case APPEND -> new Request.Append(r.string("path"));
       case WRITE -> new Request.Write(r.u64("handle"), r.bytes("data"));
       case FLUSH -> new Request.Flush(r.u64("handle"));
@@ -78,6 +98,9 @@ final class RequestCodec {
       case LIST -> new Request.ListDir(r.string("path"), r.string("startAfter"), r.length("limit"));
       case RENAME -> new Request.Rename(r.string("source"), r.string("destination"));
       case DELETE -> new Request.Delete(r.string("path"), r.bool("recursive"));
+      case SET_PERMISSION -> new Request.SetPermission(r.string("path"), r.permission("permission"));
+      case SET_OWNER -> new Request.SetOwner(r.string("path"), r.string("owner"), r.string("group"));
+      case SET_TIMES -> new Request.SetTimes(r.string("path"), r.u64("modificationTime"), r.u64("accessTime"));
       case CREATE_OBJECT -> new Request.CreateObject(r.bytes("code"), r.string("className"), r.stringMap("parameters"));
       case EXECUTE_OBJECT -> executeObject(r);
       case READ_OBJECT -> new Request.ReadObject(r.u64("executionId"), r.length("maxBytes"));
@@ -87,6 +110,25 @@ final class RequestCodec {
     r.expectEnd();
     return request;
   }
+
+  private static Request.Identify identify(PayloadReader r) throws ProtocolException {
+    String user = r.string("user");
+    if (user.isEmpty()) {
+      throw new ProtocolException("IDENTIFY request: user must not be empty");
+    }
+    int n = r.count("groups", PayloadReader.MIN_STRING_BYTES);
+    if (n > MAX_GROUPS) {
+      throw new ProtocolException("IDENTIFY request: " + n + " groups, more than " + MAX_GROUPS);
+    }
+    List<String> groups = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      groups.add(r.string("groups[" + i + "]"));
+    }
+    return new Request.Identify(user, groups);
+  }
+
+  /** Groups an IDENTIFY may name, as many as a map may hold entries. */
+  static final int MAX_GROUPS = 65_536;
 
   private static Request.ExecuteObject executeObject(PayloadReader r) throws ProtocolException {
     long taskletId = r.u64("taskletId");

@@ -36,12 +36,12 @@ final class ResponseCodec {
     } else if (response instanceof Response.Length l) {
       w.u64(l.length());
     } else if (response instanceof Response.Stat s) {
-      w.objectStatus(s.status());
+      w.objectStatus(version, s.status());
     } else if (response instanceof Response.Data d) {
       w.bytes(d.data());
     } else if (response instanceof Response.Listing l) {
       w.u32(l.entries().size());
-      l.entries().forEach(w::objectStatus);
+      l.entries().forEach(e -> w.objectStatus(version, e));
       w.bool(l.more());
     } else if (response instanceof Response.TaskletCreated t) {
       w.u64(t.taskletId());
@@ -69,12 +69,13 @@ final class ResponseCodec {
         case AUTHENTICATE -> new Response.Authenticated(r.fixedBytes("proof", HostSecret.PROOF_BYTES));
         case DEVICE_INFO -> new Response.Info(info(r));
         case STATISTICS -> new Response.Statistics(statistics(version, r));
-        case SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT -> new Response.Empty();
+        case SHUTDOWN, IDENTIFY, MKDIRS, RENAME, DELETE, SET_PERMISSION, SET_OWNER, SET_TIMES, CANCEL, REMOVE_OBJECT ->
+            new Response.Empty();
         case CREATE, APPEND -> new Response.Opened(r.u64("handle"), r.u64("objectId"), r.u64("length"));
         case WRITE, FLUSH, SYNC, CLOSE -> new Response.Length(r.u64("length"));
-        case OPEN, STATUS -> new Response.Stat(r.objectStatus("status"));
+        case OPEN, STATUS -> new Response.Stat(r.objectStatus(version, "status"));
         case READ -> new Response.Data(r.bytes("data"));
-        case LIST -> listing(r);
+        case LIST -> listing(version, r);
         case CREATE_OBJECT -> new Response.TaskletCreated(r.u64("taskletId"));
         case EXECUTE_OBJECT -> new Response.ExecutionStarted(r.u64("executionId"));
         case READ_OBJECT -> progress(r);
@@ -181,11 +182,11 @@ final class ResponseCodec {
         commandNanos, executionNanos, channels, diskUse, energy);
   }
 
-  private static Response.Listing listing(PayloadReader r) throws ProtocolException {
+  private static Response.Listing listing(int version, PayloadReader r) throws ProtocolException {
     int n = r.count("entries", PayloadReader.MIN_OBJECT_STATUS_BYTES);
     List<ObjectStatus> entries = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      entries.add(r.objectStatus("entries[" + i + "]"));
+      entries.add(r.objectStatus(version, "entries[" + i + "]"));
     }
     return new Response.Listing(entries, r.bool("more"));
   }

@@ -32,9 +32,10 @@ public enum Status {
   LEASE_CONFLICT(14, "the file already has a writer", DeviceException.LeaseConflict::new),
   BAD_HANDLE(15, "the write handle is closed or unknown", DeviceException.BadHandle::new),
   AUTH_REQUIRED(16, "the device requires the host to authenticate first", DeviceException.AuthRequired::new),
-  CORRUPT(17, "the data failed its checksum on the device; it is lost", DeviceException.Corrupt::new);
+  CORRUPT(17, "the data failed its checksum on the device; it is lost", DeviceException.Corrupt::new),
+  PERMISSION_DENIED(18, "the user may not do this to the path", DeviceException.PermissionDenied::new);
 
-  private static final Status[] BY_CODE = new Status[18];
+  private static final Status[] BY_CODE = new Status[19];
 
   static {
     for (Status s : values()) {

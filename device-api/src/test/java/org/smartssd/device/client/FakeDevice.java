@@ -95,7 +95,7 @@ final class FakeDevice implements Closeable {
   }
 
   static Request request(Frame frame) throws ProtocolException {
-    return Messages.decodeRequest(opcode(frame), frame.payload());
+    return Messages.decodeRequest(frame.header().version(), opcode(frame), frame.payload());
   }
 
   static Opcode opcode(Frame frame) {

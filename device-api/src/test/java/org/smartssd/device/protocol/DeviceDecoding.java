@@ -82,9 +82,13 @@ public final class DeviceDecoding {
           && (h.version() < ProtocolConstants.MIN_VERSION || h.version() > ProtocolConstants.MAX_VERSION)) {
         return new Step(Outcome.UNSUPPORTED_VERSION, h, null);
       }
+      // A command of a later version (IDENTIFY, SET_*: 4) in an earlier version's frame.
+      if (h.version() < opcode.get().sinceVersion()) {
+        return new Step(Outcome.UNSUPPORTED_VERSION, h, null);
+      }
     }
     try {
-      return new Step(Outcome.DECODED, h, Messages.decodeRequest(opcode.get(), frame.payload()));
+      return new Step(Outcome.DECODED, h, Messages.decodeRequest(h.version(), opcode.get(), frame.payload()));
     } catch (ProtocolException e) {
       return new Step(Outcome.BAD_REQUEST, h, null);
     }

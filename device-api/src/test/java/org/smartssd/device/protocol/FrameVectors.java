@@ -181,7 +181,35 @@ final class FrameVectors {
       response("response-error-auth-required.bin", Opcode.DELETE, 0x1C,
           new Response.Error(Status.AUTH_REQUIRED, "DELETE: device d requires hosts to authenticate first"), 0),
       response("response-error-corrupt.bin", Opcode.READ, 0x18, new Response.Error(Status.CORRUPT,
-          "'/data/wc98/day-01.log' is corrupt at offset 8192: bytes 8192..16383 are lost"), 50_000));
+          "'/data/wc98/day-01.log' is corrupt at offset 8192: bytes 8192..16383 are lost"), 50_000),
+
+      // Version 4: users and permissions.
+      v4(new Request.Identify("alice", List.of("analysts", "données")), 7),
+      v4file("request-mkdirs-v4.bin", new Request.Mkdirs("/data/wc98", 0750), 0x10),
+      v4file("request-create-v4.bin", new Request.Create(NON_ASCII_PATH, false, true, 01640), 0x0102_0304_0506_0708L),
+      v4(new Request.SetPermission("/data/wc98", 01777), 0x1D),
+      v4(new Request.SetOwner("/données/wc98/ログ-1.log", "bob", ""), 0x1E),
+      v4(new Request.SetTimes("/data/wc98/day-01.log", 1_700_000_123_456L, ProtocolConstants.KEEP_TIME), 0x1F),
+      new Vector("response-stat-v4.bin", 4, Opcode.STATUS, 0x19, new Response.Stat(
+          new ObjectStatus("/data", true, 0, 1_700_000_000_000L, 2, "hdfs", "supergroup", 0755, 1_700_000_000_001L)),
+          5_000),
+      new Vector("response-listing-v4.bin", 4, Opcode.LIST, 0x1A, new Response.Listing(List.of(
+          new ObjectStatus(NON_ASCII_PATH, false, 0x1_0000_0000L, 1_700_000_123_456L, OBJECT_ID, "alice", "données", 0640,
+              0x8000_0000_0000_0009L),
+          new ObjectStatus("/données/wc98/sub", true, 0, -1L, 7, "", "", 01777, 0)), false), 8_000),
+      new Vector("response-error-permission-denied.bin", 4, Opcode.OPEN, 0x17, new Response.Error(
+          Status.PERMISSION_DENIED, "Permission denied: user=bob, access=READ, inode=\"/data/wc98/day-01.log\":alice:analysts:-rw-------"),
+          2_000));
+
+  /** A version 4 request in the file named after its opcode ({@code request-set-owner.bin}). */
+  private static Vector v4(Request request, long requestId) {
+    return v4file("request-" + request.opcode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ".bin",
+        request, requestId);
+  }
+
+  private static Vector v4file(String file, Request request, long requestId) {
+    return new Vector(file, ProtocolConstants.PERMISSIONS_VERSION, request.opcode(), requestId, request, 0);
+  }
 
   private FrameVectors() {}
 

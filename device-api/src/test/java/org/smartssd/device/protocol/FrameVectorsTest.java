@@ -69,7 +69,7 @@ class FrameVectorsTest {
       if (v.isRequest()) {
         assertEquals(0, header.flags());
         assertEquals(0, header.status());
-        assertEquals(v.message(), Messages.decodeRequest(v.opcode(), frame));
+        assertEquals(v.message(), Messages.decodeRequest(header.version(), v.opcode(), frame));
       } else {
         assertTrue(header.isResponse());
         Response expected = (Response) v.message();

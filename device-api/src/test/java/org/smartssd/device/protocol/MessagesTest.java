@@ -416,7 +416,7 @@ class MessagesTest {
 
   private static Object decode(Vector v, ByteBuffer payload) throws ProtocolException {
     if (v.isRequest()) {
-      return Messages.decodeRequest(v.opcode(), payload);
+      return Messages.decodeRequest(v.version(), v.opcode(), payload);
     }
     Response expected = (Response) v.message();
     Status status = expected instanceof Response.Error e ? e.status() : Status.OK;

@@ -18,6 +18,8 @@ class OpcodeTest {
       Map.entry(Opcode.API_VERSIONS, 0x0001), Map.entry(Opcode.DEVICE_INFO, 0x0002),
       Map.entry(Opcode.STATISTICS, 0x0003), Map.entry(Opcode.SHUTDOWN, 0x0004),
       Map.entry(Opcode.AUTH_CHALLENGE, 0x0005), Map.entry(Opcode.AUTHENTICATE, 0x0006),
+      Map.entry(Opcode.IDENTIFY, 0x0007), Map.entry(Opcode.SET_PERMISSION, 0x001D), Map.entry(Opcode.SET_OWNER, 0x001E),
+      Map.entry(Opcode.SET_TIMES, 0x001F),
       Map.entry(Opcode.MKDIRS, 0x0010), Map.entry(Opcode.CREATE, 0x0011), Map.entry(Opcode.APPEND, 0x0012),
       Map.entry(Opcode.WRITE, 0x0013), Map.entry(Opcode.FLUSH, 0x0014), Map.entry(Opcode.SYNC, 0x0015),
       Map.entry(Opcode.CLOSE, 0x0016), Map.entry(Opcode.OPEN, 0x0017), Map.entry(Opcode.READ, 0x0018),
@@ -49,8 +51,8 @@ class OpcodeTest {
       assertEquals(Optional.of(op), Opcode.fromCode(op.code()));
     }
     assertEquals(Optional.empty(), Opcode.fromCode(0));
-    assertEquals(Optional.empty(), Opcode.fromCode(0x0007));
-    assertEquals(Optional.empty(), Opcode.fromCode(0x001D));
+    assertEquals(Optional.empty(), Opcode.fromCode(0x0008));
+    assertEquals(Optional.empty(), Opcode.fromCode(0x000F));
     assertEquals(Optional.empty(), Opcode.fromCode(0x0025));
     assertEquals(Optional.empty(), Opcode.fromCode(0xFFFF));
     assertEquals(Optional.empty(), Opcode.fromCode(-1));

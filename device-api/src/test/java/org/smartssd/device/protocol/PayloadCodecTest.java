@@ -23,11 +23,12 @@ class PayloadCodecTest {
   @Test
   void everyTypeRoundTrips() throws ProtocolException {
     ObjectStatus status = new ObjectStatus("/é/ß", true, 0, -5, Long.MIN_VALUE);
+    ObjectStatus v4 = new ObjectStatus("/é/ß", false, 7, -5, 3, "ünïcode", "", 01777, Long.MIN_VALUE);
     DeviceGeometry geometry = new DeviceGeometry(2, 3, 4, 5, 4096, 1);
     ByteBuffer payload = new PayloadWriter(1)
         .u8(255).bool(true).bool(false).u16(65535).u32(-1).u64(Long.MIN_VALUE)
         .string("").string("ログ").bytes(ByteBuffer.wrap(new byte[] {1, 2, 3}))
-        .objectStatus(status).geometry(geometry)
+        .objectStatus(3, status).objectStatus(4, v4).geometry(geometry)
         .toByteBuffer();
     PayloadReader r = new PayloadReader(payload, "test");
     assertEquals(255, r.u8("a"));
@@ -39,7 +40,8 @@ class PayloadCodecTest {
     assertEquals("", r.string("g"));
     assertEquals("ログ", r.string("h"));
     assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3}), r.bytes("i"));
-    assertEquals(status, r.objectStatus("j"));
+    assertEquals(status, r.objectStatus(3, "j"));
+    assertEquals(v4, r.objectStatus(4, "j4"));
     assertEquals(geometry, r.geometry("k"));
     r.expectEnd();
     assertEquals(0, payload.position(), "the reader must not move the caller's position");
@@ -181,8 +183,23 @@ class PayloadCodecTest {
   void objectKindOtherThanFileOrDirectoryIsRejected() {
     ByteBuffer payload = new PayloadWriter().string("/a").u8(2).u64(0).u64(0).u64(0).toByteBuffer();
     ProtocolException e = assertThrows(ProtocolException.class,
-        () -> new PayloadReader(payload, "STATUS response").objectStatus("status"));
+        () -> new PayloadReader(payload, "STATUS response").objectStatus(1, "status"));
     assertTrue(e.getMessage().contains("status.kind"), e.getMessage());
+  }
+
+  @Test
+  void aPermissionBeyondItsTenBitsIsRejected() {
+    ByteBuffer payload = new PayloadWriter().string("/a").u8(0).u64(0).u64(0).u64(0)
+        .string("alice").string("g").u16(02755).u64(0).toByteBuffer();
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> new PayloadReader(payload, "STATUS response").objectStatus(4, "status"));
+    assertTrue(e.getMessage().contains("status.permission") && e.getMessage().contains("2755"), e.getMessage());
+  }
+
+  @Test
+  void aVersion4StatusMustCarryAPermission() {
+    ObjectStatus old = new ObjectStatus("/a", false, 0, 0, 1);
+    assertThrows(IllegalArgumentException.class, () -> new PayloadWriter().objectStatus(4, old));
   }
 
   @Test

@@ -41,16 +41,17 @@ class StatusTest {
       Map.entry(Status.LEASE_CONFLICT, DeviceException.LeaseConflict.class),
       Map.entry(Status.BAD_HANDLE, DeviceException.BadHandle.class),
       Map.entry(Status.AUTH_REQUIRED, DeviceException.AuthRequired.class),
-      Map.entry(Status.CORRUPT, DeviceException.Corrupt.class)));
+      Map.entry(Status.CORRUPT, DeviceException.Corrupt.class),
+      Map.entry(Status.PERMISSION_DENIED, DeviceException.PermissionDenied.class)));
 
   @Test
-  void codesAreZeroToSeventeenInDeclarationOrder() {
+  void codesAreZeroToEighteenInDeclarationOrder() {
     Set<Integer> codes = new HashSet<>();
     for (Status s : Status.values()) {
       assertTrue(codes.add(s.code()), "duplicate code of " + s);
       assertEquals(s.ordinal(), s.code(), s + ": PROTOCOL.md numbers them in this order");
     }
-    assertEquals(18, codes.size());
+    assertEquals(19, codes.size());
   }
 
   @Test
@@ -58,8 +59,8 @@ class StatusTest {
     for (Status s : Status.values()) {
       assertSame(s, Status.fromCode(s.code()));
     }
-    ProtocolException e = assertThrows(ProtocolException.class, () -> Status.fromCode(18));
-    assertTrue(e.getMessage().contains("18"), e.getMessage());
+    ProtocolException e = assertThrows(ProtocolException.class, () -> Status.fromCode(19));
+    assertTrue(e.getMessage().contains("19"), e.getMessage());
     assertThrows(ProtocolException.class, () -> Status.fromCode(-1));
     assertThrows(ProtocolException.class, () -> Status.fromCode(0xFFFF));
   }

@@ -269,7 +269,7 @@ public final class DeviceCheck {
       FlashTranslationLayer ftl = new FlashTranslationLayer(g, config.overprovisioningPercent(),
           config.gcMinFreeBlocksPerWay(), flash);
       try (ObjectStore store = ObjectStore.open(dataDir, g, ftl, config.checkpointLogBytes(),
-          System::currentTimeMillis)) {
+          System::currentTimeMillis, SimulatedDevice.accessPolicy(config))) {
         List<String> moved = new ArrayList<>();
         String last = null;
         for (CorruptPage p : store.verifyPages()) {

@@ -26,6 +26,7 @@ import org.smartssd.device.runtime.isp.BuiltInTasklets;
 import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.isp.IspEngine;
 import org.smartssd.device.runtime.isp.TaskletLoader;
+import org.smartssd.device.runtime.objects.AccessPolicy;
 import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.timing.EnergyModel;
 import org.smartssd.device.runtime.timing.NanoClock;
@@ -72,7 +73,8 @@ public final class SimulatedDevice implements Closeable {
       f = FlashArray.open(dataDir, config.geometry(), t, config.reclaimSpace());
       FlashTranslationLayer ftl = new FlashTranslationLayer(config.geometry(), config.overprovisioningPercent(),
           config.gcMinFreeBlocksPerWay(), f);
-      s = ObjectStore.open(dataDir, config.geometry(), ftl, config.checkpointLogBytes(), System::currentTimeMillis);
+      s = ObjectStore.open(dataDir, config.geometry(), ftl, config.checkpointLogBytes(), System::currentTimeMillis,
+          accessPolicy(config));
       this.timing = t;
       this.flash = f;
       this.store = s;
@@ -98,6 +100,11 @@ public final class SimulatedDevice implements Closeable {
       lock.close();
       throw failure;
     }
+  }
+
+  /** Who passes the permission checks of a device so configured, run by this process's user. */
+  static AccessPolicy accessPolicy(DeviceConfig config) {
+    return AccessPolicy.of(config.permissionsEnabled(), config.superGroup(), config.accessTimePrecisionMs());
   }
 
   /** Starts a device: opens (or formats) its data directory, recovers, and listens. */

@@ -50,6 +50,9 @@ public final class DeviceConfig {
   private final boolean reclaimSpace;
   private final TimingParameters timing;
   private final long checkpointLogBytes;
+  private final long accessTimePrecisionMs;
+  private final boolean permissionsEnabled;
+  private final String superGroup;
   private final int gcMinFreeBlocksPerWay;
   private final IspParameters isp;
   private final EnergyParameters energy;
@@ -130,6 +133,9 @@ public final class DeviceConfig {
         values.wholeNumber(LINK_COMMAND_NS, 0L, Long.MAX_VALUE),
         internalReadsYield(values));
     checkpointLogBytes = values.wholeNumber(META_CHECKPOINT_LOG_BYTES, 1L, Long.MAX_VALUE);
+    accessTimePrecisionMs = values.wholeNumber(META_ACCESS_TIME_PRECISION_MS, 0L, Long.MAX_VALUE);
+    permissionsEnabled = values.bool(PERMISSIONS_ENABLED);
+    superGroup = values.nonBlank(PERMISSIONS_SUPERUSERGROUP);
     gcMinFreeBlocksPerWay = values.wholeNumber(GC_MIN_FREE_BLOCKS_PER_WAY, 1, Integer.MAX_VALUE);
     if (gcMinFreeBlocksPerWay >= geometry.blocksPerWay()) {
       // Garbage collection needs blocks holding data to reclaim, besides the free ones it keeps.
@@ -412,6 +418,20 @@ public final class DeviceConfig {
 
   public long checkpointLogBytes() {
     return checkpointLogBytes;
+  }
+
+  /** An open sets a file's access time when it is older than this; 0: never. */
+  public long accessTimePrecisionMs() {
+    return accessTimePrecisionMs;
+  }
+
+  public boolean permissionsEnabled() {
+    return permissionsEnabled;
+  }
+
+  /** Members of this group are superusers. */
+  public String superGroup() {
+    return superGroup;
   }
 
   public int gcMinFreeBlocksPerWay() {

@@ -98,6 +98,16 @@ public final class DeviceConfigKeys {
 
   public static final String META_CHECKPOINT_LOG_BYTES = "smartssd.device.meta.checkpoint-log-bytes";
   public static final String META_CHECKPOINT_LOG_BYTES_DEFAULT = "67108864";
+  /** HDFS's {@code dfs.namenode.accesstime.precision}, whose default is one hour. */
+  public static final String META_ACCESS_TIME_PRECISION_MS = "smartssd.device.meta.access-time-precision-ms";
+  public static final String META_ACCESS_TIME_PRECISION_MS_DEFAULT = "3600000";
+
+  /** HDFS's {@code dfs.permissions.enabled}, on by default. */
+  public static final String PERMISSIONS_ENABLED = "smartssd.device.permissions.enabled";
+  public static final String PERMISSIONS_ENABLED_DEFAULT = "true";
+  /** HDFS's {@code dfs.permissions.superusergroup}, {@code supergroup} by default. */
+  public static final String PERMISSIONS_SUPERUSERGROUP = "smartssd.device.permissions.superusergroup";
+  public static final String PERMISSIONS_SUPERUSERGROUP_DEFAULT = "supergroup";
 
   public static final String GC_MIN_FREE_BLOCKS_PER_WAY = "smartssd.device.gc.min-free-blocks-per-way";
   public static final String GC_MIN_FREE_BLOCKS_PER_WAY_DEFAULT = "2";
@@ -254,6 +264,12 @@ public final class DeviceConfigKeys {
       profileKey(FLASH_CHANNEL_MB_PER_S, "MB/s", "bus bandwidth of one channel, decimal MB (10^6 bytes) per second"),
       profileKey(LINK_MB_PER_S, "MB/s", "host link bandwidth, decimal MB (10^6 bytes) per second, each way"),
       profileKey(LINK_COMMAND_NS, "ns", "fixed cost of a command on the host interface, besides its data"),
+      key(META_ACCESS_TIME_PRECISION_MS, META_ACCESS_TIME_PRECISION_MS_DEFAULT, "ms",
+          "opening a file, or reading it in an execution, sets its access time when it is older than this (journalled: at most one write a file this often); 0 keeps access times as they were created or set"),
+      key(PERMISSIONS_ENABLED, PERMISSIONS_ENABLED_DEFAULT, "boolean",
+          "check every command against the owner, group and permission of what it touches, for the user its connection identified as (PROTOCOL.md, \"Users and permissions\"); false keeps them without checking"),
+      key(PERMISSIONS_SUPERUSERGROUP, PERMISSIONS_SUPERUSERGROUP_DEFAULT, "group",
+          "members of this group pass every permission check, as the user the device runs as does; also the group of the root and of what a data directory from before permissions held"),
       key(META_CHECKPOINT_LOG_BYTES, META_CHECKPOINT_LOG_BYTES_DEFAULT, "bytes",
           "metadata journal size that triggers a checkpoint"),
       key(GC_MIN_FREE_BLOCKS_PER_WAY, GC_MIN_FREE_BLOCKS_PER_WAY_DEFAULT, "blocks",

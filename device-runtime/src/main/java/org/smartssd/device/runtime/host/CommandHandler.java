@@ -12,6 +12,8 @@ import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.ftl.OutOfSpaceException;
 import org.smartssd.device.runtime.isp.IspEngine;
+import org.smartssd.device.runtime.objects.AccessPolicy;
+import org.smartssd.device.runtime.objects.Caller;
 import org.smartssd.device.runtime.objects.Listing;
 import org.smartssd.device.runtime.objects.ObjectStore;
 import org.smartssd.device.runtime.objects.StoreException;
@@ -34,10 +36,18 @@ public final class CommandHandler {
     this.statistics = statistics;
   }
 
-  /** Answers {@code request} from connection {@code owner}, accounting its flash work on {@code cmd}. */
-  Response handle(Request request, Object owner, Command cmd) {
+  /** Who passes the permission checks: what a connection's IDENTIFY makes its caller with. */
+  AccessPolicy policy() {
+    return store.policy();
+  }
+
+  /**
+   * Answers {@code request} from connection {@code owner}, whose user is {@code caller}, accounting
+   * its flash work on {@code cmd}.
+   */
+  Response handle(Request request, Object owner, Caller caller, Command cmd) {
     try {
-      return dispatch(request, owner, cmd);
+      return dispatch(request, owner, caller, cmd);
     } catch (StoreException e) {
       return new Response.Error(e.status(), e.getMessage());
     } catch (OutOfSpaceException e) {
@@ -49,22 +59,23 @@ public final class CommandHandler {
   }
 
   // Java 17 has no pattern matching for switch yet: a chain of instanceof, most frequent first.
-  private Response dispatch(Request request, Object owner, Command cmd) throws StoreException, IOException {
+  private Response dispatch(Request request, Object owner, Caller caller, Command cmd)
+      throws StoreException, IOException {
     if (request instanceof Request.Read r) {
-      return new Response.Data(store.read(r.objectId(), r.offset(), r.length(), cmd));
+      return new Response.Data(store.read(r.objectId(), r.offset(), r.length(), caller, cmd));
     } else if (request instanceof Request.Write r) {
       return new Response.Length(store.write(r.handle(), r.data(), owner, cmd));
     } else if (request instanceof Request.GetStatus r) {
-      return new Response.Stat(store.status(r.path()));
+      return new Response.Stat(store.status(r.path(), caller));
     } else if (request instanceof Request.Open r) {
-      return new Response.Stat(store.openForRead(r.path()));
+      return new Response.Stat(store.openForRead(r.path(), caller));
     } else if (request instanceof Request.ListDir r) {
-      Listing listing = store.list(r.path(), r.startAfter(), r.limit());
+      Listing listing = store.list(r.path(), r.startAfter(), r.limit(), caller);
       return new Response.Listing(listing.entries(), listing.more());
     } else if (request instanceof Request.Create r) {
-      return opened(store.create(r.path(), r.overwrite(), r.createParents(), owner));
+      return opened(store.create(r.path(), r.overwrite(), r.createParents(), r.permission(), caller, owner));
     } else if (request instanceof Request.Append r) {
-      return opened(store.append(r.path(), owner, cmd));
+      return opened(store.append(r.path(), caller, owner, cmd));
     } else if (request instanceof Request.Flush r) {
       return new Response.Length(store.flush(r.handle(), owner));
     } else if (request instanceof Request.Sync r) {
@@ -72,25 +83,35 @@ public final class CommandHandler {
     } else if (request instanceof Request.Close r) {
       return new Response.Length(store.close(r.handle(), owner, cmd));
     } else if (request instanceof Request.Mkdirs r) {
-      store.mkdirs(r.path());
+      store.mkdirs(r.path(), r.permission(), caller);
       return new Response.Empty();
     } else if (request instanceof Request.Rename r) {
-      store.rename(r.source(), r.destination());
+      store.rename(r.source(), r.destination(), caller);
       return new Response.Empty();
     } else if (request instanceof Request.Delete r) {
-      store.delete(r.path(), r.recursive());
+      store.delete(r.path(), r.recursive(), caller);
+      return new Response.Empty();
+    } else if (request instanceof Request.SetPermission r) {
+      store.setPermission(r.path(), r.permission(), caller);
+      return new Response.Empty();
+    } else if (request instanceof Request.SetOwner r) {
+      store.setOwner(r.path(), r.owner(), r.group(), caller);
+      return new Response.Empty();
+    } else if (request instanceof Request.SetTimes r) {
+      store.setTimes(r.path(), r.modificationTimeMillis(), r.accessTimeMillis(), caller);
       return new Response.Empty();
     } else if (request instanceof Request.ReadObject r) {
-      return isp.readObject(r.executionId(), r.maxBytes(), cmd.arrival());
+      return isp.readObject(r.executionId(), r.maxBytes(), cmd.arrival(), caller);
     } else if (request instanceof Request.ExecuteObject r) {
-      return new Response.ExecutionStarted(isp.executeObject(r.taskletId(), r.inputs(), r.options(), cmd.arrival(), owner));
+      return new Response.ExecutionStarted(
+          isp.executeObject(r.taskletId(), r.inputs(), r.options(), cmd.arrival(), caller, owner));
     } else if (request instanceof Request.CreateObject r) {
-      return new Response.TaskletCreated(isp.createObject(r.code(), r.className(), r.parameters(), owner));
+      return new Response.TaskletCreated(isp.createObject(r.code(), r.className(), r.parameters(), caller, owner));
     } else if (request instanceof Request.Cancel r) {
-      isp.cancel(r.executionId());
+      isp.cancel(r.executionId(), caller);
       return new Response.Empty();
     } else if (request instanceof Request.RemoveObject r) {
-      isp.removeObject(r.taskletId());
+      isp.removeObject(r.taskletId(), caller);
       return new Response.Empty();
     } else if (request instanceof Request.ApiVersions) {
       return new Response.Versions(ProtocolConstants.MIN_VERSION, ProtocolConstants.MAX_VERSION);
@@ -99,6 +120,10 @@ public final class CommandHandler {
     } else if (request instanceof Request.Statistics) {
       return new Response.Statistics(statistics.get());
     } else if (request instanceof Request.Shutdown) {
+      if (!caller.bypass()) {
+        return new Response.Error(Status.PERMISSION_DENIED, "Access denied for user " + caller.user()
+            + ". Superuser privilege is required to shut the device down");
+      }
       // The connection stops the device once this answer is on its way.
       return new Response.Empty();
     }

@@ -30,6 +30,8 @@ import org.smartssd.device.protocol.ProtocolException;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
+import org.smartssd.device.runtime.objects.Caller;
+import org.smartssd.device.runtime.objects.StoreException;
 import org.smartssd.device.runtime.timing.Command;
 
 /**
@@ -96,6 +98,12 @@ final class Connection implements Runnable {
   private ByteBuffer deviceNonce;
   /** The host's nonce of the challenge in progress. Reader thread only. */
   private ByteBuffer hostNonce;
+  /**
+   * Who the connection's commands run for: the device's own user until the host identifies (set on
+   * the reader thread before the frames after IDENTIFY are read, so their commands see it).
+   */
+  private volatile Caller caller;
+  private boolean identified;
 
   Connection(DeviceServer server, HostSocket socket, Executor workers, HostLimits limits) throws IOException {
     this.server = server;
@@ -106,6 +114,7 @@ final class Connection implements Runnable {
     this.serial = new SerialExecutor(workers);
     this.out = new BufferedOutputStream(socket.output(), 1 << 16);
     this.authenticated = server.secret() == null;
+    this.caller = server.handler().policy().device();
   }
 
   @Override
@@ -159,6 +168,10 @@ final class Connection implements Runnable {
               + " requires hosts to authenticate first (AUTH_CHALLENGE, AUTHENTICATE): give the client the device's"
               + " secret file (fs.objfs.secret-file, --secret-file, SMARTSSD_SECRET_FILE)"));
           break;
+        }
+        if (op == Opcode.IDENTIFY.code()) {
+          identify(frame);
+          continue;
         }
         queued.acquire();
         boolean hostIo = frame.header().opcode() == Opcode.READ.code() || frame.header().opcode() == Opcode.WRITE.code();
@@ -260,6 +273,41 @@ final class Connection implements Runnable {
     return false;
   }
 
+  /**
+   * Answers IDENTIFY on the reading thread, before any later frame is read, so that the commands
+   * after it run for the user it names (PROTOCOL.md, "Users and permissions").
+   */
+  private void identify(Frame frame) {
+    FrameHeader h = frame.header();
+    if (h.version() < Opcode.IDENTIFY.sinceVersion() || h.version() > ProtocolConstants.MAX_VERSION) {
+      answerInline(h, new Response.Error(Status.UNSUPPORTED_VERSION, "IDENTIFY needs protocol version "
+          + Opcode.IDENTIFY.sinceVersion() + " to " + ProtocolConstants.MAX_VERSION + "; the frame is version "
+          + h.version()));
+      return;
+    }
+    Request.Identify request;
+    try {
+      request = (Request.Identify) Messages.decodeRequest(h.version(), Opcode.IDENTIFY, frame.payload());
+    } catch (ProtocolException e) {
+      answerInline(h, new Response.Error(Status.BAD_REQUEST, "IDENTIFY: " + e.getMessage()));
+      return;
+    }
+    if (identified) {
+      answerInline(h, new Response.Error(Status.BAD_REQUEST, "IDENTIFY: this connection is "
+          + caller.user() + "'s already; a connection identifies once"));
+      return;
+    }
+    try {
+      caller = server.handler().policy().caller(request.user(), request.groups());
+    } catch (StoreException e) {
+      answerInline(h, new Response.Error(e.status(), "IDENTIFY: " + e.getMessage()));
+      return;
+    }
+    identified = true;
+    LOG.debug("{}: identified as {}{}", peer, request.user(), caller.bypass() ? " (passes every check)" : "");
+    answerInline(h, new Response.Empty());
+  }
+
   /** Sends an answer from the reading thread, outside the timing model (the handshake's frames are not modelled). */
   private void answerInline(FrameHeader h, Response response) {
     PayloadWriter payload = new PayloadWriter();
@@ -284,8 +332,11 @@ final class Connection implements Runnable {
         && (h.version() < ProtocolConstants.MIN_VERSION || h.version() > ProtocolConstants.MAX_VERSION)) {
       response = new Response.Error(Status.UNSUPPORTED_VERSION, "protocol version " + h.version()
           + " is not spoken; this device speaks " + ProtocolConstants.MIN_VERSION + ".." + ProtocolConstants.MAX_VERSION);
+    } else if (h.version() < opcode.get().sinceVersion()) {
+      response = new Response.Error(Status.UNSUPPORTED_VERSION, opcode.get() + " needs protocol version "
+          + opcode.get().sinceVersion() + " or later; the frame is version " + h.version());
     } else {
-      response = decodeAndHandle(opcode.get(), frame.payload(), cmd);
+      response = decodeAndHandle(h.version(), opcode.get(), frame.payload(), cmd);
     }
     PayloadWriter payload = new PayloadWriter();
     Messages.encodeResponse(answerVersion(h.version()), response, payload);
@@ -310,14 +361,14 @@ final class Connection implements Runnable {
     }
   }
 
-  private Response decodeAndHandle(Opcode opcode, ByteBuffer payload, Command cmd) {
+  private Response decodeAndHandle(int version, Opcode opcode, ByteBuffer payload, Command cmd) {
     Request request;
     try {
-      request = Messages.decodeRequest(opcode, payload);
+      request = Messages.decodeRequest(version, opcode, payload);
     } catch (ProtocolException e) {
       return new Response.Error(Status.BAD_REQUEST, opcode + ": " + e.getMessage());
     }
-    return server.handler().handle(request, this, cmd);
+    return server.handler().handle(request, this, caller, cmd);
   }
 
   private static int answerVersion(int requested) {

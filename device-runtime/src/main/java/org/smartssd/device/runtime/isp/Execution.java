@@ -39,6 +39,8 @@ final class Execution {
   private final long timeLimitMillis;
   /** The connection that started it, counted against its executions at once. */
   private final Object owner;
+  /** The user whose connection started it: only that user (or a superuser) reads or cancels it. */
+  private final String user;
   private final int lanes;
   private final int channels;
   private final ExecutionModel model;
@@ -88,9 +90,10 @@ final class Execution {
 
   Execution(long id, InstalledTasklet tasklet, List<InputRange> inputs, List<ScanTarget> targets,
       Map<String, String> options, IspParameters isp, boolean mergeOnDevice, boolean paced, long timeLimitMillis,
-      int channels, ExecutionModel model, Object owner) {
+      int channels, ExecutionModel model, Object owner, String user) {
     this.id = id;
     this.owner = owner;
+    this.user = user;
     this.tasklet = tasklet;
     this.inputs = List.copyOf(inputs);
     this.targets = List.copyOf(targets);
@@ -156,6 +159,10 @@ final class Execution {
 
   Object owner() {
     return owner;
+  }
+
+  String user() {
+    return user;
   }
 
   int lanes() {

@@ -1,6 +1,7 @@
 package org.smartssd.device.runtime.isp;
 
 import java.io.Closeable;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,6 +20,7 @@ import org.smartssd.device.protocol.CodeDigest;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.config.IspParameters;
+import org.smartssd.device.runtime.objects.Caller;
 import org.smartssd.device.runtime.objects.ScanSource;
 import org.smartssd.device.runtime.objects.ScanTarget;
 import org.smartssd.device.runtime.objects.StoreException;
@@ -101,9 +103,12 @@ public final class IspEngine implements Closeable {
 
   // ---- create_object / remove_object ----
 
-  /** Installs a tasklet for connection {@code owner}; it is removed when {@link #connectionClosed} says it ended. */
-  public long createObject(ByteBuffer code, String className, Map<String, String> parameters, Object owner)
-      throws StoreException {
+  /**
+   * Installs a tasklet for connection {@code owner} of {@code caller}; it is removed when {@link
+   * #connectionClosed} says it ended.
+   */
+  public long createObject(ByteBuffer code, String className, Map<String, String> parameters, Caller caller,
+      Object owner) throws StoreException {
     if (tasklets.size() >= isp.maxTasklets()) {
       throw new StoreException(Status.BUSY, tasklets.size() + " tasklets are installed already"
           + " (smartssd.device.isp.max-tasklets): remove those no longer needed (REMOVE_OBJECT); a connection's"
@@ -154,14 +159,25 @@ public final class IspEngine implements Closeable {
       codeCache.put(digest, code);
     }
     long id = nextTasklet.getAndIncrement();
-    tasklets.put(id, new InstalledTasklet(id, loaded, parameters, owner));
+    tasklets.put(id, new InstalledTasklet(id, loaded, parameters, owner, caller.user()));
     LOG.info("{}: installed tasklet {} as {}{}", name, className, id, code.hasRemaining() ? "" : " (built in)");
     return id;
   }
 
-  public void removeObject(long taskletId) throws StoreException {
-    if (tasklets.remove(taskletId) == null) {
+  public void removeObject(long taskletId, Caller caller) throws StoreException {
+    InstalledTasklet tasklet = tasklets.get(taskletId);
+    if (tasklet == null) {
       throw new StoreException(Status.NOT_FOUND, "no tasklet " + taskletId + " is installed");
+    }
+    checkUser(caller, tasklet.user(), "tasklet " + taskletId);
+    tasklets.remove(taskletId, tasklet);
+  }
+
+  /** Only the user who installed a tasklet or started an execution (or a superuser) may use it. */
+  private static void checkUser(Caller caller, String user, String what) throws StoreException {
+    if (!caller.bypass() && !caller.user().equals(user)) {
+      throw new StoreException(Status.PERMISSION_DENIED, "Permission denied: user=" + caller.user() + " may not use "
+          + what + " of user " + user);
     }
   }
 
@@ -198,13 +214,17 @@ public final class IspEngine implements Closeable {
 
   // ---- execute_object ----
 
-  /** Starts an execution for connection {@code owner}. */
+  /**
+   * Starts an execution for connection {@code owner} of {@code caller}, who must be able to read
+   * every input, as to open it.
+   */
   public long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options, long arrivalNanos,
-      Object owner) throws StoreException {
+      Caller caller, Object owner) throws StoreException, IOException {
     InstalledTasklet tasklet = tasklets.get(taskletId);
     if (tasklet == null) {
       throw new StoreException(Status.NOT_FOUND, "no tasklet " + taskletId + " is installed");
     }
+    checkUser(caller, tasklet.user(), "tasklet " + taskletId);
     if (inputs.isEmpty()) {
       throw new StoreException(Status.BAD_REQUEST, "an execution needs at least one input");
     }
@@ -220,7 +240,7 @@ public final class IspEngine implements Closeable {
     }
     List<ScanTarget> targets = new ArrayList<>();
     for (InputRange range : inputs) {
-      ScanTarget target = store.openScan(range.path());
+      ScanTarget target = store.openScan(range.path(), caller);
       if (range.offset() > target.length()) {
         throw new StoreException(Status.PAST_END, "input " + range.path() + " starts at " + range.offset()
             + ", past its end (" + target.length() + " bytes)");
@@ -241,7 +261,7 @@ public final class IspEngine implements Closeable {
     long start = Math.max(arrivalNanos, timing.horizonNanos());
     ExecutionModel model = new ExecutionModel(isp, energy, timing.geometry().channels(), start);
     Execution exec = new Execution(id, tasklet, inputs, targets, options, isp, mergeOnDevice, paced, timeLimit,
-        timing.geometry().channels(), model, owner);
+        timing.geometry().channels(), model, owner, caller.user());
     int threads = Math.min(exec.lanes(), isp.threads());
     LaneWorker.Crew crew = new LaneWorker.Crew(exec, threads, () -> finish(exec));
     List<LaneWorker> crewWorkers = new ArrayList<>();
@@ -396,8 +416,10 @@ public final class IspEngine implements Closeable {
    * is the modelled arrival of the command: a paced device hands out nothing the model has not
    * produced by then.
    */
-  public Response.ExecutionProgress readObject(long executionId, int maxBytes, long nowNanos) throws StoreException {
+  public Response.ExecutionProgress readObject(long executionId, int maxBytes, long nowNanos, Caller caller)
+      throws StoreException {
     Execution exec = execution(executionId);
+    checkUser(caller, exec.user(), "execution " + executionId);
     if (!exec.mergeOnDevice()) {
       // The lanes hand over what they hold (onRead, not last); merged on the device, the host sees none of it.
       exec.requestRead();
@@ -431,8 +453,9 @@ public final class IspEngine implements Closeable {
     return new Response.ExecutionProgress(state, "", exec.statistics(), results, finished);
   }
 
-  public void cancel(long executionId) throws StoreException {
+  public void cancel(long executionId, Caller caller) throws StoreException {
     Execution exec = execution(executionId);
+    checkUser(caller, exec.user(), "execution " + executionId);
     exec.cancel();
     stopLanes(exec);
   }

@@ -95,8 +95,7 @@ final class FileReads {
   // ---- scans of executions ----
 
   /** See {@link ScanSource#openScan}. */
-  ScanTarget openScan(String path, List<String> names) throws StoreException {
-    Inode file = namespace.resolve(path, names);
+  ScanTarget openScan(String path, Inode file) throws StoreException {
     if (file.directory) {
       throw new StoreException(Status.IS_DIRECTORY, "'" + path + "' is a directory");
     }

@@ -30,8 +30,13 @@ import org.smartssd.device.runtime.timing.Command;
  */
 final class NamespaceJournal implements Namespace.Changes {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceJournal.class);
-  /** 2: pages carry checksums in their out-of-band entries; 1: written before they did. */
-  private static final int SNAPSHOT_VERSION = 2;
+  /**
+   * 3: objects carry owner, group, permission and access time; 2: pages carry checksums in their
+   * out-of-band entries; 1: written before they did.
+   */
+  private static final int SNAPSHOT_VERSION = 3;
+  /** The first snapshot version with owners, groups, permissions and access times. */
+  private static final int ATTRIBUTES_SNAPSHOT_VERSION = 3;
 
   // Namespace journal records (types 10 and up; the flash translation layer has those below).
   static final int RECORD_MKDIR = 10;
@@ -39,6 +44,12 @@ final class NamespaceJournal implements Namespace.Changes {
   static final int RECORD_RENAME = 12;
   static final int RECORD_DELETE = 13;
   static final int RECORD_COMMIT = 14;
+  // Since objects have owners (protocol version 4): what MKDIR and CREATE hold, then the new
+  // object's owner, group and permission; DELETE with its time; an object's attributes as they are.
+  static final int RECORD_MKDIR_OWNED = 15;
+  static final int RECORD_CREATE_OWNED = 16;
+  static final int RECORD_DELETE_TIMED = 17;
+  static final int RECORD_ATTRIBUTES = 18;
 
   private final Namespace namespace;
   private final FlashTranslationLayer ftl;
@@ -93,7 +104,7 @@ final class NamespaceJournal implements Namespace.Changes {
 
   /** Whether {@code type} is a journal record type of the namespace or of the flash translation layer. */
   static boolean isRecordType(int type) {
-    return type == FlashTranslationLayer.RECORD_MAP || (type >= RECORD_MKDIR && type <= RECORD_COMMIT);
+    return type == FlashTranslationLayer.RECORD_MAP || (type >= RECORD_MKDIR && type <= RECORD_ATTRIBUTES);
   }
 
   int loadedSnapshotVersion() {
@@ -132,23 +143,44 @@ final class NamespaceJournal implements Namespace.Changes {
 
   @Override
   public void mkdir(Inode dir) {
-    log.append(RECORD_MKDIR, record(out -> {
+    log.append(RECORD_MKDIR_OWNED, record(out -> {
       out.writeLong(dir.id);
       out.writeLong(dir.parent.id);
       out.writeUTF(dir.name);
       out.writeLong(dir.modificationTimeMillis);
+      writeOwnership(out, dir);
     }));
   }
 
   @Override
   public void create(Inode file, long replacedId) {
-    log.append(RECORD_CREATE, record(out -> {
+    log.append(RECORD_CREATE_OWNED, record(out -> {
       out.writeLong(file.id);
       out.writeLong(file.parent.id);
       out.writeUTF(file.name);
       out.writeLong(file.modificationTimeMillis);
       out.writeLong(replacedId);
+      writeOwnership(out, file);
     }));
+  }
+
+  private static void writeOwnership(DataOutputStream out, Inode node) throws IOException {
+    out.writeUTF(node.owner);
+    out.writeUTF(node.group);
+    out.writeShort(node.permission);
+  }
+
+  private Inode.Attributes readOwnership(DataInputStream in) throws IOException {
+    String owner = namespace.intern(in.readUTF());
+    String group = namespace.intern(in.readUTF());
+    return new Inode.Attributes(owner, group, permission(in.readUnsignedShort()));
+  }
+
+  private static int permission(int value) throws IOException {
+    if ((value & ~org.smartssd.device.ObjectStatus.PERMISSION_BITS) != 0) {
+      throw new IOException("metadata corrupt: permission " + Integer.toOctalString(value) + " has bits beyond 01777");
+    }
+    return value;
   }
 
   @Override
@@ -162,8 +194,21 @@ final class NamespaceJournal implements Namespace.Changes {
   }
 
   @Override
-  public void delete(Inode node) {
-    log.append(RECORD_DELETE, record(out -> out.writeLong(node.id)));
+  public void delete(Inode node, long timeMillis) {
+    log.append(RECORD_DELETE_TIMED, record(out -> {
+      out.writeLong(node.id);
+      out.writeLong(timeMillis);
+    }));
+  }
+
+  @Override
+  public void attributes(Inode node) {
+    log.append(RECORD_ATTRIBUTES, record(out -> {
+      out.writeLong(node.id);
+      writeOwnership(out, node);
+      out.writeLong(node.modificationTimeMillis);
+      out.writeLong(node.accessTimeMillis);
+    }));
   }
 
   /**
@@ -231,8 +276,12 @@ final class NamespaceJournal implements Namespace.Changes {
     out.writeInt(SNAPSHOT_VERSION);
     out.writeInt(pageSize);
     out.writeLong(namespace.nextId());
+    Inode root = namespace.root();
+    writeOwnership(out, root);
+    out.writeLong(root.modificationTimeMillis);
+    out.writeLong(root.accessTimeMillis);
     out.writeInt(namespace.size() - 1);
-    Deque<Inode> todo = new ArrayDeque<>(namespace.root().children.values());
+    Deque<Inode> todo = new ArrayDeque<>(root.children.values());
     while (!todo.isEmpty()) {
       Inode node = todo.poll();
       out.writeLong(node.id);
@@ -240,6 +289,8 @@ final class NamespaceJournal implements Namespace.Changes {
       out.writeUTF(node.name);
       out.writeBoolean(node.directory);
       out.writeLong(node.modificationTimeMillis);
+      writeOwnership(out, node);
+      out.writeLong(node.accessTimeMillis);
       if (node.directory) {
         todo.addAll(node.children.values());
       } else {
@@ -266,13 +317,30 @@ final class NamespaceJournal implements Namespace.Changes {
       throw new IOException("the device was formatted with " + storedPageSize + "-byte pages, not " + pageSize);
     }
     namespace.restoreNextId(in.readLong());
+    boolean owned = version >= ATTRIBUTES_SNAPSHOT_VERSION;
+    if (owned) {
+      Inode root = namespace.root();
+      Inode.Attributes a = readOwnership(in);
+      root.owner = a.owner();
+      root.group = a.group();
+      root.permission = a.permission();
+      root.modificationTimeMillis = in.readLong();
+      root.accessTimeMillis = in.readLong();
+    }
     int count = in.readInt();
     for (int i = 0; i < count; i++) {
       long id = in.readLong();
       Inode parent = directory(in.readLong());
       String name = in.readUTF();
       boolean dir = in.readBoolean();
-      Inode node = new Inode(id, dir, parent, name, in.readLong());
+      long mtime = in.readLong();
+      Inode node;
+      if (owned) {
+        node = new Inode(id, dir, parent, name, mtime, readOwnership(in));
+        node.accessTimeMillis = in.readLong();
+      } else {
+        node = new Inode(id, dir, parent, name, mtime, namespace.legacyAttributes(dir));
+      }
       if (!dir) {
         node.length = node.durableLength = in.readLong();
         int pages = in.readInt();
@@ -293,30 +361,64 @@ final class NamespaceJournal implements Namespace.Changes {
       return;
     }
     switch (type) {
-      case RECORD_MKDIR -> {
+      case RECORD_MKDIR, RECORD_MKDIR_OWNED -> {
         long id = in.readLong();
         Inode parent = directory(in.readLong());
-        namespace.attach(new Inode(id, true, parent, in.readUTF(), in.readLong()));
+        String name = in.readUTF();
+        long mtime = in.readLong();
+        Inode.Attributes a = type == RECORD_MKDIR ? namespace.legacyAttributes(true) : readOwnership(in);
+        namespace.attach(new Inode(id, true, parent, name, mtime, a));
         namespace.noteIdUsed(id);
+        if (type == RECORD_MKDIR_OWNED) {
+          parent.modificationTimeMillis = mtime;
+        }
       }
-      case RECORD_CREATE -> {
+      case RECORD_CREATE, RECORD_CREATE_OWNED -> {
         long id = in.readLong();
         Inode parent = directory(in.readLong());
-        Inode file = new Inode(id, false, parent, in.readUTF(), in.readLong());
+        String name = in.readUTF();
+        long mtime = in.readLong();
         long replaced = in.readLong();
+        Inode.Attributes a = type == RECORD_CREATE ? namespace.legacyAttributes(false) : readOwnership(in);
         if (replaced != 0) {
           namespace.remove(node(replaced));
         }
-        namespace.attach(file);
+        namespace.attach(new Inode(id, false, parent, name, mtime, a));
         namespace.noteIdUsed(id);
+        if (type == RECORD_CREATE_OWNED) {
+          parent.modificationTimeMillis = mtime;
+        }
       }
       case RECORD_RENAME -> {
         Inode node = node(in.readLong());
         Inode parent = directory(in.readLong());
-        namespace.move(node, parent, in.readUTF());
-        in.readLong();
+        String name = in.readUTF();
+        long time = in.readLong();
+        Inode oldParent = node.parent;
+        namespace.move(node, parent, name);
+        if (loadedSnapshotVersion >= ATTRIBUTES_SNAPSHOT_VERSION) {
+          // Written by a device that sets the parents' times as it renames (their checkpoint says so).
+          oldParent.modificationTimeMillis = time;
+          parent.modificationTimeMillis = time;
+        }
       }
       case RECORD_DELETE -> namespace.remove(node(in.readLong()));
+      case RECORD_DELETE_TIMED -> {
+        Inode node = node(in.readLong());
+        long time = in.readLong();
+        Inode parent = node.parent;
+        namespace.remove(node);
+        parent.modificationTimeMillis = time;
+      }
+      case RECORD_ATTRIBUTES -> {
+        Inode node = node(in.readLong());
+        Inode.Attributes a = readOwnership(in);
+        node.owner = a.owner();
+        node.group = a.group();
+        node.permission = a.permission();
+        node.modificationTimeMillis = in.readLong();
+        node.accessTimeMillis = in.readLong();
+      }
       case RECORD_COMMIT -> {
         Inode file = node(in.readLong());
         file.length = file.durableLength = in.readLong();
@@ -339,12 +441,14 @@ final class NamespaceJournal implements Namespace.Changes {
     switch (type) {
       case FlashTranslationLayer.RECORD_MAP:
         return "map";
-      case RECORD_MKDIR: {
+      case RECORD_MKDIR:
+      case RECORD_MKDIR_OWNED: {
         long id = in.readLong();
         long parent = in.readLong();
         return "mkdir '" + in.readUTF() + "' (object " + id + ", in directory object " + parent + ")";
       }
-      case RECORD_CREATE: {
+      case RECORD_CREATE:
+      case RECORD_CREATE_OWNED: {
         long id = in.readLong();
         long parent = in.readLong();
         return "create '" + in.readUTF() + "' (object " + id + ", in directory object " + parent + ")";
@@ -355,7 +459,14 @@ final class NamespaceJournal implements Namespace.Changes {
         return "rename object " + id + " to '" + in.readUTF() + "' in directory object " + parent;
       }
       case RECORD_DELETE:
+      case RECORD_DELETE_TIMED:
         return "delete object " + in.readLong();
+      case RECORD_ATTRIBUTES: {
+        long id = in.readLong();
+        String owner = in.readUTF();
+        String group = in.readUTF();
+        return "set object " + id + " to " + owner + ":" + group + " " + Integer.toOctalString(in.readUnsignedShort());
+      }
       case RECORD_COMMIT: {
         long id = in.readLong();
         return "commit object " + id + " at " + in.readLong() + " bytes";

@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.ObjectStatus;
+import org.smartssd.device.protocol.ProtocolConstants;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.ftl.DamagedMetadataException;
 import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
@@ -48,10 +49,10 @@ public final class ObjectStore implements ScanSource, Closeable {
   private final NamespaceJournal journal;
 
   private ObjectStore(Path dataDir, DeviceGeometry geometry, FlashTranslationLayer ftl, long checkpointLogBytes,
-      LongSupplier wallClockMillis) throws IOException {
+      LongSupplier wallClockMillis, AccessPolicy policy) throws IOException {
     this.ftl = ftl;
     this.pageSize = geometry.pageSizeBytes();
-    this.namespace = new Namespace(pageSize, ftl, wallClockMillis, this::fileRemoved);
+    this.namespace = new Namespace(pageSize, ftl, wallClockMillis, this::fileRemoved, policy);
     this.reads = new FileReads(namespace, ftl, geometry);
     this.openFiles = new OpenFiles(geometry, ftl, reads, wallClockMillis);
     this.journal = NamespaceJournal.open(dataDir, namespace, ftl, checkpointLogBytes);
@@ -71,20 +72,74 @@ public final class ObjectStore implements ScanSource, Closeable {
    *     are missing; nothing has been changed then
    */
   public static ObjectStore open(Path dataDir, DeviceGeometry geometry, FlashTranslationLayer ftl,
-      long checkpointLogBytes, LongSupplier wallClockMillis) throws IOException {
-    ObjectStore store = new ObjectStore(dataDir, geometry, ftl, checkpointLogBytes, wallClockMillis);
+      long checkpointLogBytes, LongSupplier wallClockMillis, AccessPolicy policy) throws IOException {
+    ObjectStore store = new ObjectStore(dataDir, geometry, ftl, checkpointLogBytes, wallClockMillis, policy);
     LOG.info("object store in {}: {} objects, {} of {} bytes free", dataDir, store.namespace.size(),
         store.freeBytes(), store.capacityBytes());
     return store;
   }
 
+  /** Who may do what, and how access times are kept. */
+  public AccessPolicy policy() {
+    return namespace.policy();
+  }
+
+  // ---- as the device's own user (a superuser): what the device does for itself, and its tests ----
+
+  private Caller device() {
+    return namespace.policy().device();
+  }
+
+  /** {@link #mkdirs(String, int, Caller)} with 0755, as the device's user. */
+  public void mkdirs(String path) throws StoreException, IOException {
+    mkdirs(path, ProtocolConstants.DEFAULT_DIRECTORY_PERMISSION, device());
+  }
+
+  /** {@link #create(String, boolean, boolean, int, Caller, Object)} with 0644, as the device's user. */
+  public Opened create(String path, boolean overwrite, boolean createParents, Object owner)
+      throws StoreException, IOException {
+    return create(path, overwrite, createParents, ProtocolConstants.DEFAULT_FILE_PERMISSION, device(), owner);
+  }
+
+  public Opened append(String path, Object owner, Command cmd) throws StoreException, IOException {
+    return append(path, device(), owner, cmd);
+  }
+
+  public void rename(String source, String destination) throws StoreException, IOException {
+    rename(source, destination, device());
+  }
+
+  public void delete(String path, boolean recursive) throws StoreException, IOException {
+    delete(path, recursive, device());
+  }
+
+  public ObjectStatus status(String path) throws StoreException {
+    return status(path, device());
+  }
+
+  public ObjectStatus openForRead(String path) throws StoreException, IOException {
+    return openForRead(path, device());
+  }
+
+  public Listing list(String path, String startAfter, int limit) throws StoreException {
+    return list(path, startAfter, limit, device());
+  }
+
+  public ByteBuffer read(long objectId, long offset, int length, Command cmd) throws StoreException, IOException {
+    return read(objectId, offset, length, device(), cmd);
+  }
+
   // ---- namespace ----
 
-  public void mkdirs(String path) throws StoreException, IOException {
+  /**
+   * Makes {@code path} and its missing parents, for {@code caller}: the directory with
+   * {@code permission}, the parents made with the owner's write and execute added.
+   */
+  public void mkdirs(String path, int permission, Caller caller) throws StoreException, IOException {
     List<String> names = PathNames.split(path);
     lock.writeLock().lock();
     try {
-      if (namespace.mkdirs(path, names, journal)) {
+      if (namespace.mkdirs(path, names, permission, caller, journal)) {
         journal.commitMetadata();
       }
     } finally {
@@ -92,18 +147,19 @@ public final class ObjectStore implements ScanSource, Closeable {
     }
   }
 
-  public Opened create(String path, boolean overwrite, boolean createParents, Object owner)
-      throws StoreException, IOException {
+  public Opened create(String path, boolean overwrite, boolean createParents, int permission, Caller caller,
+      Object owner) throws StoreException, IOException {
     List<String> names = PathNames.split(path);
     if (names.isEmpty()) {
       throw new StoreException(Status.ALREADY_EXISTS, "'/' is the root directory");
     }
     if (createParents && names.size() > 1) {
-      mkdirs("/" + String.join("/", names.subList(0, names.size() - 1)));
+      mkdirs("/" + String.join("/", names.subList(0, names.size() - 1)), permission | Modes.IMPLICIT_PARENT_BITS,
+          caller);
     }
     lock.writeLock().lock();
     try {
-      Inode file = namespace.create(path, names, overwrite, journal);
+      Inode file = namespace.create(path, names, overwrite, permission, caller, journal);
       journal.commitMetadata();
       return new Opened(openFiles.openNew(file, owner), file.id, 0);
     } finally {
@@ -111,11 +167,11 @@ public final class ObjectStore implements ScanSource, Closeable {
     }
   }
 
-  public Opened append(String path, Object owner, Command cmd) throws StoreException, IOException {
+  public Opened append(String path, Caller caller, Object owner, Command cmd) throws StoreException, IOException {
     List<String> names = PathNames.split(path);
     lock.writeLock().lock();
     try {
-      Inode file = namespace.resolve(path, names);
+      Inode file = namespace.resolveForAppend(path, names, caller);
       long handle = openFiles.openForAppend(file, path, owner, cmd);
       return new Opened(handle, file.id, file.length);
     } finally {
@@ -123,12 +179,12 @@ public final class ObjectStore implements ScanSource, Closeable {
     }
   }
 
-  public void rename(String source, String destination) throws StoreException, IOException {
+  public void rename(String source, String destination, Caller caller) throws StoreException, IOException {
     List<String> from = PathNames.split(source);
     List<String> to = PathNames.split(destination);
     lock.writeLock().lock();
     try {
-      if (namespace.rename(source, from, destination, to, journal)) {
+      if (namespace.rename(source, from, destination, to, caller, journal)) {
         journal.commitMetadata();
       }
     } finally {
@@ -136,11 +192,68 @@ public final class ObjectStore implements ScanSource, Closeable {
     }
   }
 
-  public void delete(String path, boolean recursive) throws StoreException, IOException {
+  public void delete(String path, boolean recursive, Caller caller) throws StoreException, IOException {
     List<String> names = PathNames.split(path);
     lock.writeLock().lock();
     try {
-      if (namespace.delete(path, names, recursive, journal)) {
+      if (namespace.delete(path, names, recursive, caller, journal)) {
+        journal.commitMetadata();
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Sets the permission of {@code path}, which {@code caller} must own. */
+  public void setPermission(String path, int permission, Caller caller) throws StoreException, IOException {
+    List<String> names = PathNames.split(path);
+    lock.writeLock().lock();
+    try {
+      namespace.setPermission(path, names, permission, caller, journal);
+      journal.commitMetadata();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Sets the owner and the group of {@code path} (empty: kept), as HDFS lets {@code caller}. */
+  public void setOwner(String path, String owner, String group, Caller caller) throws StoreException, IOException {
+    List<String> names = PathNames.split(path);
+    lock.writeLock().lock();
+    try {
+      namespace.setOwner(path, names, owner, group, caller, journal);
+      journal.commitMetadata();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Sets the modification and access times of {@code path} (-1: kept); {@code caller} must be able to write it. */
+  public void setTimes(String path, long modificationTimeMillis, long accessTimeMillis, Caller caller)
+      throws StoreException, IOException {
+    List<String> names = PathNames.split(path);
+    lock.writeLock().lock();
+    try {
+      namespace.setTimes(path, names, modificationTimeMillis, accessTimeMillis, caller, journal);
+      journal.commitMetadata();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Sets the access time of object {@code objectId} to now when it is older than the access time
+   * precision (the object may be gone meanwhile: nothing then). Journalled and forced, at most once
+   * a precision for each file.
+   */
+  private void touch(long objectId) throws IOException {
+    lock.writeLock().lock();
+    try {
+      Inode node = namespace.byId(objectId);
+      long now = namespace.now();
+      if (node != null && namespace.accessTimeIsStale(node, now)) {
+        node.accessTimeMillis = now;
+        journal.attributes(node);
         journal.commitMetadata();
       }
     } finally {
@@ -229,13 +342,21 @@ public final class ObjectStore implements ScanSource, Closeable {
 
   // ---- reading ----
 
-  /** Reads up to {@code length} bytes of object {@code objectId} from {@code offset}. */
-  public ByteBuffer read(long objectId, long offset, int length, Command cmd) throws StoreException, IOException {
+  /**
+   * Reads up to {@code length} bytes of object {@code objectId} from {@code offset}; {@code caller}
+   * must be able to read it (by its own bits: an object id names no path to search).
+   */
+  public ByteBuffer read(long objectId, long offset, int length, Caller caller, Command cmd)
+      throws StoreException, IOException {
     if (offset < 0 || length < 0) {
       throw new StoreException(Status.BAD_REQUEST, "negative offset " + offset + " or length " + length);
     }
     lock.readLock().lock();
     try {
+      Inode node = namespace.byId(objectId);
+      if (node != null && !node.directory) {
+        namespace.check(caller, node, Modes.READ);
+      }
       return reads.read(objectId, offset, length, cmd);
     } finally {
       lock.readLock().unlock();
@@ -256,14 +377,22 @@ public final class ObjectStore implements ScanSource, Closeable {
   }
 
   @Override
-  public ScanTarget openScan(String path) throws StoreException {
+  public ScanTarget openScan(String path, Caller caller) throws StoreException, IOException {
     List<String> names = PathNames.split(path);
+    ScanTarget target;
+    boolean stale;
     lock.readLock().lock();
     try {
-      return reads.openScan(path, names);
+      Inode file = namespace.resolveForRead(path, names, caller);
+      target = reads.openScan(path, file);
+      stale = namespace.accessTimeIsStale(file, namespace.now());
     } finally {
       lock.readLock().unlock();
     }
+    if (stale) {
+      touch(target.objectId());
+    }
+    return target;
   }
 
   @Override
@@ -279,33 +408,56 @@ public final class ObjectStore implements ScanSource, Closeable {
 
   // ---- status ----
 
-  public ObjectStatus status(String path) throws StoreException {
+  public ObjectStatus status(String path, Caller caller) throws StoreException {
     List<String> names = PathNames.split(path);
     lock.readLock().lock();
     try {
-      return namespace.status(path, names);
+      return namespace.status(path, names, caller);
     } finally {
       lock.readLock().unlock();
     }
   }
 
-  /** The status of a file to read; a directory is refused. */
-  public ObjectStatus openForRead(String path) throws StoreException {
-    ObjectStatus status = status(path);
-    if (status.directory()) {
-      throw new StoreException(Status.IS_DIRECTORY, "'" + path + "' is a directory");
+  /**
+   * The status of a file to read, which {@code caller} must be able to read; a directory is refused.
+   * Sets the file's access time when it is older than the precision; the status has the new one.
+   */
+  public ObjectStatus openForRead(String path, Caller caller) throws StoreException, IOException {
+    List<String> names = PathNames.split(path);
+    ObjectStatus status;
+    boolean stale;
+    lock.readLock().lock();
+    try {
+      Inode file = namespace.resolveForRead(path, names, caller);
+      if (file.directory) {
+        throw new StoreException(Status.IS_DIRECTORY, "'" + path + "' is a directory");
+      }
+      status = Namespace.statusOf(file, path);
+      stale = namespace.accessTimeIsStale(file, namespace.now());
+    } finally {
+      lock.readLock().unlock();
     }
-    return status;
+    if (!stale) {
+      return status;
+    }
+    touch(status.objectId());
+    lock.readLock().lock();
+    try {
+      Inode file = namespace.byId(status.objectId());
+      return file == null ? status : Namespace.statusOf(file, path);
+    } finally {
+      lock.readLock().unlock();
+    }
   }
 
-  public Listing list(String path, String startAfter, int limit) throws StoreException {
+  public Listing list(String path, String startAfter, int limit, Caller caller) throws StoreException {
     if (limit <= 0) {
       throw new StoreException(Status.BAD_REQUEST, "listing limit must be positive, was " + limit);
     }
     List<String> names = PathNames.split(path);
     lock.readLock().lock();
     try {
-      return namespace.list(path, names, startAfter, limit);
+      return namespace.list(path, names, startAfter, limit, caller);
     } finally {
       lock.readLock().unlock();
     }

@@ -11,11 +11,13 @@ import org.smartssd.device.runtime.timing.FlashTimeline;
  */
 public interface ScanSource {
   /**
-   * Resolves the file at {@code path} for an execution.
+   * Resolves the file at {@code path} for an execution started by {@code caller}, who must be able
+   * to read it, as to open it; sets its access time as an open does.
    *
-   * @throws StoreException {@code NOT_FOUND}, {@code IS_DIRECTORY}, or a bad path
+   * @throws StoreException {@code NOT_FOUND}, {@code IS_DIRECTORY}, {@code PERMISSION_DENIED}, or a bad path
+   * @throws IOException when the access time cannot be journalled
    */
-  ScanTarget openScan(String path) throws StoreException;
+  ScanTarget openScan(String path, Caller caller) throws StoreException, IOException;
 
   /**
    * Reads page {@code pageIndex} of object {@code objectId} whole into {@code dst}, accounting it on

@@ -62,7 +62,8 @@ public final class StoreCheck {
 
   public static Report run(Path dataDir, DeviceGeometry geometry, FlashTranslationLayer ftl) throws IOException {
     // Nothing is open for writing here: a file that leaves the namespace in replay has no writer to tell.
-    Namespace namespace = new Namespace(geometry.pageSizeBytes(), ftl, () -> 0L, file -> { });
+    // Replay only: owners of objects from before permissions are named as on a device of this user.
+    Namespace namespace = new Namespace(geometry.pageSizeBytes(), ftl, () -> 0L, file -> { }, AccessPolicy.defaults());
     NamespaceJournal journal = NamespaceJournal.forInspection(namespace, ftl);
     Map<String, Long> lost = new TreeMap<>();
     List<String> samples = new ArrayList<>();

@@ -36,6 +36,7 @@ import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.ExecutionPoller;
 import org.smartssd.device.client.TransferCounts;
+import org.smartssd.device.protocol.ProtocolConstants;
 import org.smartssd.device.protocol.Request;
 import org.smartssd.device.protocol.Response;
 import org.smartssd.device.runtime.Damage;
@@ -307,12 +308,12 @@ public abstract class DeviceClientSuite {
     assertThat(client.transferCounts()).isEqualTo(new TransferCounts(header + header + 4 + 32, header + 4 + header + 1 + 4));
 
     TransferCounts before = client.transferCounts();
-    client.mkdirs("/counted"); // string; empty
-    assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 2 + 8, header));
+    client.mkdirs("/counted"); // string, u16 permission (version 4); empty
+    assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 2 + 8 + 2, header));
 
     before = client.transferCounts();
-    Response.Opened opened = client.create("/counted/records", false, false); // string, bool, bool; 3 u64
-    assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 2 + 16 + 2, header + 24));
+    Response.Opened opened = client.create("/counted/records", false, false); // string, bool, bool, u16; 3 u64
+    assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 2 + 16 + 2 + 2, header + 24));
 
     before = client.transferCounts();
     client.write(opened.handle(), new byte[200], 0, 200); // u64, bytes; u64
@@ -356,7 +357,7 @@ public abstract class DeviceClientSuite {
 
   @Test
   void describesTheDeviceAndCountsItsWork() throws Exception {
-    assertThat(client.protocolVersion()).isEqualTo(3);
+    assertThat(client.protocolVersion()).isEqualTo(ProtocolConstants.MAX_VERSION);
     assertThat(client.info().geometry()).isEqualTo(device.info().geometry());
     long before = client.statistics().commands();
     writeFile("/x", new byte[100]);

@@ -49,12 +49,12 @@ class FileReadsTest {
   }
 
   private Inode file(String path) throws StoreException {
-    return parts.namespace.resolve(path, PathNames.split(path));
+    return parts.namespace.resolve(path, PathNames.split(path), TestCallers.DEVICE);
   }
 
   @Test
   void readsAtAnyOffsetComeFromFlashAndTheLastPageFromTheWritersBuffer() throws Exception {
-    Inode f = parts.namespace.create("/f", PathNames.split("/f"), false, parts.journal);
+    Inode f = parts.namespace.create("/f", PathNames.split("/f"), false, 0644, TestCallers.DEVICE, parts.journal);
     long h = parts.openFiles.openNew(f, OWNER);
     parts.openFiles.write(h, ByteBuffer.wrap(DATA), OWNER, null);
     assertEquals(3, f.lbns.size(), "the last 100 bytes are only in the buffer");
@@ -69,19 +69,19 @@ class FileReadsTest {
   @Test
   void readsOfADirectoryOrADeletedObjectAreRefused() throws Exception {
     Inode f = parts.writeFile("/f", new byte[5]);
-    parts.namespace.mkdirs("/d", PathNames.split("/d"), parts.journal);
+    parts.namespace.mkdirs("/d", PathNames.split("/d"), 0755, TestCallers.DEVICE, parts.journal);
     long d = file("/d").id;
     assertStatus(Status.IS_DIRECTORY, () -> parts.reads.read(d, 0, 1, null));
-    parts.namespace.delete("/f", PathNames.split("/f"), false, parts.journal);
+    parts.namespace.delete("/f", PathNames.split("/f"), false, TestCallers.DEVICE, parts.journal);
     assertStatus(Status.NOT_FOUND, () -> parts.reads.read(f.id, 0, 1, null));
   }
 
   @Test
   void aScanSeesWhereEachPageIsAndReadsThemWholeTheLastFromTheBuffer() throws Exception {
-    Inode f = parts.namespace.create("/f", PathNames.split("/f"), false, parts.journal);
+    Inode f = parts.namespace.create("/f", PathNames.split("/f"), false, 0644, TestCallers.DEVICE, parts.journal);
     long h = parts.openFiles.openNew(f, OWNER);
     parts.openFiles.write(h, ByteBuffer.wrap(DATA), OWNER, null);
-    ScanTarget target = parts.reads.openScan("/f", PathNames.split("/f"));
+    ScanTarget target = parts.reads.openScan("/f", parts.namespace.resolveForRead("/f", PathNames.split("/f"), TestCallers.DEVICE));
     assertEquals(f.id, target.objectId());
     assertEquals(DATA.length, target.length());
     assertEquals(PAGE, target.pageSize());
@@ -100,10 +100,10 @@ class FileReadsTest {
     assertArrayEquals(Arrays.copyOfRange(DATA, 3 * PAGE, DATA.length), Arrays.copyOf(page.array(), 100));
     assertStatus(Status.PAST_END, () -> parts.reads.readPageForScan(f.id, 4, ByteBuffer.allocate(PAGE), null));
 
-    parts.namespace.mkdirs("/d", PathNames.split("/d"), parts.journal);
-    assertStatus(Status.IS_DIRECTORY, () -> parts.reads.openScan("/d", PathNames.split("/d")));
-    assertStatus(Status.NOT_FOUND, () -> parts.reads.openScan("/nope", PathNames.split("/nope")));
-    parts.namespace.delete("/f", PathNames.split("/f"), false, parts.journal);
+    parts.namespace.mkdirs("/d", PathNames.split("/d"), 0755, TestCallers.DEVICE, parts.journal);
+    assertStatus(Status.IS_DIRECTORY, () -> parts.reads.openScan("/d", parts.namespace.resolveForRead("/d", PathNames.split("/d"), TestCallers.DEVICE)));
+    assertStatus(Status.NOT_FOUND, () -> parts.reads.openScan("/nope", parts.namespace.resolveForRead("/nope", PathNames.split("/nope"), TestCallers.DEVICE)));
+    parts.namespace.delete("/f", PathNames.split("/f"), false, TestCallers.DEVICE, parts.journal);
     StoreException gone = assertStatus(Status.NOT_FOUND,
         () -> parts.reads.readPageForScan(f.id, 0, ByteBuffer.allocate(PAGE), null));
     assertTrue(gone.getMessage().contains("deleted during the execution"), gone.getMessage());
@@ -111,7 +111,7 @@ class FileReadsTest {
 
   @Test
   void aPageThatFailsItsCheckIsCorruptNamingTheFileAndOffsetAndItsNeighboursStillRead() throws Exception {
-    parts.namespace.mkdirs("/data", PathNames.split("/data"), parts.journal);
+    parts.namespace.mkdirs("/data", PathNames.split("/data"), 0755, TestCallers.DEVICE, parts.journal);
     parts.writeFile("/data/a", DATA);
     parts.writeFile("/data/b", StoreParts.bytes(PAGE, 2));
     parts.close();
@@ -142,7 +142,7 @@ class FileReadsTest {
   @Test
   void aCommittedPageThatIsNotOnFlashIsReportedByTheCheck() throws Exception {
     parts.writeFile("/a", StoreParts.bytes(10, 3));
-    Inode b = parts.namespace.create("/b", PathNames.split("/b"), false, parts.journal);
+    Inode b = parts.namespace.create("/b", PathNames.split("/b"), false, 0644, TestCallers.DEVICE, parts.journal);
     int lbn = parts.ftl.allocateLbn();
     b.lbns.add(lbn);
     b.length = b.durableLength = 600;

@@ -47,28 +47,33 @@ class NamespaceJournalTest {
     parts.close();
   }
 
-  /** Each object of the namespace in one line: path, id, kind, length, pages and time; sorted. */
+  /** Each object of the namespace in one line: path, id, kind, length, pages, times and ownership; sorted. */
   private static List<String> describe(Namespace namespace) {
     List<String> lines = new ArrayList<>();
     Deque<Inode> todo = new ArrayDeque<>(List.of(namespace.root()));
     while (!todo.isEmpty()) {
       Inode node = todo.pop();
       if (node.directory) {
-        lines.add(node.path() + " #" + node.id + " directory @" + node.modificationTimeMillis);
+        lines.add(node.path() + " #" + node.id + " directory @" + node.modificationTimeMillis + attributes(node));
         node.children.values().forEach(todo::push);
       } else {
         int[] lbns = new int[node.lbns.size()];
         Arrays.setAll(lbns, node.lbns::get);
         lines.add(node.path() + " #" + node.id + " " + node.length + " bytes (durable " + node.durableLength + ") in "
-            + Arrays.toString(lbns) + ", " + node.committedPages + " committed @" + node.modificationTimeMillis);
+            + Arrays.toString(lbns) + ", " + node.committedPages + " committed @" + node.modificationTimeMillis
+            + attributes(node));
       }
     }
     lines.sort(null);
     return lines;
   }
 
+  private static String attributes(Inode node) {
+    return " " + node.owner + ":" + node.group + ":" + node.mode() + " read @" + node.accessTimeMillis;
+  }
+
   private static void mkdirs(StoreParts p, String path) throws IOException, StoreException {
-    p.namespace.mkdirs(path, PathNames.split(path), p.journal);
+    p.namespace.mkdirs(path, PathNames.split(path), 0755, TestCallers.DEVICE, p.journal);
     p.journal.commitMetadata();
   }
 
@@ -79,17 +84,21 @@ class NamespaceJournalTest {
     p.writeFile("/a/b/f", StoreParts.bytes(2 * PAGE + 100, 1));
     p.writeFile("/g", StoreParts.bytes(300, 2));
     p.clockMillis.set(3_000);
-    p.namespace.rename("/a/b", PathNames.split("/a/b"), "/x", PathNames.split("/x"), p.journal);
+    p.namespace.rename("/a/b", PathNames.split("/a/b"), "/x", PathNames.split("/x"), TestCallers.DEVICE, p.journal);
     p.journal.commitMetadata();
-    Inode g = p.namespace.create("/g", PathNames.split("/g"), true, p.journal);
+    Inode g = p.namespace.create("/g", PathNames.split("/g"), true, 0644, TestCallers.DEVICE, p.journal);
     p.journal.commitMetadata();
     long h = p.openFiles.openNew(g, OWNER);
     p.openFiles.write(h, ByteBuffer.wrap(StoreParts.bytes(PAGE + 50, 3)), OWNER, null);
     p.commit(g);
     p.openFiles.release(p.openFiles.handle(h, OWNER));
-    p.namespace.delete("/a", PathNames.split("/a"), true, p.journal);
+    p.namespace.delete("/a", PathNames.split("/a"), true, TestCallers.DEVICE, p.journal);
     p.journal.commitMetadata();
     mkdirs(p, "/a/c");
+    p.namespace.setPermission("/x", PathNames.split("/x"), 01750, TestCallers.DEVICE, p.journal);
+    p.namespace.setOwner("/x/f", PathNames.split("/x/f"), "alice", "analysts", TestCallers.DEVICE, p.journal);
+    p.namespace.setTimes("/g", PathNames.split("/g"), 5_000, 6_000, TestCallers.DEVICE, p.journal);
+    p.journal.commitMetadata();
     return describe(p.namespace);
   }
 
@@ -101,16 +110,21 @@ class NamespaceJournalTest {
   @Test
   void recoveryReplaysEveryKindOfChange() throws Exception {
     List<String> before = history(parts);
-    assertEquals(List.of("/ #1 directory @1000", "/a #7 directory @3000", "/a/c #8 directory @3000",
-        "/g #6 " + (PAGE + 50) + " bytes (durable " + (PAGE + 50) + ") in [3, 4], 2 committed @3000",
-        "/x #3 directory @1000",
-        "/x/f #4 " + (2 * PAGE + 100) + " bytes (durable " + (2 * PAGE + 100) + ") in [0, 1, 2], 3 committed @2000"),
+    // A parent's modification time is that of its last entry made, removed or renamed (as in HDFS).
+    String dir = " device:supergroup:drwxr-xr-x";
+    assertEquals(List.of("/ #1 directory @3000" + dir + " read @1000", "/a #7 directory @3000" + dir + " read @3000",
+        "/a/c #8 directory @3000" + dir + " read @3000",
+        "/g #6 " + (PAGE + 50) + " bytes (durable " + (PAGE + 50) + ") in [3, 4], 2 committed @5000"
+            + " device:supergroup:-rw-r--r-- read @6000",
+        "/x #3 directory @2000 device:supergroup:drwxr-x--T read @1000",
+        "/x/f #4 " + (2 * PAGE + 100) + " bytes (durable " + (2 * PAGE + 100) + ") in [0, 1, 2], 3 committed @2000"
+            + " alice:analysts:-rw-r--r-- read @2000"),
         before);
     try (StoreParts again = crashAndRecover(1 << 20)) {
       assertEquals(before, describe(again.namespace));
       assertEquals(parts.namespace.nextId(), again.namespace.nextId(), "ids go on where they stopped");
       assertEquals(parts.ftl.freeLogicalPages(), again.ftl.freeLogicalPages());
-      Inode g = again.namespace.resolve("/g", PathNames.split("/g"));
+      Inode g = again.namespace.resolve("/g", PathNames.split("/g"), TestCallers.DEVICE);
       assertArrayEquals(StoreParts.bytes(PAGE + 50, 3), again.readAll(g));
     }
   }
@@ -130,7 +144,7 @@ class NamespaceJournalTest {
   @Test
   void syncedDataSurvivesAndUnsyncedDataIsDroppedOnRecovery() throws Exception {
     byte[] data = StoreParts.bytes(PAGE * 3 + 100, 8);
-    Inode f = parts.namespace.create("/f", PathNames.split("/f"), false, parts.journal);
+    Inode f = parts.namespace.create("/f", PathNames.split("/f"), false, 0644, TestCallers.DEVICE, parts.journal);
     parts.journal.commitMetadata();
     long h = parts.openFiles.openNew(f, OWNER);
     parts.openFiles.write(h, ByteBuffer.wrap(data, 0, PAGE + 50), OWNER, null);
@@ -140,8 +154,8 @@ class NamespaceJournalTest {
     parts.openFiles.write(h, ByteBuffer.wrap(data, PAGE + 50, data.length - PAGE - 50), OWNER, null);
     mkdirs(parts, "/made-after");
     try (StoreParts again = crashAndRecover(1 << 20)) {
-      assertTrue(again.namespace.resolve("/made-after", PathNames.split("/made-after")).directory);
-      Inode back = again.namespace.resolve("/f", PathNames.split("/f"));
+      assertTrue(again.namespace.resolve("/made-after", PathNames.split("/made-after"), TestCallers.DEVICE).directory);
+      Inode back = again.namespace.resolve("/f", PathNames.split("/f"), TestCallers.DEVICE);
       assertEquals(PAGE + 50, back.length);
       assertArrayEquals(Arrays.copyOf(data, PAGE + 50), again.readAll(back));
       // The pages written after the commit were dropped: only the committed ones are in use.
@@ -159,12 +173,12 @@ class NamespaceJournalTest {
       mkdirs(parts, "/d" + (i % 5));
       parts.writeFile(path, StoreParts.bytes(100 + i * 37, i));
       if (i % 3 == 0) {
-        parts.namespace.rename(path, PathNames.split(path), path + "-r", PathNames.split(path + "-r"), parts.journal);
+        parts.namespace.rename(path, PathNames.split(path), path + "-r", PathNames.split(path + "-r"), TestCallers.DEVICE, parts.journal);
         parts.journal.commitMetadata();
         path = path + "-r";
       }
       if (i % 7 == 0) {
-        parts.namespace.delete(path, PathNames.split(path), false, parts.journal);
+        parts.namespace.delete(path, PathNames.split(path), false, TestCallers.DEVICE, parts.journal);
         parts.journal.commitMetadata();
       } else {
         expected.add(path);
@@ -174,7 +188,7 @@ class NamespaceJournalTest {
     parts = StoreParts.open(dir);
     for (String path : expected) {
       int i = Integer.parseInt(path.replaceAll(".*/f(\\d+).*", "$1"));
-      Inode file = parts.namespace.resolve(path, PathNames.split(path));
+      Inode file = parts.namespace.resolve(path, PathNames.split(path), TestCallers.DEVICE);
       assertArrayEquals(StoreParts.bytes(100 + i * 37, i), parts.readAll(file), path);
     }
     assertEquals(expected.size(), parts.namespace.fileCount());
@@ -248,7 +262,7 @@ class NamespaceJournalTest {
   void recordTypesAreTheNamespacesAndTheMappings() {
     for (int type = 0; type < 20; type++) {
       boolean known = type == FlashTranslationLayer.RECORD_MAP
-          || (type >= NamespaceJournal.RECORD_MKDIR && type <= NamespaceJournal.RECORD_COMMIT);
+          || (type >= NamespaceJournal.RECORD_MKDIR && type <= NamespaceJournal.RECORD_ATTRIBUTES);
       assertEquals(known, NamespaceJournal.isRecordType(type), "type " + type);
     }
   }
@@ -256,8 +270,8 @@ class NamespaceJournalTest {
   @Test
   void aCheckpointOfANewerVersionOrAnotherPageSizeIsRefused() throws Exception {
     NamespaceJournal inspection = NamespaceJournal.forInspection(parts.namespace, parts.ftl);
-    IOException newer = assertThrows(IOException.class, () -> inspection.readSnapshot(payload(out -> out.writeInt(3))));
-    assertTrue(newer.getMessage().contains("version 3 is not 1 to 2"), newer.getMessage());
+    IOException newer = assertThrows(IOException.class, () -> inspection.readSnapshot(payload(out -> out.writeInt(4))));
+    assertTrue(newer.getMessage().contains("version 4 is not 1 to 3"), newer.getMessage());
     IOException pages = assertThrows(IOException.class, () -> inspection.readSnapshot(payload(out -> {
       out.writeInt(2);
       out.writeInt(4 * PAGE);

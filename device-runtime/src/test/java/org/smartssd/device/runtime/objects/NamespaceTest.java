@@ -54,8 +54,13 @@ class NamespaceTest {
     }
 
     @Override
-    public void delete(Inode node) {
+    public void delete(Inode node, long timeMillis) {
       changes.add("delete " + node.path() + " #" + node.id);
+    }
+
+    @Override
+    public void attributes(Inode node) {
+      changes.add("attributes " + node.path() + " " + node.owner + ":" + node.group + ":" + node.mode());
     }
   };
 
@@ -64,7 +69,7 @@ class NamespaceTest {
     TimingModel timing = new TimingModel(StoreFixture.GEOMETRY, StoreFixture.TIMING, System::nanoTime);
     flash = FlashArray.open(dir, StoreFixture.GEOMETRY, timing);
     ftl = new FlashTranslationLayer(StoreFixture.GEOMETRY, 20, 2, flash);
-    namespace = new Namespace(PAGE, ftl, () -> clock, file -> removed.add(file.path()));
+    namespace = new Namespace(PAGE, ftl, () -> clock, file -> removed.add(file.path()), TestCallers.POLICY);
   }
 
   @AfterEach
@@ -78,11 +83,11 @@ class NamespaceTest {
   }
 
   private boolean mkdirs(String path) throws StoreException {
-    return namespace.mkdirs(path, PathNames.split(path), journal);
+    return namespace.mkdirs(path, PathNames.split(path), 0755, TestCallers.DEVICE, journal);
   }
 
   private Inode create(String path, boolean overwrite) throws StoreException {
-    return namespace.create(path, PathNames.split(path), overwrite, journal);
+    return namespace.create(path, PathNames.split(path), overwrite, 0644, TestCallers.DEVICE, journal);
   }
 
   /** A file of {@code pages} full pages, as a writer would leave it committed. */
@@ -97,19 +102,19 @@ class NamespaceTest {
   }
 
   private boolean rename(String source, String destination) throws StoreException {
-    return namespace.rename(source, PathNames.split(source), destination, PathNames.split(destination), journal);
+    return namespace.rename(source, PathNames.split(source), destination, PathNames.split(destination), TestCallers.DEVICE, journal);
   }
 
   private boolean delete(String path, boolean recursive) throws StoreException {
-    return namespace.delete(path, PathNames.split(path), recursive, journal);
+    return namespace.delete(path, PathNames.split(path), recursive, TestCallers.DEVICE, journal);
   }
 
   private ObjectStatus status(String path) throws StoreException {
-    return namespace.status(path, PathNames.split(path));
+    return namespace.status(path, PathNames.split(path), TestCallers.DEVICE);
   }
 
   private List<String> names(String path) throws StoreException {
-    return namespace.list(path, PathNames.split(path), "", 100).entries().stream().map(ObjectStatus::name).toList();
+    return namespace.list(path, PathNames.split(path), "", 100, TestCallers.DEVICE).entries().stream().map(ObjectStatus::name).toList();
   }
 
   @Test
@@ -224,10 +229,10 @@ class NamespaceTest {
     for (String name : new String[] {"c", "a", "e", "b", "d"}) {
       create("/dir/" + name, false);
     }
-    Listing first = namespace.list("/dir", PathNames.split("/dir"), "", 2);
+    Listing first = namespace.list("/dir", PathNames.split("/dir"), "", 2, TestCallers.DEVICE);
     assertEquals(List.of("a", "b"), first.entries().stream().map(ObjectStatus::name).toList());
     assertTrue(first.more());
-    Listing rest = namespace.list("/dir", PathNames.split("/dir"), "b", 10);
+    Listing rest = namespace.list("/dir", PathNames.split("/dir"), "b", 10, TestCallers.DEVICE);
     assertEquals(List.of("c", "d", "e"), rest.entries().stream().map(ObjectStatus::name).toList());
     assertFalse(rest.more());
     assertEquals("/dir/c", rest.entries().get(0).path());

@@ -217,7 +217,7 @@ class ObjectStoreTest {
     byte[] data = bytes(PAGE * 2 + 300, 11);
     long h = store.create("/scanned", false, false, OWNER).handle();
     store.write(h, ByteBuffer.wrap(data), OWNER, null);
-    ScanTarget target = scans.openScan("/scanned");
+    ScanTarget target = scans.openScan("/scanned", TestCallers.DEVICE);
     assertEquals(data.length, target.length());
     assertEquals(3, target.channelOfPage().length);
     ByteBuffer all = ByteBuffer.allocate(3 * PAGE);
@@ -228,7 +228,7 @@ class ObjectStoreTest {
     store.close(h, OWNER, null);
     store.delete("/scanned", false);
     assertStatus(Status.NOT_FOUND, () -> scans.readPageForScan(target.objectId(), 0, ByteBuffer.allocate(PAGE), null));
-    assertStatus(Status.IS_DIRECTORY, () -> scans.openScan("/"));
+    assertStatus(Status.IS_DIRECTORY, () -> scans.openScan("/", TestCallers.DEVICE));
   }
 
   @Test

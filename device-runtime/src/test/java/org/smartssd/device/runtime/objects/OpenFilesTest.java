@@ -46,7 +46,7 @@ class OpenFilesTest {
   }
 
   private Inode create(String path) throws Exception {
-    return parts.namespace.create(path, PathNames.split(path), false, parts.journal);
+    return parts.namespace.create(path, PathNames.split(path), false, 0644, TestCallers.DEVICE, parts.journal);
   }
 
   @Test
@@ -102,8 +102,8 @@ class OpenFilesTest {
     assertNull(f.tail);
     long again = open.openForAppend(f, "/f", new Object(), null);
     assertTrue(again > h, "handle numbers are not reused");
-    parts.namespace.mkdirs("/d", PathNames.split("/d"), parts.journal);
-    Inode d = parts.namespace.resolve("/d", PathNames.split("/d"));
+    parts.namespace.mkdirs("/d", PathNames.split("/d"), 0755, TestCallers.DEVICE, parts.journal);
+    Inode d = parts.namespace.resolve("/d", PathNames.split("/d"), TestCallers.DEVICE);
     assertStatus(Status.IS_DIRECTORY, () -> open.openForAppend(d, "/d", OWNER, null));
   }
 
@@ -137,11 +137,11 @@ class OpenFilesTest {
 
   @Test
   void aFileThatLeavesTheNamespaceLosesItsHandle() throws Exception {
-    parts.namespace.mkdirs("/d", PathNames.split("/d"), parts.journal);
+    parts.namespace.mkdirs("/d", PathNames.split("/d"), 0755, TestCallers.DEVICE, parts.journal);
     Inode f = create("/d/f");
     long h = open.openNew(f, OWNER);
     open.write(h, ByteBuffer.wrap(StoreParts.bytes(PAGE + 1, 5)), OWNER, null);
-    parts.namespace.delete("/d", PathNames.split("/d"), true, parts.journal);
+    parts.namespace.delete("/d", PathNames.split("/d"), true, TestCallers.DEVICE, parts.journal);
     assertStatus(Status.BAD_HANDLE, () -> open.write(h, ByteBuffer.allocate(1), OWNER, null));
     assertFalse(open.hasHandlesOf(OWNER));
     assertNull(f.writer);

@@ -31,7 +31,7 @@ final class StoreFixture implements AutoCloseable {
     TimingModel timing = new TimingModel(GEOMETRY, TIMING, System::nanoTime);
     FlashArray flash = FlashArray.open(dir, GEOMETRY, timing);
     FlashTranslationLayer ftl = new FlashTranslationLayer(GEOMETRY, 20, 2, flash);
-    ObjectStore store = ObjectStore.open(dir, GEOMETRY, ftl, checkpointLogBytes, System::currentTimeMillis);
+    ObjectStore store = ObjectStore.open(dir, GEOMETRY, ftl, checkpointLogBytes, System::currentTimeMillis, TestCallers.POLICY);
     return new StoreFixture(timing, flash, store);
   }
 

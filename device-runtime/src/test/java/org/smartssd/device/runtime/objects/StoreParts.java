@@ -27,7 +27,7 @@ final class StoreParts implements AutoCloseable {
     TimingModel timing = new TimingModel(StoreFixture.GEOMETRY, StoreFixture.TIMING, System::nanoTime);
     flash = FlashArray.open(dir, StoreFixture.GEOMETRY, timing);
     ftl = new FlashTranslationLayer(StoreFixture.GEOMETRY, 20, 2, flash);
-    namespace = new Namespace(PAGE, ftl, clockMillis::get, this::fileRemoved);
+    namespace = new Namespace(PAGE, ftl, clockMillis::get, this::fileRemoved, TestCallers.POLICY);
     reads = new FileReads(namespace, ftl, StoreFixture.GEOMETRY);
     openFiles = new OpenFiles(StoreFixture.GEOMETRY, ftl, reads, clockMillis::get);
     journal = NamespaceJournal.open(dir, namespace, ftl, checkpointLogBytes);
@@ -59,7 +59,7 @@ final class StoreParts implements AutoCloseable {
 
   /** A new file at {@code path} (its parent exists) holding {@code data}, committed and closed. */
   Inode writeFile(String path, byte[] data) throws Exception {
-    Inode file = namespace.create(path, PathNames.split(path), false, journal);
+    Inode file = namespace.create(path, PathNames.split(path), false, 0644, TestCallers.DEVICE, journal);
     journal.commitMetadata();
     Object owner = new Object();
     long h = openFiles.openNew(file, owner);
