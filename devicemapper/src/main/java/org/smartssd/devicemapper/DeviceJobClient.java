@@ -127,9 +127,13 @@ public final class DeviceJobClient extends Configured implements Tool {
       return; // configured already
     }
     DeviceMapperSettings settings = DeviceMapperSettings.from(conf);
-    if (conf.get("mapred.map.runner.class") != null) {
-      throw new IllegalArgumentException("the job runs its map with a MapRunnable (" + conf.get("mapred.map.runner.class")
-          + "), which the devices do not drive: only a Mapper's map");
+    String runner = conf.get("mapred.map.runner.class");
+    if (runner != null) {
+      String streaming = runner.startsWith("org.apache.hadoop.streaming.")
+          ? " (a Hadoop Streaming job: its map is an external program, and a device runs no programs, only Java"
+              + " tasklets)" : "";
+      throw new IllegalArgumentException("the job runs its map with a MapRunnable (" + runner + ")" + streaming
+          + ", which the devices do not drive: only a Mapper's map");
     }
     if (conf.getNumReduceTasks() > 0 && conf.get("mapred.partitioner.class") != null) {
       throw new IllegalArgumentException("the job's partitioner " + conf.get("mapred.partitioner.class") + " is an "
