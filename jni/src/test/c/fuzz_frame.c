@@ -30,9 +30,16 @@ static void check_str(const ssd_str *s) {
   ENSURE(strlen(s->s) <= s->len);
 }
 
-static void check_status(const ssd_object_status *o) {
+static void check_status(const ssd_object_status *o, int version) {
   check_str(&o->path);
   ENSURE(o->length <= INT64_MAX);
+  check_str(&o->owner);
+  check_str(&o->group);
+  if (version >= SSD_PERMISSIONS_VERSION) {
+    ENSURE(o->permission >= 0 && (o->permission & ~SSD_PERMISSION_BITS) == 0);
+  } else {
+    ENSURE(o->permission == SSD_PERMISSION_UNKNOWN && o->owner.len == 0 && o->atime_ms == o->mtime_ms);
+  }
 }
 
 /* Runs one decoder, checks what it accepted, frees it. */
@@ -115,10 +122,12 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
       }
       break;
     }
-    case 6: {
+    case 6:
+    case 15: {
+      int version = which == 6 ? 1 : SSD_PERMISSIONS_VERSION;
       ssd_object_status o;
-      if (ssd_decode_object_status(p, n, &o, &err) == SSD_OK) {
-        check_status(&o);
+      if (ssd_decode_object_status(p, n, version, &o, &err) == SSD_OK) {
+        check_status(&o, version);
       }
       ssd_object_status_free(&o);
       break;
@@ -132,11 +141,13 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
       }
       break;
     }
-    case 8: {
+    case 8:
+    case 16: {
+      int version = which == 8 ? 1 : SSD_PERMISSIONS_VERSION;
       ssd_listing l;
-      if (ssd_decode_listing(p, n, &l, &err) == SSD_OK) {
+      if (ssd_decode_listing(p, n, version, &l, &err) == SSD_OK) {
         for (uint32_t i = 0; i < l.n_entries; i++) {
-          check_status(&l.entries[i]);
+          check_status(&l.entries[i], version);
         }
       }
       ssd_listing_free(&l);
@@ -192,7 +203,7 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
   ENSURE(memchr(err.message, '\0', sizeof err.message) != NULL);
 }
 
-#define N_DECODERS 15
+#define N_DECODERS 17
 
 /* The decoder of a reply to this opcode with this status, in a frame of this version (as the client
  * picks it). */
@@ -216,9 +227,9 @@ static int decoder_for(uint16_t version, uint16_t opcode, uint16_t status) {
     case SSD_OP_CREATE_OBJECT:
     case SSD_OP_EXECUTE_OBJECT: return 5;
     case SSD_OP_OPEN:
-    case SSD_OP_STATUS: return 6;
+    case SSD_OP_STATUS: return version >= SSD_PERMISSIONS_VERSION ? 15 : 6;
     case SSD_OP_READ: return 7;
-    case SSD_OP_LIST: return 8;
+    case SSD_OP_LIST: return version >= SSD_PERMISSIONS_VERSION ? 16 : 8;
     case SSD_OP_READ_OBJECT: return 9;
     default: return 3;
   }

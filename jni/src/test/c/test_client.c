@@ -684,7 +684,8 @@ static void test_queue(void) {
     CHECK_EQ(r.opcode, SSD_OP_STATUS);
     CHECK_EQ(r.modelled_nanos, 7);
     ssd_object_status st;
-    REQUIRE(ssd_decode_object_status(r.payload, r.payload_len, &st, &err) == SSD_OK);
+    REQUIRE(ssd_decode_object_status(r.payload, r.payload_len, ssd_protocol_version(c), &st, &err) ==
+            SSD_OK);
     char path[32];
     snprintf(path, sizeof path, "/q/%d", i);
     CHECK_STR(st.path.s, path);
@@ -916,6 +917,28 @@ static void script_bad_flags(server *s, int fd) {
   uint8_t h[32];
   header_bytes(h, a.opcode, 0, 0, 0, a.id, 0);
   write_all(fd, h, sizeof h);
+  free(a.payload);
+  drain(fd);
+}
+
+/* What IDENTIFY carried, as the fake device saw it (the frame's version, then its payload). */
+static uint16_t identify_version;
+static uint8_t identify_payload[64];
+static uint32_t identify_len;
+
+/* Expects IDENTIFY first (version 4): keeps it, answers it, and refuses a second one. */
+static void script_identify(server *s, int fd) {
+  (void)s;
+  frame a;
+  if (!read_frame(fd, &a)) return;
+  if (a.opcode == SSD_OP_IDENTIFY && a.len <= sizeof identify_payload) {
+    identify_version = a.version;
+    identify_len = a.len;
+    memcpy(identify_payload, a.payload, a.len);
+    send_reply(fd, a.opcode, 0, a.id, 0, NULL, 0);
+  } else {
+    send_error(fd, &a, SSD_BAD_REQUEST, "IDENTIFY expected first");
+  }
   free(a.payload);
   drain(fd);
 }
@@ -1467,18 +1490,18 @@ static void test_connect_errors(void) {
 
   /* No common version. */
   server s;
-  server_tcp_versions(&s, script_silent, 4, 5, true);
+  server_tcp_versions(&s, script_silent, 5, 6, true);
   snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
   CHECK_INT(ssd_connect(address, NULL, &c, &err), SSD_E_VERSION);
-  CHECK_CONTAINS(err.message, "no common protocol version: this client speaks 1..3, the device 4..5");
+  CHECK_CONTAINS(err.message, "no common protocol version: this client speaks 1..4, the device 5..6");
   server_stop(&s);
 
-  /* The highest common one: 3 with a device of 1..9, 2 with a device of 1..2, 1 with a device of
+  /* The highest common one: 4 with a device of 1..9, 2 with a device of 1..2, 1 with a device of
    * version 1 only. */
   server_tcp_versions(&s, script_silent, 1, 9, true);
   snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
   REQUIRE(ssd_connect(address, NULL, &c, &err) == SSD_OK);
-  CHECK_INT(ssd_protocol_version(c), 3);
+  CHECK_INT(ssd_protocol_version(c), SSD_MAX_VERSION);
   ssd_close(c);
   server_stop(&s);
   server_tcp_versions(&s, script_silent, 1, 2, true);
@@ -1491,6 +1514,32 @@ static void test_connect_errors(void) {
   snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
   REQUIRE(ssd_connect(address, NULL, &c, &err) == SSD_OK);
   CHECK_INT(ssd_protocol_version(c), 1);
+  ssd_close(c);
+  server_stop(&s);
+
+  /* A user in the options: IDENTIFY, in a version 4 frame, before any command. */
+  server_tcp_versions(&s, script_identify, 1, 4, true);
+  snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
+  const char *const groups[] = {"analysts", "staff"};
+  opt = ssd_options_default();
+  opt.user = "alice";
+  opt.groups = groups;
+  opt.n_groups = 2;
+  REQUIRE(ssd_connect(address, &opt, &c, &err) == SSD_OK);
+  CHECK_INT(identify_version, 4);
+  const uint8_t expected[] = {0, 5, 'a', 'l', 'i', 'c', 'e', 0, 0, 0, 2, 0, 8, 'a', 'n', 'a', 'l',
+                              'y', 's', 't', 's', 0, 5, 's', 't', 'a', 'f', 'f'};
+  CHECK_EQ(identify_len, sizeof expected);
+  CHECK_MEM(identify_payload, expected, sizeof expected);
+  /* SET_* need version 4: refused without sending to a version 3 device. */
+  ssd_close(c);
+  server_stop(&s);
+  server_tcp_versions(&s, script_silent, 1, 3, true);
+  snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
+  REQUIRE(ssd_connect(address, &opt, &c, &err) == SSD_OK); /* no IDENTIFY to a version 3 device */
+  CHECK_INT(ssd_set_permission(c, "/a", 0700, NULL, &err), SSD_E_VERSION);
+  CHECK_CONTAINS(err.message, "SET_PERMISSION needs protocol version 4");
+  CHECK_INT(ssd_set_times(c, "/a", 1, SSD_KEEP_TIME, NULL, &err), SSD_E_VERSION);
   ssd_close(c);
   server_stop(&s);
 }

@@ -142,6 +142,20 @@ static void test_requests(void) {
   ENCODES_TO("request-read-object.bin", ssd_encode_read_object(&b, 0x22, E, 4u << 20, &err));
   ENCODES_TO("request-cancel.bin", ssd_encode_cancel(&b, 0x23, E, &err));
   ENCODES_TO("request-remove-object.bin", ssd_encode_remove_object(&b, 0x24, T, &err));
+
+  /* Version 4. */
+  const char *const groups[] = {"analysts", "donn\xC3\xA9" "es"};
+  ENCODES_TO("request-identify.bin", ssd_encode_identify(&b, 7, "alice", groups, 2, &err));
+  ENCODES_TO("request-mkdirs-v4.bin", ssd_encode_mkdirs_v4(&b, 0x10, "/data/wc98", 0750, &err));
+  ENCODES_TO("request-create-v4.bin",
+             ssd_encode_create_v4(&b, UINT64_C(0x0102030405060708), NON_ASCII_PATH, false, true,
+                                  01640, &err));
+  ENCODES_TO("request-set-permission.bin",
+             ssd_encode_set_permission(&b, 0x1D, "/data/wc98", 01777, &err));
+  ENCODES_TO("request-set-owner.bin", ssd_encode_set_owner(&b, 0x1E, NON_ASCII_PATH, "bob", NULL, &err));
+  ENCODES_TO("request-set-times.bin",
+             ssd_encode_set_times(&b, 0x1F, "/data/wc98/day-01.log", UINT64_C(1700000123456),
+                                  SSD_KEEP_TIME, &err));
 }
 
 /* Frames appended one after the other; a fixed buffer too small; argument checks. */
@@ -169,6 +183,17 @@ static void test_encoder_buffers_and_arguments(void) {
     REQUIRE(ssd_encode_flush(&b, (uint64_t)i, H, &err) == SSD_OK);
   }
   CHECK_EQ(b.len, 100 * 40);
+  ssd_buffer_free(&b);
+
+  /* Permissions: the sticky bit and rwx three times, no more; IDENTIFY names a user. */
+  ssd_buffer_alloc(&b);
+  CHECK_INT(ssd_encode_set_permission(&b, 1, "/a", 02000, &err), SSD_E_ARG);
+  CHECK_CONTAINS(err.message, "2000");
+  CHECK_INT(ssd_encode_mkdirs_v4(&b, 1, "/a", -1, &err), SSD_E_ARG);
+  CHECK_INT(ssd_encode_create_v4(&b, 1, "/a", false, false, 010000, &err), SSD_E_ARG);
+  CHECK_INT(ssd_encode_identify(&b, 1, "", NULL, 0, &err), SSD_E_ARG);
+  CHECK_INT(ssd_encode_identify(&b, 1, "alice", NULL, 1, &err), SSD_E_ARG);
+  CHECK_EQ(b.len, 0);
   ssd_buffer_free(&b);
 
   ssd_buffer_alloc(&b);
@@ -454,8 +479,11 @@ static void test_responses(void) {
 
   p = response("response-stat.bin", &f, SSD_OP_STATUS, 0x19, 0, 5000, &len);
   ssd_object_status os;
-  REQUIRE(ssd_decode_object_status(p, len, &os, &err) == SSD_OK);
+  REQUIRE(ssd_decode_object_status(p, len, 1, &os, &err) == SSD_OK);
   check_str(&os.path, "/data");
+  CHECK_EQ(os.owner.len, 0);
+  CHECK_INT(os.permission, SSD_PERMISSION_UNKNOWN);
+  CHECK_EQ(os.atime_ms, os.mtime_ms);
   CHECK(os.directory);
   CHECK_EQ(os.length, 0);
   CHECK_EQ(os.mtime_ms, UINT64_C(1700000000000));
@@ -473,14 +501,14 @@ static void test_responses(void) {
 
   p = response("response-listing-empty.bin", &f, SSD_OP_LIST, 0x1A, 0, 7000, &len);
   ssd_listing l;
-  REQUIRE(ssd_decode_listing(p, len, &l, &err) == SSD_OK);
+  REQUIRE(ssd_decode_listing(p, len, 1, &l, &err) == SSD_OK);
   CHECK_EQ(l.n_entries, 0);
   CHECK(!l.more);
   ssd_listing_free(&l);
   free(f.data);
 
   p = response("response-listing.bin", &f, SSD_OP_LIST, 0x1A, 0, 8000, &len);
-  REQUIRE(ssd_decode_listing(p, len, &l, &err) == SSD_OK);
+  REQUIRE(ssd_decode_listing(p, len, 1, &l, &err) == SSD_OK);
   REQUIRE(l.n_entries == 2);
   check_str(&l.entries[0].path, NON_ASCII_PATH);
   CHECK_EQ(l.entries[0].path.len, 27);
@@ -494,6 +522,38 @@ static void test_responses(void) {
   CHECK_EQ(l.entries[1].mtime_ms, UINT64_C(0xFFFFFFFFFFFFFFFF));
   CHECK_EQ(l.entries[1].object_id, 7);
   CHECK(l.more);
+  ssd_listing_free(&l);
+  free(f.data);
+
+  /* Version 4: owner, group, permission and access time after the object id. */
+  p = response_of("response-stat-v4.bin", &f, 4, SSD_OP_STATUS, 0x19, 0, 5000, &len);
+  REQUIRE(ssd_decode_object_status(p, len, 4, &os, &err) == SSD_OK);
+  check_str(&os.path, "/data");
+  CHECK(os.directory);
+  CHECK_EQ(os.object_id, 2);
+  check_str(&os.owner, "hdfs");
+  check_str(&os.group, "supergroup");
+  CHECK_INT(os.permission, 0755);
+  CHECK_EQ(os.atime_ms, UINT64_C(1700000000001));
+  ssd_object_status_free(&os);
+  /* The same bytes read as version 3 have bytes left over. */
+  CHECK_INT(ssd_decode_object_status(p, len, 3, &os, &err), SSD_E_PROTOCOL);
+  free(f.data);
+
+  p = response_of("response-listing-v4.bin", &f, 4, SSD_OP_LIST, 0x1A, 0, 8000, &len);
+  REQUIRE(ssd_decode_listing(p, len, 4, &l, &err) == SSD_OK);
+  REQUIRE(l.n_entries == 2);
+  check_str(&l.entries[0].path, NON_ASCII_PATH);
+  check_str(&l.entries[0].owner, "alice");
+  check_str(&l.entries[0].group, "donn\xC3\xA9" "es");
+  CHECK_INT(l.entries[0].permission, 0640);
+  CHECK_EQ(l.entries[0].atime_ms, UINT64_C(0x8000000000000009));
+  CHECK(l.entries[1].directory);
+  CHECK_EQ(l.entries[1].owner.len, 0);
+  CHECK_EQ(l.entries[1].group.len, 0);
+  CHECK_INT(l.entries[1].permission, 01777);
+  CHECK_EQ(l.entries[1].atime_ms, 0);
+  CHECK(!l.more);
   ssd_listing_free(&l);
   free(f.data);
 
@@ -605,6 +665,19 @@ static void test_error_responses(void) {
                "DELETE: device d requires hosts to authenticate first");
   expect_error("response-error-corrupt.bin", SSD_OP_READ, 0x18, SSD_CORRUPT, 50000,
                "'/data/wc98/day-01.log' is corrupt at offset 8192: bytes 8192..16383 are lost");
+  {
+    file f;
+    uint32_t len;
+    const uint8_t *p = response_of("response-error-permission-denied.bin", &f, 4, SSD_OP_OPEN, 0x17,
+                                   SSD_PERMISSION_DENIED, 2000, &len);
+    char text[512];
+    ssd_error err;
+    CHECK_INT(ssd_decode_error_message(p, len, text, sizeof text, &err), SSD_OK);
+    CHECK_STR(text, "Permission denied: user=bob, access=READ, inode=\"/data/wc98/day-01.log\":alice:"
+                    "analysts:-rw-------");
+    CHECK_STR(ssd_status_name(SSD_PERMISSION_DENIED), "PERMISSION_DENIED");
+    free(f.data);
+  }
   ssd_error err;
 
   /* Messages the library writes are cut between characters too: a key of 400 "é" given twice
@@ -642,7 +715,8 @@ static void test_error_responses(void) {
 /* Decodes a payload with the decoder for a kind of response; frees whatever it decoded. */
 enum kind {
   K_VERSIONS, K_INFO, K_STATISTICS, K_STATISTICS_V2, K_STATISTICS_V3, K_EMPTY, K_OPENED, K_U64,
-  K_STATUS, K_DATA, K_LISTING, K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED
+  K_STATUS, K_DATA, K_LISTING, K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED, K_STATUS_V4,
+  K_LISTING_V4
 };
 
 static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
@@ -676,9 +750,10 @@ static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
       uint64_t x;
       return ssd_decode_u64(p, len, &x, err);
     }
-    case K_STATUS: {
+    case K_STATUS:
+    case K_STATUS_V4: {
       ssd_object_status x;
-      int rc = ssd_decode_object_status(p, len, &x, err);
+      int rc = ssd_decode_object_status(p, len, k == K_STATUS ? 1 : 4, &x, err);
       ssd_object_status_free(&x);
       return rc;
     }
@@ -687,9 +762,10 @@ static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
       uint32_t n;
       return ssd_decode_data(p, len, &d, &n, err);
     }
-    case K_LISTING: {
+    case K_LISTING:
+    case K_LISTING_V4: {
       ssd_listing x;
-      int rc = ssd_decode_listing(p, len, &x, err);
+      int rc = ssd_decode_listing(p, len, k == K_LISTING ? 1 : 4, &x, err);
       ssd_listing_free(&x);
       return rc;
     }
@@ -743,6 +819,9 @@ static const struct {
     {"response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE},
     {"response-authenticated.bin", K_AUTHENTICATED},
     {"response-error-auth-required.bin", K_ERROR},
+    {"response-stat-v4.bin", K_STATUS_V4},
+    {"response-listing-v4.bin", K_LISTING_V4},
+    {"response-error-permission-denied.bin", K_ERROR},
 };
 
 /* Every strict prefix of every payload, and the payload plus one byte, are malformed. Each
@@ -813,6 +892,9 @@ static void test_bad_values(void) {
   expect_rejected("response-error-not-found.bin", K_ERROR, 2, 0xFE, "message");
   /* ranges */
   expect_rejected("response-stat.bin", K_STATUS, 7, 2, "kind");
+  /* A permission beyond 01777: the high byte of the u16 after "/data", kind, length, time, id,
+   * "hdfs" and "supergroup" (7 + 1 + 24 + 6 + 12 = 50). */
+  expect_rejected("response-stat-v4.bin", K_STATUS_V4, 50, 0x04, "permission");
   expect_rejected("response-stat.bin", K_STATUS, 8, 0x80, "length"); /* top bit: negative */
   expect_rejected("response-progress-empty.bin", K_PROGRESS, 0, 4, "state");
   expect_rejected("response-progress-empty.bin", K_PROGRESS, 123 + 10 * 8, 1, "finished"); /* running */
@@ -958,7 +1040,9 @@ static void test_names(void) {
   CHECK_INT(SSD_AUTH_REQUIRED, 16);
   CHECK_STR(ssd_status_name(SSD_CORRUPT), "CORRUPT");
   CHECK_INT(SSD_CORRUPT, 17);
-  CHECK_STR(ssd_status_name(18), "UNKNOWN");
+  CHECK_STR(ssd_status_name(SSD_PERMISSION_DENIED), "PERMISSION_DENIED");
+  CHECK_INT(SSD_PERMISSION_DENIED, 18);
+  CHECK_STR(ssd_status_name(19), "UNKNOWN");
   CHECK_STR(ssd_status_name(SSD_E_IO), "IO_ERROR");
   CHECK_STR(ssd_status_name(SSD_E_VERSION), "NO_COMMON_VERSION");
   CHECK_STR(ssd_status_name(SSD_E_INTERRUPTED), "INTERRUPTED");
@@ -970,12 +1054,19 @@ static void test_names(void) {
   CHECK_STR(ssd_opcode_name(SSD_OP_AUTHENTICATE), "AUTHENTICATE");
   CHECK_EQ(SSD_OP_AUTH_CHALLENGE, 0x0005);
   CHECK_EQ(SSD_OP_AUTHENTICATE, 0x0006);
-  CHECK_STR(ssd_opcode_name(0x0007), "UNKNOWN");
+  CHECK_STR(ssd_opcode_name(SSD_OP_IDENTIFY), "IDENTIFY");
+  CHECK_EQ(SSD_OP_IDENTIFY, 0x0007);
+  CHECK_STR(ssd_opcode_name(SSD_OP_SET_PERMISSION), "SET_PERMISSION");
+  CHECK_STR(ssd_opcode_name(SSD_OP_SET_OWNER), "SET_OWNER");
+  CHECK_STR(ssd_opcode_name(SSD_OP_SET_TIMES), "SET_TIMES");
+  CHECK_EQ(SSD_OP_SET_TIMES, 0x001F);
+  CHECK_STR(ssd_opcode_name(0x0008), "UNKNOWN");
   ssd_options o = ssd_options_default();
   CHECK_INT(o.connect_timeout_ms, 5000);
   CHECK_INT(o.request_timeout_ms, 30000);
   CHECK_EQ(o.max_frame_bytes, (64u << 20) + 4096);
   CHECK(o.secret == NULL && o.secret_len == 0 && o.secret_file == NULL);
+  CHECK(o.user == NULL && o.groups == NULL && o.n_groups == 0);
 }
 
 int main(int argc, char **argv) {

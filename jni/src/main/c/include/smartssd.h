@@ -45,10 +45,18 @@ extern "C" {
 #define SSD_HEADER_BYTES 32
 #define SSD_FLAG_RESPONSE 0x0001u
 #define SSD_MIN_VERSION 1 /* protocol versions this library speaks */
-#define SSD_MAX_VERSION 3
+#define SSD_MAX_VERSION 4
 #define SSD_CURRENT_VERSION 1 /* written when no version was negotiated: the request frame encoders */
 #define SSD_DISK_USE_VERSION 2 /* the first version whose STATISTICS answer carries DiskUse */
 #define SSD_ENERGY_VERSION 3   /* the first version whose STATISTICS answer carries DeviceEnergy */
+/* The first version with users and permissions: ObjectStatus carries owner, group, permission and
+ * access time, MKDIRS and CREATE a permission, and IDENTIFY and SET_* exist. */
+#define SSD_PERMISSIONS_VERSION 4
+#define SSD_PERMISSION_BITS 01777     /* the sticky bit and rwx for owner, group and others */
+#define SSD_PERMISSION_UNKNOWN (-1)   /* an ObjectStatus from a device of version 3 or older */
+#define SSD_DEFAULT_DIR_PERMISSION 0755  /* what MKDIRS gives in versions 1 to 3, and ssd_mkdirs */
+#define SSD_DEFAULT_FILE_PERMISSION 0644 /* what CREATE gives in versions 1 to 3, and ssd_create */
+#define SSD_KEEP_TIME UINT64_MAX      /* SET_TIMES: leave this time as it is */
 #define SSD_UNKNOWN_BYTES UINT64_MAX /* ssd_disk_use.allocated_bytes of a device that cannot tell */
 #define SSD_TO_END UINT64_MAX /* ssd_input_range.length: to the end of the object */
 #define SSD_MERGE_LANE (-1)   /* ssd_tasklet_result.lane of the controller core's merge */
@@ -84,6 +92,7 @@ enum ssd_status {
   /* The device read a page whose checksum failed; the message names the object and the byte offset
    * ("'PATH' is corrupt at offset N: ..."). The bytes are lost and never returned. */
   SSD_CORRUPT = 17,
+  SSD_PERMISSION_DENIED = 18, /* the connection's user may not do this (PROTOCOL.md, "Users and permissions") */
 
   SSD_E_IO = -1,       /* socket error (including failing to connect) */
   SSD_E_CLOSED = -2,   /* the peer closed the connection (also mid-frame), or the client was closed */
@@ -106,6 +115,7 @@ enum ssd_opcode {
   SSD_OP_SHUTDOWN = 0x0004,
   SSD_OP_AUTH_CHALLENGE = 0x0005,
   SSD_OP_AUTHENTICATE = 0x0006,
+  SSD_OP_IDENTIFY = 0x0007, /* version 4 on */
   SSD_OP_MKDIRS = 0x0010,
   SSD_OP_CREATE = 0x0011,
   SSD_OP_APPEND = 0x0012,
@@ -119,6 +129,9 @@ enum ssd_opcode {
   SSD_OP_LIST = 0x001A,
   SSD_OP_RENAME = 0x001B,
   SSD_OP_DELETE = 0x001C,
+  SSD_OP_SET_PERMISSION = 0x001D, /* version 4 on */
+  SSD_OP_SET_OWNER = 0x001E,      /* version 4 on */
+  SSD_OP_SET_TIMES = 0x001F,      /* version 4 on */
   SSD_OP_CREATE_OBJECT = 0x0020,
   SSD_OP_EXECUTE_OBJECT = 0x0021,
   SSD_OP_READ_OBJECT = 0x0022,
@@ -167,6 +180,12 @@ typedef struct ssd_object_status {
   uint64_t length; /* below 2^63 */
   uint64_t mtime_ms; /* ms since the epoch, as sent (Java's long: may be "negative") */
   uint64_t object_id;
+  /* From a device of protocol version 4 on; from an older one owner and group are empty,
+   * permission is SSD_PERMISSION_UNKNOWN and atime_ms is mtime_ms. */
+  ssd_str owner;
+  ssd_str group;
+  int permission; /* 0..SSD_PERMISSION_BITS, or SSD_PERMISSION_UNKNOWN */
+  uint64_t atime_ms; /* last access, ms since the epoch */
   void *mem_; /* owned memory (NULL inside a listing); release with ssd_object_status_free */
 } ssd_object_status;
 
@@ -343,6 +362,16 @@ typedef struct ssd_options {
   const void *secret;
   size_t secret_len;
   const char *secret_file;
+  /*
+   * Who the client's user is (PROTOCOL.md, "Users and permissions"): with `user` non-NULL and not
+   * empty, ssd_connect sends IDENTIFY (the user, then the n_groups names of `groups`) once the
+   * version is negotiated and the client authenticated, to a device of version 4 or later. The
+   * device checks every command against it; without it the device serves the connection as its
+   * own user. ssd_options_default leaves them NULL; the client keeps no reference to them.
+   */
+  const char *user;
+  const char *const *groups;
+  size_t n_groups;
 } ssd_options;
 
 /* 5000 ms, 30000 ms, 64 MiB + 4096, no secret (SMARTSSD_SECRET_FILE, if set, names it). */
@@ -493,9 +522,29 @@ SSD_API int ssd_statistics(ssd_client *c, ssd_device_statistics *out, uint64_t *
 /* The device stops serving and exits after answering. */
 SSD_API int ssd_shutdown(ssd_client *c, uint64_t *nanos, ssd_error *err);
 
+/* MKDIRS with SSD_DEFAULT_DIR_PERMISSION. */
 SSD_API int ssd_mkdirs(ssd_client *c, const char *path, uint64_t *nanos, ssd_error *err);
+/* MKDIRS with `permission` (at most SSD_PERMISSION_BITS; the caller applies its umask); parents
+ * made on the way get it with the owner's write and execute. A device of version 3 or older gives
+ * SSD_DEFAULT_DIR_PERMISSION whatever is asked. */
+SSD_API int ssd_mkdirs_permission(ssd_client *c, const char *path, int permission, uint64_t *nanos,
+                                  ssd_error *err);
+/* CREATE with SSD_DEFAULT_FILE_PERMISSION. */
 SSD_API int ssd_create(ssd_client *c, const char *path, bool overwrite, bool create_parents,
                        ssd_opened *out, uint64_t *nanos, ssd_error *err);
+/* CREATE with `permission`, as ssd_mkdirs_permission. */
+SSD_API int ssd_create_permission(ssd_client *c, const char *path, bool overwrite,
+                                  bool create_parents, int permission, ssd_opened *out,
+                                  uint64_t *nanos, ssd_error *err);
+/* SET_PERMISSION, SET_OWNER (an empty or NULL owner or group is left as it is) and SET_TIMES
+ * (SSD_KEEP_TIME leaves one as it is): a device of version 3 or older cannot, and the call is
+ * SSD_E_VERSION without sending anything. */
+SSD_API int ssd_set_permission(ssd_client *c, const char *path, int permission, uint64_t *nanos,
+                               ssd_error *err);
+SSD_API int ssd_set_owner(ssd_client *c, const char *path, const char *owner, const char *group,
+                          uint64_t *nanos, ssd_error *err);
+SSD_API int ssd_set_times(ssd_client *c, const char *path, uint64_t mtime_ms, uint64_t atime_ms,
+                          uint64_t *nanos, ssd_error *err);
 SSD_API int ssd_append(ssd_client *c, const char *path, ssd_opened *out, uint64_t *nanos,
                        ssd_error *err);
 /* Appends `len` bytes, in several WRITEs one after the other when they do not fit one frame;
@@ -638,6 +687,21 @@ SSD_API int ssd_encode_cancel(ssd_buffer *out, uint64_t request_id, uint64_t exe
                               ssd_error *err);
 SSD_API int ssd_encode_remove_object(ssd_buffer *out, uint64_t request_id, uint64_t tasklet_id,
                                      ssd_error *err);
+/* Version 4 request frames (header version SSD_PERMISSIONS_VERSION): MKDIRS and CREATE with their
+ * permission, IDENTIFY, SET_PERMISSION, SET_OWNER (NULL or "" keeps one), SET_TIMES. */
+SSD_API int ssd_encode_mkdirs_v4(ssd_buffer *out, uint64_t request_id, const char *path,
+                                 int permission, ssd_error *err);
+SSD_API int ssd_encode_create_v4(ssd_buffer *out, uint64_t request_id, const char *path,
+                                 bool overwrite, bool create_parents, int permission,
+                                 ssd_error *err);
+SSD_API int ssd_encode_identify(ssd_buffer *out, uint64_t request_id, const char *user,
+                                const char *const *groups, size_t n_groups, ssd_error *err);
+SSD_API int ssd_encode_set_permission(ssd_buffer *out, uint64_t request_id, const char *path,
+                                      int permission, ssd_error *err);
+SSD_API int ssd_encode_set_owner(ssd_buffer *out, uint64_t request_id, const char *path,
+                                 const char *owner, const char *group, ssd_error *err);
+SSD_API int ssd_encode_set_times(ssd_buffer *out, uint64_t request_id, const char *path,
+                                 uint64_t mtime_ms, uint64_t atime_ms, ssd_error *err);
 
 /*
  * Response payload decoders (status OK unless said). Each checks the payload exactly: lengths,
@@ -659,20 +723,24 @@ SSD_API int ssd_decode_authenticated(const void *payload, size_t len,
  * from SSD_DISK_USE_VERSION on, then DeviceEnergy from SSD_ENERGY_VERSION on. */
 SSD_API int ssd_decode_statistics(const void *payload, size_t len, int version,
                                   ssd_device_statistics *out, ssd_error *err);
-/* SHUTDOWN, MKDIRS, RENAME, DELETE, CANCEL, REMOVE_OBJECT. */
+/* SHUTDOWN, IDENTIFY, MKDIRS, RENAME, DELETE, SET_PERMISSION, SET_OWNER, SET_TIMES, CANCEL,
+ * REMOVE_OBJECT. */
 SSD_API int ssd_decode_empty(const void *payload, size_t len, ssd_error *err);
 /* CREATE, APPEND. */
 SSD_API int ssd_decode_opened(const void *payload, size_t len, ssd_opened *out, ssd_error *err);
 /* One u64: WRITE, FLUSH, SYNC, CLOSE (a length), CREATE_OBJECT (tasklet id), EXECUTE_OBJECT
  * (execution id). */
 SSD_API int ssd_decode_u64(const void *payload, size_t len, uint64_t *out, ssd_error *err);
-/* OPEN, STATUS. */
-SSD_API int ssd_decode_object_status(const void *payload, size_t len, ssd_object_status *out,
-                                     ssd_error *err);
+/* OPEN, STATUS, as protocol `version` lays it out (owner to access time from
+ * SSD_PERMISSIONS_VERSION on). */
+SSD_API int ssd_decode_object_status(const void *payload, size_t len, int version,
+                                     ssd_object_status *out, ssd_error *err);
 /* READ: *data points into payload. */
 SSD_API int ssd_decode_data(const void *payload, size_t len, const uint8_t **data,
                             uint32_t *data_len, ssd_error *err);
-SSD_API int ssd_decode_listing(const void *payload, size_t len, ssd_listing *out, ssd_error *err);
+/* LIST, as protocol `version` lays its entries out. */
+SSD_API int ssd_decode_listing(const void *payload, size_t len, int version, ssd_listing *out,
+                               ssd_error *err);
 SSD_API int ssd_decode_execution_progress(const void *payload, size_t len,
                                           ssd_execution_progress *out, ssd_error *err);
 /* The payload of a reply with a status other than OK: one string. The message (NUL-terminated,

@@ -169,7 +169,10 @@ static int path_call_status(ssd_client *c, uint16_t opcode, const char *path,
   rc = call_payload(c, opcode, &p, &reply, nanos, err);
   if (rc == SSD_OK) {
     ssd_object_status status;
-    rc = decoded(c, ssd_decode_object_status(reply.payload, reply.payload_len, &status, err),
+    /* The device answers in the version of the request: the negotiated one. */
+    rc = decoded(c,
+                 ssd_decode_object_status(reply.payload, reply.payload_len, ssd_protocol_version(c),
+                                          &status, err),
                  err);
     if (rc == SSD_OK) {
       if (out != NULL) {
@@ -250,12 +253,18 @@ SSD_API int ssd_shutdown(ssd_client *c, uint64_t *nanos, ssd_error *err) {
 /* ---- files ----------------------------------------------------------------------------------- */
 
 SSD_API int ssd_mkdirs(ssd_client *c, const char *path, uint64_t *nanos, ssd_error *err) {
+  return ssd_mkdirs_permission(c, path, SSD_DEFAULT_DIR_PERMISSION, nanos, err);
+}
+
+SSD_API int ssd_mkdirs_permission(ssd_client *c, const char *path, int permission, uint64_t *nanos,
+                                  ssd_error *err) {
   if (c == NULL) {
     return not_sent(no_client(err), nanos);
   }
   payload p;
   payload_begin(&p);
-  int rc = payload_end(&p, ssd_payload_path(&p.w, "path", path, err), err);
+  int rc = payload_end(
+      &p, ssd_payload_mkdirs(&p.w, path, permission, ssd_protocol_version(c), err), err);
   if (rc != SSD_OK) {
     payload_free(&p);
     return not_sent(rc, nanos);
@@ -265,13 +274,88 @@ SSD_API int ssd_mkdirs(ssd_client *c, const char *path, uint64_t *nanos, ssd_err
 
 SSD_API int ssd_create(ssd_client *c, const char *path, bool overwrite, bool create_parents,
                        ssd_opened *out, uint64_t *nanos, ssd_error *err) {
+  return ssd_create_permission(c, path, overwrite, create_parents, SSD_DEFAULT_FILE_PERMISSION, out,
+                               nanos, err);
+}
+
+SSD_API int ssd_create_permission(ssd_client *c, const char *path, bool overwrite,
+                                  bool create_parents, int permission, ssd_opened *out,
+                                  uint64_t *nanos, ssd_error *err) {
   if (c == NULL) {
     return not_sent(no_client(err), nanos);
   }
   payload p;
   payload_begin(&p);
-  int rc = ssd_payload_create(&p.w, path, overwrite, create_parents, err);
+  int rc = ssd_payload_create_permission(&p.w, path, overwrite, create_parents, permission,
+                                         ssd_protocol_version(c), err);
   return opened_call(c, SSD_OP_CREATE, &p, rc, out, nanos, err);
+}
+
+/* SET_PERMISSION, SET_OWNER and SET_TIMES exist from version 4 on: an older device is not asked. */
+static int needs_permissions(ssd_client *c, const char *command, ssd_error *err) {
+  if (ssd_protocol_version(c) < SSD_PERMISSIONS_VERSION) {
+    ssd_set_error(err, SSD_E_VERSION, "device %s: %s needs protocol version %d; the device speaks %d,"
+                  " and keeps no owners, permissions or times but modification times",
+                  ssd_address(c), command, SSD_PERMISSIONS_VERSION, ssd_protocol_version(c));
+    return SSD_E_VERSION;
+  }
+  return SSD_OK;
+}
+
+/* A version 4 command whose payload `rc`/`p` holds, answered with an empty payload. */
+static int empty_call_v4(ssd_client *c, uint16_t opcode, payload *p, int rc, uint64_t *nanos,
+                         ssd_error *err) {
+  rc = payload_end(p, rc, err);
+  if (rc != SSD_OK) {
+    payload_free(p);
+    return not_sent(rc, nanos);
+  }
+  return call_empty(c, opcode, p, nanos, err);
+}
+
+SSD_API int ssd_set_permission(ssd_client *c, const char *path, int permission, uint64_t *nanos,
+                               ssd_error *err) {
+  if (c == NULL) {
+    return not_sent(no_client(err), nanos);
+  }
+  int rc = needs_permissions(c, "SET_PERMISSION", err);
+  if (rc != SSD_OK) {
+    return not_sent(rc, nanos);
+  }
+  payload p;
+  payload_begin(&p);
+  rc = ssd_payload_set_permission(&p.w, path, permission, err);
+  return empty_call_v4(c, SSD_OP_SET_PERMISSION, &p, rc, nanos, err);
+}
+
+SSD_API int ssd_set_owner(ssd_client *c, const char *path, const char *owner, const char *group,
+                          uint64_t *nanos, ssd_error *err) {
+  if (c == NULL) {
+    return not_sent(no_client(err), nanos);
+  }
+  int rc = needs_permissions(c, "SET_OWNER", err);
+  if (rc != SSD_OK) {
+    return not_sent(rc, nanos);
+  }
+  payload p;
+  payload_begin(&p);
+  rc = ssd_payload_set_owner(&p.w, path, owner, group, err);
+  return empty_call_v4(c, SSD_OP_SET_OWNER, &p, rc, nanos, err);
+}
+
+SSD_API int ssd_set_times(ssd_client *c, const char *path, uint64_t mtime_ms, uint64_t atime_ms,
+                          uint64_t *nanos, ssd_error *err) {
+  if (c == NULL) {
+    return not_sent(no_client(err), nanos);
+  }
+  int rc = needs_permissions(c, "SET_TIMES", err);
+  if (rc != SSD_OK) {
+    return not_sent(rc, nanos);
+  }
+  payload p;
+  payload_begin(&p);
+  rc = ssd_payload_set_times(&p.w, path, mtime_ms, atime_ms, err);
+  return empty_call_v4(c, SSD_OP_SET_TIMES, &p, rc, nanos, err);
 }
 
 SSD_API int ssd_append(ssd_client *c, const char *path, ssd_opened *out, uint64_t *nanos,
@@ -423,7 +507,10 @@ SSD_API int ssd_list(ssd_client *c, const char *path, const char *start_after, u
   ssd_reply reply;
   rc = call_payload(c, SSD_OP_LIST, &p, &reply, nanos, err);
   if (rc == SSD_OK) {
-    rc = decoded(c, ssd_decode_listing(reply.payload, reply.payload_len, out, err), err);
+    rc = decoded(c,
+                 ssd_decode_listing(reply.payload, reply.payload_len, ssd_protocol_version(c), out,
+                                    err),
+                 err);
   }
   ssd_reply_free(&reply);
   return rc;

@@ -40,6 +40,7 @@
 
 #include "auth.h"
 #include "client_internal.h"
+#include "codec.h"
 #include "frame.h"
 
 enum pending_state { P_OUTSTANDING, P_RECEIVING, P_DONE };
@@ -1216,7 +1217,10 @@ SSD_API ssd_options ssd_options_default(void) {
                    .max_frame_bytes = (64u << 20) + 4096,
                    .secret = NULL,
                    .secret_len = 0,
-                   .secret_file = NULL};
+                   .secret_file = NULL,
+                   .user = NULL,
+                   .groups = NULL,
+                   .n_groups = 0};
   return o;
 }
 
@@ -1323,6 +1327,46 @@ static int negotiate(ssd_client *c, int64_t deadline_ns, ssd_error *err) {
   return SSD_OK;
 }
 
+/*
+ * IDENTIFY (PROTOCOL.md, "Users and permissions"), when the options name a user and the device
+ * speaks version 4 or later: who the client's user is, before any command.
+ */
+static int identify(ssd_client *c, const ssd_options *o, int64_t deadline_ns, ssd_error *err) {
+  if (o->user == NULL || o->user[0] == '\0' || c->version < SSD_PERMISSIONS_VERSION) {
+    return SSD_OK;
+  }
+  uint8_t stack[256];
+  ssd_buffer b;
+  ssd_buffer_stack(&b, stack, sizeof stack);
+  ssd_writer w;
+  ssd_writer_init(&w, &b);
+  int rc = ssd_payload_identify(&w, o->user, o->groups, o->n_groups, err);
+  if (rc == SSD_OK) {
+    rc = ssd_writer_result(&w, err);
+  }
+  uint64_t id;
+  if (rc == SSD_OK) {
+    int left_ms = poll_ms(deadline_ns);
+    ssd_iovec piece = {b.data, w.pos};
+    rc = ssd_submit_timeout(c, SSD_OP_IDENTIFY, &piece, 1, NULL, 0, left_ms > 0 ? left_ms : 1, &id,
+                            err);
+  }
+  ssd_buffer_free(&b);
+  if (rc != SSD_OK) {
+    return rc;
+  }
+  ssd_reply reply;
+  rc = ssd_wait(c, id, &reply, err);
+  if (rc == SSD_OK) {
+    rc = ssd_decode_empty(reply.payload, reply.payload_len, err);
+    if (rc != SSD_OK) {
+      ssd_prefix_error(err, c->address);
+    }
+  }
+  ssd_reply_free(&reply);
+  return rc;
+}
+
 SSD_API int ssd_connect(const char *address, const ssd_options *opt, ssd_client **out,
                         ssd_error *err) {
   if (out == NULL) {
@@ -1360,6 +1404,9 @@ SSD_API int ssd_connect(const char *address, const ssd_options *opt, ssd_client 
     rc = ssd_authenticate(c, &secret, deadline, err);
   }
   ssd_secret_release(&secret);
+  if (rc == SSD_OK) {
+    rc = identify(c, &o, deadline, err);
+  }
   if (rc != SSD_OK) {
     ssd_close(c);
     return rc;

@@ -136,6 +136,82 @@ int ssd_payload_create(ssd_writer *w, const char *path, bool overwrite, bool cre
   return rc;
 }
 
+/* A permission argument: the sticky bit and rwx three times, no more. */
+static int permission_arg(ssd_writer *w, const char *what, int permission, ssd_error *err) {
+  if (permission < 0 || (permission & ~SSD_PERMISSION_BITS) != 0) {
+    ssd_set_error(err, SSD_E_ARG, "%s %o (octal) is not within %o", what, (unsigned)permission,
+                  (unsigned)SSD_PERMISSION_BITS);
+    return SSD_E_ARG;
+  }
+  ssd_put_u16(w, (uint16_t)permission);
+  return SSD_OK;
+}
+
+int ssd_payload_mkdirs(ssd_writer *w, const char *path, int permission, int version,
+                       ssd_error *err) {
+  int rc = string_arg(w, "path", path, false, err);
+  if (rc == SSD_OK && version >= SSD_PERMISSIONS_VERSION) {
+    rc = permission_arg(w, "MKDIRS permission", permission, err);
+  }
+  return rc;
+}
+
+int ssd_payload_create_permission(ssd_writer *w, const char *path, bool overwrite,
+                                  bool create_parents, int permission, int version,
+                                  ssd_error *err) {
+  int rc = ssd_payload_create(w, path, overwrite, create_parents, err);
+  if (rc == SSD_OK && version >= SSD_PERMISSIONS_VERSION) {
+    rc = permission_arg(w, "CREATE permission", permission, err);
+  }
+  return rc;
+}
+
+int ssd_payload_identify(ssd_writer *w, const char *user, const char *const *groups,
+                         size_t n_groups, ssd_error *err) {
+  if (user == NULL || user[0] == '\0') {
+    ssd_set_error(err, SSD_E_ARG, "IDENTIFY: the user must have a name");
+    return SSD_E_ARG;
+  }
+  if (n_groups > 65536 || (n_groups > 0 && groups == NULL)) {
+    ssd_set_error(err, SSD_E_ARG, "IDENTIFY: %zu groups (at most 65536, and not NULL)", n_groups);
+    return SSD_E_ARG;
+  }
+  int rc = string_arg(w, "IDENTIFY user", user, false, err);
+  ssd_put_u32(w, (uint32_t)n_groups);
+  for (size_t i = 0; rc == SSD_OK && i < n_groups; i++) {
+    rc = string_arg(w, "IDENTIFY group", groups[i], false, err);
+  }
+  return rc;
+}
+
+int ssd_payload_set_permission(ssd_writer *w, const char *path, int permission, ssd_error *err) {
+  int rc = string_arg(w, "path", path, false, err);
+  if (rc == SSD_OK) {
+    rc = permission_arg(w, "SET_PERMISSION permission", permission, err);
+  }
+  return rc;
+}
+
+int ssd_payload_set_owner(ssd_writer *w, const char *path, const char *owner, const char *group,
+                          ssd_error *err) {
+  int rc = string_arg(w, "path", path, false, err);
+  if (rc == SSD_OK) {
+    rc = string_arg(w, "SET_OWNER owner", owner, true, err);
+  }
+  if (rc == SSD_OK) {
+    rc = string_arg(w, "SET_OWNER group", group, true, err);
+  }
+  return rc;
+}
+
+int ssd_payload_set_times(ssd_writer *w, const char *path, uint64_t mtime_ms, uint64_t atime_ms,
+                          ssd_error *err) {
+  int rc = string_arg(w, "path", path, false, err);
+  ssd_put_u64(w, mtime_ms);
+  ssd_put_u64(w, atime_ms);
+  return rc;
+}
+
 int ssd_payload_write_prefix(ssd_writer *w, uint64_t handle, uint32_t len, ssd_error *err) {
   int rc = length_arg("WRITE data length", len, err);
   ssd_put_u64(w, handle);
@@ -270,11 +346,12 @@ int ssd_writer_result(const ssd_writer *w, ssd_error *err) {
 /* ---- encoding: frames ------------------------------------------------------------------------ */
 
 /* Starts a request frame at out->len: the header with a payload length to patch. */
-static size_t frame_begin(ssd_writer *w, ssd_buffer *out, uint16_t opcode, uint64_t id) {
+static size_t frame_begin_version(ssd_writer *w, ssd_buffer *out, uint16_t version, uint16_t opcode,
+                                  uint64_t id) {
   ssd_writer_init(w, out);
   size_t start = w->pos;
   ssd_put_u32(w, SSD_MAGIC);
-  ssd_put_u16(w, SSD_CURRENT_VERSION);
+  ssd_put_u16(w, version);
   ssd_put_u16(w, opcode);
   ssd_put_u16(w, 0); /* flags */
   ssd_put_u16(w, 0); /* status */
@@ -282,6 +359,10 @@ static size_t frame_begin(ssd_writer *w, ssd_buffer *out, uint16_t opcode, uint6
   ssd_put_u64(w, id);
   ssd_put_u64(w, 0); /* modelled nanos */
   return start;
+}
+
+static size_t frame_begin(ssd_writer *w, ssd_buffer *out, uint16_t opcode, uint64_t id) {
+  return frame_begin_version(w, out, SSD_CURRENT_VERSION, opcode, id);
 }
 
 /* Finishes the frame: patches its length and commits it to out->len, or leaves out->len as it
@@ -395,6 +476,60 @@ SSD_API int ssd_encode_create(ssd_buffer *out, uint64_t request_id, const char *
   return frame_end(&w, start, ssd_payload_create(&w, path, overwrite, create_parents, err), err);
 }
 
+SSD_API int ssd_encode_mkdirs_v4(ssd_buffer *out, uint64_t request_id, const char *path,
+                                 int permission, ssd_error *err) {
+  if (bad_buffer(out, err)) return SSD_E_ARG;
+  ssd_writer w;
+  size_t start = frame_begin_version(&w, out, SSD_PERMISSIONS_VERSION, SSD_OP_MKDIRS, request_id);
+  return frame_end(&w, start,
+                   ssd_payload_mkdirs(&w, path, permission, SSD_PERMISSIONS_VERSION, err), err);
+}
+
+SSD_API int ssd_encode_create_v4(ssd_buffer *out, uint64_t request_id, const char *path,
+                                 bool overwrite, bool create_parents, int permission,
+                                 ssd_error *err) {
+  if (bad_buffer(out, err)) return SSD_E_ARG;
+  ssd_writer w;
+  size_t start = frame_begin_version(&w, out, SSD_PERMISSIONS_VERSION, SSD_OP_CREATE, request_id);
+  return frame_end(&w, start,
+                   ssd_payload_create_permission(&w, path, overwrite, create_parents, permission,
+                                                 SSD_PERMISSIONS_VERSION, err),
+                   err);
+}
+
+SSD_API int ssd_encode_identify(ssd_buffer *out, uint64_t request_id, const char *user,
+                                const char *const *groups, size_t n_groups, ssd_error *err) {
+  if (bad_buffer(out, err)) return SSD_E_ARG;
+  ssd_writer w;
+  size_t start = frame_begin_version(&w, out, SSD_PERMISSIONS_VERSION, SSD_OP_IDENTIFY, request_id);
+  return frame_end(&w, start, ssd_payload_identify(&w, user, groups, n_groups, err), err);
+}
+
+SSD_API int ssd_encode_set_permission(ssd_buffer *out, uint64_t request_id, const char *path,
+                                      int permission, ssd_error *err) {
+  if (bad_buffer(out, err)) return SSD_E_ARG;
+  ssd_writer w;
+  size_t start =
+      frame_begin_version(&w, out, SSD_PERMISSIONS_VERSION, SSD_OP_SET_PERMISSION, request_id);
+  return frame_end(&w, start, ssd_payload_set_permission(&w, path, permission, err), err);
+}
+
+SSD_API int ssd_encode_set_owner(ssd_buffer *out, uint64_t request_id, const char *path,
+                                 const char *owner, const char *group, ssd_error *err) {
+  if (bad_buffer(out, err)) return SSD_E_ARG;
+  ssd_writer w;
+  size_t start = frame_begin_version(&w, out, SSD_PERMISSIONS_VERSION, SSD_OP_SET_OWNER, request_id);
+  return frame_end(&w, start, ssd_payload_set_owner(&w, path, owner, group, err), err);
+}
+
+SSD_API int ssd_encode_set_times(ssd_buffer *out, uint64_t request_id, const char *path,
+                                 uint64_t mtime_ms, uint64_t atime_ms, ssd_error *err) {
+  if (bad_buffer(out, err)) return SSD_E_ARG;
+  ssd_writer w;
+  size_t start = frame_begin_version(&w, out, SSD_PERMISSIONS_VERSION, SSD_OP_SET_TIMES, request_id);
+  return frame_end(&w, start, ssd_payload_set_times(&w, path, mtime_ms, atime_ms, err), err);
+}
+
 SSD_API int ssd_encode_write(ssd_buffer *out, uint64_t request_id, uint64_t handle,
                              const void *data, uint32_t len, ssd_error *err) {
   if (bad_buffer(out, err)) return SSD_E_ARG;
@@ -504,8 +639,9 @@ static int finish_owned(ssd_reader *r, ssd_arena *arena, void *out, size_t out_s
 }
 
 
-/* Reads an ObjectStatus: kind 0 or 1, a length below 2^63. */
-static void get_object_status(ssd_reader *r, ssd_object_status *out) {
+/* Reads an ObjectStatus as protocol `version` lays it out: kind 0 or 1, a length below 2^63; from
+ * version 4 on, owner, group, a permission within SSD_PERMISSION_BITS and the access time. */
+static void get_object_status(ssd_reader *r, int version, ssd_object_status *out) {
   ssd_get_string(r, "path", &out->path);
   uint8_t kind = ssd_get_u8(r, "kind");
   if (kind > 1) {
@@ -519,6 +655,24 @@ static void get_object_status(ssd_reader *r, ssd_object_status *out) {
   out->mtime_ms = ssd_get_u64(r, "modificationTime");
   out->object_id = ssd_get_u64(r, "objectId");
   out->mem_ = NULL;
+  if (version < SSD_PERMISSIONS_VERSION) {
+    static char empty[1] = "";
+    out->owner.s = empty;
+    out->owner.len = 0;
+    out->group = out->owner;
+    out->permission = SSD_PERMISSION_UNKNOWN;
+    out->atime_ms = out->mtime_ms;
+    return;
+  }
+  ssd_get_string(r, "owner", &out->owner);
+  ssd_get_string(r, "group", &out->group);
+  uint16_t permission = ssd_get_u16(r, "permission");
+  if ((permission & ~SSD_PERMISSION_BITS) != 0) {
+    ssd_reader_fail(r, "permission", "must be within %o (octal), was %o", (unsigned)SSD_PERMISSION_BITS,
+                    (unsigned)permission);
+  }
+  out->permission = permission;
+  out->atime_ms = ssd_get_u64(r, "accessTime");
 }
 
 /* A map: entries in any order, kept sorted by key; a key twice is malformed. */
@@ -802,14 +956,14 @@ SSD_API int ssd_decode_u64(const void *payload, size_t len, uint64_t *out, ssd_e
   return rc;
 }
 
-SSD_API int ssd_decode_object_status(const void *payload, size_t len, ssd_object_status *out,
-                                     ssd_error *err) {
+SSD_API int ssd_decode_object_status(const void *payload, size_t len, int version,
+                                     ssd_object_status *out, ssd_error *err) {
   memset(out, 0, sizeof *out);
   ssd_arena arena;
   ssd_arena_init(&arena, len + 1);
   ssd_reader r;
   ssd_reader_init(&r, payload, len, "OPEN/STATUS response", &arena, err);
-  get_object_status(&r, out);
+  get_object_status(&r, version, out);
   ssd_reader_end(&r);
   void *owner;
   int rc = finish_owned(&r, &arena, out, sizeof *out, &owner);
@@ -836,7 +990,7 @@ SSD_API int ssd_decode_data(const void *payload, size_t len, const uint8_t **dat
   return rc;
 }
 
-SSD_API int ssd_decode_listing(const void *payload, size_t len, ssd_listing *out,
+SSD_API int ssd_decode_listing(const void *payload, size_t len, int version, ssd_listing *out,
                                ssd_error *err) {
   memset(out, 0, sizeof *out);
   ssd_arena arena;
@@ -850,7 +1004,7 @@ SSD_API int ssd_decode_listing(const void *payload, size_t len, ssd_listing *out
   }
   for (uint32_t i = 0; entries != NULL && i < n && !r.failed; i++) {
     ssd_reader_element(&r, "entries", i);
-    get_object_status(&r, &entries[i]);
+    get_object_status(&r, version, &entries[i]);
   }
   ssd_reader_element(&r, NULL, 0);
   bool more = ssd_get_bool(&r, "more");

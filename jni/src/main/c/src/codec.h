@@ -13,6 +13,20 @@
 int ssd_payload_path(ssd_writer *w, const char *what, const char *path, ssd_error *err);
 int ssd_payload_create(ssd_writer *w, const char *path, bool overwrite, bool create_parents,
                        ssd_error *err);
+/* MKDIRS and CREATE as protocol `version` lays them out: with the permission from version 4 on. */
+int ssd_payload_mkdirs(ssd_writer *w, const char *path, int permission, int version,
+                       ssd_error *err);
+int ssd_payload_create_permission(ssd_writer *w, const char *path, bool overwrite,
+                                  bool create_parents, int permission, int version,
+                                  ssd_error *err);
+/* Version 4: IDENTIFY, SET_PERMISSION, SET_OWNER (NULL: ""), SET_TIMES. */
+int ssd_payload_identify(ssd_writer *w, const char *user, const char *const *groups,
+                         size_t n_groups, ssd_error *err);
+int ssd_payload_set_permission(ssd_writer *w, const char *path, int permission, ssd_error *err);
+int ssd_payload_set_owner(ssd_writer *w, const char *path, const char *owner, const char *group,
+                          ssd_error *err);
+int ssd_payload_set_times(ssd_writer *w, const char *path, uint64_t mtime_ms, uint64_t atime_ms,
+                          ssd_error *err);
 /* WRITE without its data: handle and the data's u32 length (the data follows). */
 int ssd_payload_write_prefix(ssd_writer *w, uint64_t handle, uint32_t len, ssd_error *err);
 void ssd_payload_u64(ssd_writer *w, uint64_t v);

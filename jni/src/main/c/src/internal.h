@@ -15,7 +15,7 @@
 #define SSD_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 
 /* The highest device status this library knows (a reply with a higher one is malformed). */
-#define SSD_LAST_DEVICE_STATUS SSD_CORRUPT
+#define SSD_LAST_DEVICE_STATUS SSD_PERMISSION_DENIED
 
 /* Fills err (when not NULL) with the code and a formatted message, cut at a UTF-8 boundary. */
 void ssd_set_error(ssd_error *err, int code, const char *fmt, ...) SSD_PRINTF(3, 4);

@@ -13,7 +13,7 @@ static const char *const DEVICE_STATUS_NAMES[] = {
     "DIRECTORY_NOT_EMPTY", "IS_DIRECTORY", "PAST_END",     "BAD_REQUEST",
     "OUT_OF_SPACE", "BUSY",         "INTERNAL",            "UNSUPPORTED_VERSION",
     "UNKNOWN_OPCODE", "FRAME_TOO_LARGE", "LEASE_CONFLICT", "BAD_HANDLE",
-    "AUTH_REQUIRED", "CORRUPT",
+    "AUTH_REQUIRED", "CORRUPT",    "PERMISSION_DENIED",
 };
 
 /* Indexed by -code. */
@@ -40,6 +40,7 @@ SSD_API const char *ssd_opcode_name(unsigned opcode) {
     case SSD_OP_SHUTDOWN: return "SHUTDOWN";
     case SSD_OP_AUTH_CHALLENGE: return "AUTH_CHALLENGE";
     case SSD_OP_AUTHENTICATE: return "AUTHENTICATE";
+    case SSD_OP_IDENTIFY: return "IDENTIFY";
     case SSD_OP_MKDIRS: return "MKDIRS";
     case SSD_OP_CREATE: return "CREATE";
     case SSD_OP_APPEND: return "APPEND";
@@ -53,6 +54,9 @@ SSD_API const char *ssd_opcode_name(unsigned opcode) {
     case SSD_OP_LIST: return "LIST";
     case SSD_OP_RENAME: return "RENAME";
     case SSD_OP_DELETE: return "DELETE";
+    case SSD_OP_SET_PERMISSION: return "SET_PERMISSION";
+    case SSD_OP_SET_OWNER: return "SET_OWNER";
+    case SSD_OP_SET_TIMES: return "SET_TIMES";
     case SSD_OP_CREATE_OBJECT: return "CREATE_OBJECT";
     case SSD_OP_EXECUTE_OBJECT: return "EXECUTE_OBJECT";
     case SSD_OP_READ_OBJECT: return "READ_OBJECT";

@@ -9,7 +9,9 @@
  * status 1; usage errors exit with 2.
  */
 #include <errno.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,10 +68,32 @@ static void format_time(uint64_t ms, char *buf, size_t cap) {
   snprintf(buf, cap, "%s.%03ldZ", date, frac);
 }
 
+/* The mode as ls shows it ("drwxr-xr-t"), or "-" when the device keeps none (version 3 or older). */
+static void format_mode(const ssd_object_status *s, char out[11]) {
+  if (s->permission == SSD_PERMISSION_UNKNOWN) {
+    snprintf(out, 11, "%s", "-");
+    return;
+  }
+  out[0] = s->directory ? 'd' : '-';
+  for (int who = 0; who < 3; who++) {
+    int bits = (s->permission >> (6 - 3 * who)) & 7;
+    out[1 + 3 * who] = (bits & 4) ? 'r' : '-';
+    out[2 + 3 * who] = (bits & 2) ? 'w' : '-';
+    out[3 + 3 * who] = (bits & 1) ? 'x' : '-';
+  }
+  if (s->permission & 01000) {
+    out[9] = (s->permission & 1) ? 't' : 'T';
+  }
+  out[10] = '\0';
+}
+
 static void print_entry(const ssd_object_status *s) {
   char when[48];
+  char mode[11];
   format_time(s->mtime_ms, when, sizeof when);
-  printf("%-4s %12" PRIu64 "  %s  %s\n", s->directory ? "dir" : "file", s->length, when,
+  format_mode(s, mode);
+  printf("%-10s %-8s %-8s %-4s %12" PRIu64 "  %s  %s\n", mode, s->owner.len > 0 ? s->owner.s : "-",
+         s->group.len > 0 ? s->group.s : "-", s->directory ? "dir" : "file", s->length, when,
          s->path.s);
 }
 
@@ -106,6 +130,15 @@ static int cmd_stat(ssd_client *c, const char *path) {
   printf("kind:     %s\n", s.directory ? "directory" : "file");
   printf("length:   %" PRIu64 "\n", s.length);
   printf("modified: %s\n", when);
+  if (s.permission != SSD_PERMISSION_UNKNOWN) {
+    char mode[11];
+    format_mode(&s, mode);
+    format_time(s.atime_ms, when, sizeof when);
+    printf("accessed: %s\n", when);
+    printf("owner:    %s\n", s.owner.s);
+    printf("group:    %s\n", s.group.s);
+    printf("mode:     %s (%04o)\n", mode, (unsigned)s.permission);
+  }
   printf("id:       %" PRIu64 "\n", s.object_id);
   ssd_object_status_free(&s);
   return 0;
@@ -195,6 +228,40 @@ static int cmd_cat(ssd_client *c, const char *path) {
   return rc;
 }
 
+/* The process's user and its groups (PROTOCOL.md, "Users and permissions"): what the device checks
+ * this tool's commands against. Names that cannot be found are left out; no user, no IDENTIFY. */
+#define MAX_GROUPS 64
+static char user_name[256];
+static char group_names[MAX_GROUPS][256];
+static const char *group_list[MAX_GROUPS];
+
+static void identify_as_process_user(ssd_options *options) {
+  struct passwd pw, *found = NULL;
+  char buf[4096];
+  if (getpwuid_r(geteuid(), &pw, buf, sizeof buf, &found) != 0 || found == NULL) {
+    return;
+  }
+  snprintf(user_name, sizeof user_name, "%s", pw.pw_name);
+  gid_t gids[MAX_GROUPS];
+  int n = MAX_GROUPS;
+  if (getgrouplist(user_name, pw.pw_gid, gids, &n) < 0) {
+    n = 0;
+  }
+  size_t kept = 0;
+  for (int i = 0; i < n; i++) {
+    struct group gr, *g = NULL;
+    char gbuf[4096];
+    if (getgrgid_r(gids[i], &gr, gbuf, sizeof gbuf, &g) == 0 && g != NULL) {
+      snprintf(group_names[kept], sizeof group_names[kept], "%s", gr.gr_name);
+      group_list[kept] = group_names[kept];
+      kept++;
+    }
+  }
+  options->user = user_name;
+  options->groups = group_list;
+  options->n_groups = kept;
+}
+
 int main(int argc, char **argv) {
   const char *device = getenv("SMARTSSD_DEVICE");
   if (device == NULL || device[0] == '\0') {
@@ -237,6 +304,7 @@ int main(int argc, char **argv) {
 
   ssd_client *c;
   ssd_error err;
+  identify_as_process_user(&options);
   if (ssd_connect(device, &options, &c, &err) != SSD_OK) {
     return fail(&err);
   }
