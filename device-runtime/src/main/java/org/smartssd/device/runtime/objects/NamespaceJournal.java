@@ -176,6 +176,16 @@ final class NamespaceJournal implements Namespace.Changes {
     return new Inode.Attributes(owner, group, permission(in.readUnsignedShort()));
   }
 
+  /** What {@link #writeAttributes} wrote, into {@code node}. */
+  private void readAttributes(DataInputStream in, Inode node) throws IOException {
+    Inode.Attributes a = readOwnership(in);
+    node.owner = a.owner();
+    node.group = a.group();
+    node.permission = a.permission();
+    node.modificationTimeMillis = in.readLong();
+    node.accessTimeMillis = in.readLong();
+  }
+
   private static int permission(int value) throws IOException {
     if ((value & ~org.smartssd.device.ObjectStatus.PERMISSION_BITS) != 0) {
       throw new IOException("metadata corrupt: permission " + Integer.toOctalString(value) + " has bits beyond 01777");
@@ -205,10 +215,15 @@ final class NamespaceJournal implements Namespace.Changes {
   public void attributes(Inode node) {
     log.append(RECORD_ATTRIBUTES, record(out -> {
       out.writeLong(node.id);
-      writeOwnership(out, node);
-      out.writeLong(node.modificationTimeMillis);
-      out.writeLong(node.accessTimeMillis);
+      writeAttributes(out, node);
     }));
+  }
+
+  /** Owner, group, permission, then modification and access times: read by {@link #readAttributes}. */
+  private static void writeAttributes(DataOutputStream out, Inode node) throws IOException {
+    writeOwnership(out, node);
+    out.writeLong(node.modificationTimeMillis);
+    out.writeLong(node.accessTimeMillis);
   }
 
   /**
@@ -277,9 +292,7 @@ final class NamespaceJournal implements Namespace.Changes {
     out.writeInt(pageSize);
     out.writeLong(namespace.nextId());
     Inode root = namespace.root();
-    writeOwnership(out, root);
-    out.writeLong(root.modificationTimeMillis);
-    out.writeLong(root.accessTimeMillis);
+    writeAttributes(out, root);
     out.writeInt(namespace.size() - 1);
     Deque<Inode> todo = new ArrayDeque<>(root.children.values());
     while (!todo.isEmpty()) {
@@ -319,13 +332,7 @@ final class NamespaceJournal implements Namespace.Changes {
     namespace.restoreNextId(in.readLong());
     boolean owned = version >= ATTRIBUTES_SNAPSHOT_VERSION;
     if (owned) {
-      Inode root = namespace.root();
-      Inode.Attributes a = readOwnership(in);
-      root.owner = a.owner();
-      root.group = a.group();
-      root.permission = a.permission();
-      root.modificationTimeMillis = in.readLong();
-      root.accessTimeMillis = in.readLong();
+      readAttributes(in, namespace.root());
     }
     int count = in.readInt();
     for (int i = 0; i < count; i++) {
@@ -410,15 +417,7 @@ final class NamespaceJournal implements Namespace.Changes {
         namespace.remove(node);
         parent.modificationTimeMillis = time;
       }
-      case RECORD_ATTRIBUTES -> {
-        Inode node = node(in.readLong());
-        Inode.Attributes a = readOwnership(in);
-        node.owner = a.owner();
-        node.group = a.group();
-        node.permission = a.permission();
-        node.modificationTimeMillis = in.readLong();
-        node.accessTimeMillis = in.readLong();
-      }
+      case RECORD_ATTRIBUTES -> readAttributes(in, node(in.readLong()));
       case RECORD_COMMIT -> {
         Inode file = node(in.readLong());
         file.length = file.durableLength = in.readLong();

@@ -136,10 +136,21 @@ public final class ObjectStore implements ScanSource, Closeable {
    * {@code permission}, the parents made with the owner's write and execute added.
    */
   public void mkdirs(String path, int permission, Caller caller) throws StoreException, IOException {
+    change(path, names -> namespace.mkdirs(path, names, permission, caller, journal));
+  }
+
+  /** A change of the namespace at {@code path}: whether anything changed (then it is made durable). */
+  @FunctionalInterface
+  private interface Change {
+    boolean apply(List<String> names) throws StoreException;
+  }
+
+  /** Makes {@code change} under the write lock and, when it changed anything, makes it durable. */
+  private void change(String path, Change change) throws StoreException, IOException {
     List<String> names = PathNames.split(path);
     lock.writeLock().lock();
     try {
-      if (namespace.mkdirs(path, names, permission, caller, journal)) {
+      if (change.apply(names)) {
         journal.commitMetadata();
       }
     } finally {
@@ -193,52 +204,32 @@ public final class ObjectStore implements ScanSource, Closeable {
   }
 
   public void delete(String path, boolean recursive, Caller caller) throws StoreException, IOException {
-    List<String> names = PathNames.split(path);
-    lock.writeLock().lock();
-    try {
-      if (namespace.delete(path, names, recursive, caller, journal)) {
-        journal.commitMetadata();
-      }
-    } finally {
-      lock.writeLock().unlock();
-    }
+    change(path, names -> namespace.delete(path, names, recursive, caller, journal));
   }
 
   /** Sets the permission of {@code path}, which {@code caller} must own. */
   public void setPermission(String path, int permission, Caller caller) throws StoreException, IOException {
-    List<String> names = PathNames.split(path);
-    lock.writeLock().lock();
-    try {
+    change(path, names -> {
       namespace.setPermission(path, names, permission, caller, journal);
-      journal.commitMetadata();
-    } finally {
-      lock.writeLock().unlock();
-    }
+      return true;
+    });
   }
 
   /** Sets the owner and the group of {@code path} (empty: kept), as HDFS lets {@code caller}. */
   public void setOwner(String path, String owner, String group, Caller caller) throws StoreException, IOException {
-    List<String> names = PathNames.split(path);
-    lock.writeLock().lock();
-    try {
+    change(path, names -> {
       namespace.setOwner(path, names, owner, group, caller, journal);
-      journal.commitMetadata();
-    } finally {
-      lock.writeLock().unlock();
-    }
+      return true;
+    });
   }
 
   /** Sets the modification and access times of {@code path} (-1: kept); {@code caller} must be able to write it. */
   public void setTimes(String path, long modificationTimeMillis, long accessTimeMillis, Caller caller)
       throws StoreException, IOException {
-    List<String> names = PathNames.split(path);
-    lock.writeLock().lock();
-    try {
+    change(path, names -> {
       namespace.setTimes(path, names, modificationTimeMillis, accessTimeMillis, caller, journal);
-      journal.commitMetadata();
-    } finally {
-      lock.writeLock().unlock();
-    }
+      return true;
+    });
   }
 
   /**
