@@ -273,11 +273,12 @@ class FrameDecoderFuzzTest {
   /** A decoded request encodes to a payload of the frame's length, which decodes to the same request. */
   private static void checkConsistent(FrameFuzzer.Case c, int at, DeviceDecoding.Step step) {
     Request request = step.request();
+    int version = step.header().version();
     PayloadWriter w = new PayloadWriter();
-    Messages.encodeRequest(request, w);
+    Messages.encodeRequest(version, request, w);
     try {
       assertEquals(step.header().payloadLength(), w.size(), "re-encoded length of " + request);
-      assertEquals(request, Messages.decodeRequest(request.opcode(), Messages.concat(w.segments())));
+      assertEquals(request, Messages.decodeRequest(version, request.opcode(), Messages.concat(w.segments())));
     } catch (ProtocolException | AssertionError e) {
       throw new AssertionError("case " + describe(c) + ": the request decoded at byte " + at
           + " does not survive a round trip: " + e.getMessage(), e);

@@ -113,6 +113,17 @@ public final class FrameFuzzer {
     for (Request r : requests) {
       all.add(bytes(Messages.requestFrame(ProtocolConstants.CURRENT_VERSION, id++, r)));
     }
+    // Version 4: users and permissions.
+    List<Request> v4 = List.of(
+        new Request.Identify("alice", List.of("analysts", "")),
+        new Request.Mkdirs("/a", 01777),
+        new Request.Create("/a/b", true, true, 0600),
+        new Request.SetPermission("/a", 0),
+        new Request.SetOwner("/a", "bob", ""),
+        new Request.SetTimes("/a", ProtocolConstants.KEEP_TIME, 0));
+    for (Request r : v4) {
+      all.add(bytes(Messages.requestFrame(ProtocolConstants.PERMISSIONS_VERSION, id++, r)));
+    }
     return all;
   }
 
