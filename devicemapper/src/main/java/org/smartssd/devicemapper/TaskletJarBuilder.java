@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.compress.BZip2Codec;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.hadoop.io.compress.DefaultCodec;
@@ -83,6 +84,7 @@ final class TaskletJarBuilder {
     }
     roots.add(job.getMapOutputKeyClass().getName());
     roots.add(job.getMapOutputValueClass().getName());
+    Bzip2Split bzip2 = input.compression() == InputSpec.Compression.BZIP2 ? bzip2Split(conf, split) : null;
     SequenceHeader sequence = null;
     if (input.kind() == InputSpec.Kind.SEQUENCE) {
       sequence = sequenceHeader(conf, split);
@@ -136,8 +138,57 @@ final class TaskletJarBuilder {
       parameters.put(MapReduceTasklet.FILE_LENGTH,
           Long.toString(split.getPath().getFileSystem(conf).getFileStatus(split.getPath()).getLen()));
     }
+    if (bzip2 != null) {
+      parameters.put(MapReduceTasklet.FILE_LENGTH, Long.toString(bzip2.fileLength()));
+      parameters.put(MapReduceTasklet.BZIP2_LEVEL, Integer.toString(bzip2.level()));
+    }
     return new Tasklet(jar(classes, JobConfigurations.encodeDefaults(defaults)), MapReduceTasklet.class.getName(),
         parameters, input);
+  }
+
+  /** Hadoop's {@code LineReader}'s buffer size key and its default when the key is unset. */
+  static final String IO_FILE_BUFFER_SIZE = "io.file.buffer.size";
+  private static final int LINE_READER_DEFAULT_BUFFER = 64 * 1024;
+
+  /**
+   * What the device needs to read a split of a bzip2 file as Hadoop does, besides the split: the
+   * file's length and the block size level in its header.
+   */
+  record Bzip2Split(long fileLength, int level) {}
+
+  /**
+   * Reads the first 4 bytes of a bzip2 split's file: "BZh" and the level '1' to '9'.
+   *
+   * @throws UnsupportedJobException when they are not that (Hadoop's reader takes some such files;
+   *     the host reads them), the file cannot be read, or {@code io.file.buffer.size} is not positive
+   *     (Hadoop's line reader then reads nothing; its size does not change the records otherwise)
+   */
+  static Bzip2Split bzip2Split(Configuration conf, FileSplit split) throws UnsupportedJobException {
+    int buffer = conf.getInt(IO_FILE_BUFFER_SIZE, LINE_READER_DEFAULT_BUFFER);
+    if (buffer < 1) {
+      throw new UnsupportedJobException(IO_FILE_BUFFER_SIZE + " is " + buffer + ", not a buffer size Hadoop's line"
+          + " reader reads with: the host reads split " + split.getPath());
+    }
+    byte[] header = new byte[4];
+    long length;
+    try {
+      org.apache.hadoop.fs.FileSystem fs = split.getPath().getFileSystem(conf);
+      length = fs.getFileStatus(split.getPath()).getLen();
+      try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(split.getPath())) {
+        in.readFully(0, header);
+      }
+    } catch (java.io.EOFException e) {
+      throw new UnsupportedJobException("split " + split.getPath() + " is of a file shorter than a bzip2 header"
+          + " (\"BZh\" and a level): the host reads it");
+    } catch (IOException e) {
+      throw new UnsupportedJobException("split " + split.getPath() + ": its bzip2 header cannot be read: " + e);
+    }
+    if (header[0] != 'B' || header[1] != 'Z' || header[2] != 'h' || header[3] < '1' || header[3] > '9') {
+      throw new UnsupportedJobException(String.format("split %s is of a file that does not start with a bzip2 header"
+          + " (\"BZh\" and a level '1' to '9', not 0x%02x%02x%02x%02x): the host reads it", split.getPath(),
+          header[0], header[1], header[2], header[3]));
+    }
+    return new Bzip2Split(length, header[3] - '0');
   }
 
   /**
@@ -200,7 +251,18 @@ final class TaskletJarBuilder {
     if (compression == null) {
       throw new UnsupportedJobException("split " + split.getPath() + " is compressed with "
           + codec.getClass().getSimpleName() + " (" + codec.getDefaultExtension() + "), and the device"
-          + " decompresses only gzip (.gz) and zlib (.deflate, DefaultCodec)");
+          + " decompresses only gzip (.gz), zlib (.deflate, DefaultCodec) and bzip2 (.bz2)");
+    }
+    if (compression == InputSpec.Compression.BZIP2) {
+      if (split.getLength() == 0) {
+        throw new UnsupportedJobException("split " + split.getPath() + " is an empty bzip2 split (an empty file):"
+            + " the host reads it");
+      }
+      if (records.kind() == InputSpec.Kind.FIXED_LENGTH && split.getStart() != 0) {
+        throw new UnsupportedJobException("split " + split.getPath() + " starts at byte " + split.getStart()
+            + " of a bzip2 file of fixed-length records, which Hadoop reads whole, from its start");
+      }
+      return records.compressed(compression); // text: any split, read from its first block (Bzip2Split)
     }
     String kind = compression == InputSpec.Compression.GZIP ? "gzip" : "zlib";
     if (split.getLength() == 0) {
@@ -221,6 +283,9 @@ final class TaskletJarBuilder {
     }
     if (codec instanceof DefaultCodec) {
       return InputSpec.Compression.DEFLATE;
+    }
+    if (codec instanceof BZip2Codec) {
+      return InputSpec.Compression.BZIP2;
     }
     return null;
   }

@@ -356,25 +356,86 @@ class DeviceJobTest {
   }
 
   /**
+   * A bzip2 file is split by its blocks, as Hadoop splits it, and every split is read in the device
+   * as LineRecordReader reads it (the keys are the split's start plus the decompressed bytes before
+   * the record): level-1 files of six to eight blocks, splits of 16 KiB, each file's first 4 bytes with
+   * its level read by the host; lines and key/value lines give the host's output, and nothing falls
+   * back. Fixed-length records of a bzip2 file are one split, read whole.
+   */
+  @Test
+  void bzip2TextIsSplitByBlocksAndEverySplitReadInTheDevice() throws Exception {
+    Random random = new Random(7);
+    List<byte[]> bzTexts = new ArrayList<>();
+    for (int f = 0; f < 2; f++) {
+      byte[] text = text(random, 14_000 + 4_000 * f, f == 0, f == 0);
+      bzTexts.add(text);
+      jobs.write("/bz2/part-" + f + ".txt.bz2", bzip2(text, 1));
+    }
+    long lines = bzTexts.stream().mapToLong(DeviceJobTest::lines).sum();
+    long splitBytes = 16 << 10;
+
+    Runs runs = everyMode(TestJobs::lineEcho, "/bz2", splitBytes);
+    assertThat(runs.splits()).as("several splits a file").isGreaterThan(6);
+    assertThat(runs.outputs().get(Mode.HOST)).hasSize((int) lines);
+    assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST));
+    assertThat(runs.outputs().get(Mode.FALLBACK)).isEqualTo(runs.outputs().get(Mode.HOST));
+    Counters device = runs.counters().get(Mode.DEVICE);
+    assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isEqualTo(runs.splits());
+    assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isZero();
+    assertThat(counter(runs.counters().get(Mode.FALLBACK), DeviceCounters.FALLBACK_SPLITS)).isEqualTo(runs.splits());
+
+    Runs keyValue = everyMode(TestJobs::keyValueEcho, "/bz2", splitBytes);
+    assertThat(keyValue.outputs().get(Mode.DEVICE)).isEqualTo(keyValue.outputs().get(Mode.HOST)).hasSize((int) lines);
+    assertThat(counter(keyValue.counters().get(Mode.DEVICE), DeviceCounters.DEVICE_EXECUTIONS))
+        .isEqualTo(keyValue.splits());
+    assertThat(counter(keyValue.counters().get(Mode.DEVICE), DeviceCounters.FALLBACK_SPLITS)).isZero();
+
+    jobs.write("/bz2records/trace.bin.bz2", bzip2(records, 9));
+    Runs fixed = everyMode(TestJobs::regionCount, "/bz2records", RECORD_SPLIT_BYTES);
+    assertThat(fixed.splits()).isEqualTo(1);
+    assertThat(fixed.outputs().get(Mode.DEVICE)).isEqualTo(fixed.outputs().get(Mode.HOST));
+    assertThat(Jobs.counts(fixed.outputs().get(Mode.HOST))).isEqualTo(expectedRegions());
+    assertThat(counter(fixed.counters().get(Mode.DEVICE), TestJobs.MapperCounters.RECORDS)).isEqualTo(RECORDS);
+    assertThat(counter(fixed.counters().get(Mode.DEVICE), DeviceCounters.FALLBACK_SPLITS)).isZero();
+
+    // The host reads the level from the file's header, and refuses a file that has none.
+    FileSplit second = new FileSplit(jobs.path("/bz2/part-1.txt.bz2"), 20_000, 16 << 10, new String[0]);
+    assertThat(TaskletJarBuilder.input(TextInputFormat.class, jobs.conf(), second).encode()).isEqualTo("bzip2+lines");
+    assertThat(TaskletJarBuilder.bzip2Split(jobs.conf(), second).level()).isEqualTo(1);
+    jobs.write("/bz2bad/part.txt.bz2", "BZx9 not bzip2".getBytes(StandardCharsets.UTF_8));
+    FileSplit bad = new FileSplit(jobs.path("/bz2bad/part.txt.bz2"), 0, 14, new String[0]);
+    assertThatThrownBy(() -> TaskletJarBuilder.bzip2Split(jobs.conf(), bad))
+        .hasMessageContaining("does not start with a bzip2 header");
+  }
+
+  /** Hadoop's bzip2 compressor at a level ("BZ", as BZip2Codec writes it, then "h" and the level). */
+  private static byte[] bzip2(byte[] bytes, int level) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write('B');
+    out.write('Z');
+    try (OutputStream bz = new org.apache.hadoop.io.compress.bzip2.CBZip2OutputStream(out, level)) {
+      bz.write(bytes);
+    }
+    return out.toByteArray();
+  }
+
+  /**
    * Other codecs run on the host, saying why; a damaged gzip file fails the job, in the device as
    * on the host; an empty one, which Hadoop's GzipCodec refuses, goes to the host, which fails it.
    */
   @Test
   void otherCodecsFallBackAndDamagedGzipFails() throws Exception {
-    ByteArrayOutputStream bz = new ByteArrayOutputStream();
-    try (OutputStream out = org.apache.hadoop.util.ReflectionUtils.newInstance(
-        org.apache.hadoop.io.compress.BZip2Codec.class, jobs.conf()).createOutputStream(bz)) {
-      out.write(texts.get(1));
-    }
-    jobs.write("/bz/part.txt.bz2", bz.toByteArray());
-    Runs runs = everyMode(TestJobs::lineEcho, "/bz", TEXT_SPLIT_BYTES);
+    CompressionCodec snappy = org.apache.hadoop.util.ReflectionUtils.newInstance(
+        org.apache.hadoop.io.compress.SnappyCodec.class, jobs.conf());
+    jobs.write("/snappy/part.txt.snappy", compress(snappy, texts.get(1)));
+    Runs runs = everyMode(TestJobs::lineEcho, "/snappy", TEXT_SPLIT_BYTES);
     assertThat(runs.outputs().get(Mode.DEVICE)).isEqualTo(runs.outputs().get(Mode.HOST)).isNotEmpty();
     Counters device = runs.counters().get(Mode.DEVICE);
     assertThat(counter(device, DeviceCounters.FALLBACK_SPLITS)).isEqualTo(runs.splits()).isPositive();
     assertThat(counter(device, DeviceCounters.DEVICE_EXECUTIONS)).isZero();
-    FileSplit bzSplit = new FileSplit(jobs.path("/bz/part.txt.bz2"), 0, 10, new String[0]);
-    assertThatThrownBy(() -> TaskletJarBuilder.input(TextInputFormat.class, jobs.conf(), bzSplit))
-        .hasMessageContaining("BZip2Codec").hasMessageContaining("only gzip");
+    FileSplit snappySplit = new FileSplit(jobs.path("/snappy/part.txt.snappy"), 0, 10, new String[0]);
+    assertThatThrownBy(() -> TaskletJarBuilder.input(TextInputFormat.class, jobs.conf(), snappySplit))
+        .hasMessageContaining("SnappyCodec").hasMessageContaining("only gzip");
 
     byte[] gz = gzip(texts.get(2));
     jobs.write("/gzbad/part.txt.gz", Arrays.copyOf(gz, gz.length - 9)); // cut inside its trailer

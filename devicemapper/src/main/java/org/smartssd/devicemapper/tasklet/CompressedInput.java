@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.smartssd.device.tasklet.DataChunk;
 import org.smartssd.device.tasklet.RecordBoundaries;
+import org.smartssd.devicemapper.wire.InputSpec;
 
 /**
  * A compressed split, taken apart in the device: the lane that owns it gets its bytes in order (the
- * engine's {@code STREAM} format), decompresses them (gzip members or zlib streams: {@link GzipInflater}, whose work the device
- * counts as it counts the job's), and cuts what comes out into chunks of whole records at their
+ * engine's {@code STREAM} format), decompresses them (gzip members or zlib streams: {@link
+ * GzipInflater}; bzip2 streams, for fixed-length records, which Hadoop reads from the whole file:
+ * {@link Bzip2Decoder}; work the device counts as it counts the job's), and cuts what comes out into chunks of whole records at their
  * offsets in the decompressed stream, which it hands on to be presented as the job's input format
  * presents them ({@link InputRecords}). Those offsets are the keys Hadoop's readers give records of
  * a compressed file: {@code LineRecordReader} and {@code FixedLengthRecordReader} count positions in
@@ -35,7 +37,7 @@ final class CompressedInput {
   private final byte delimiter;
   private final int maxRecordBytes;
   private final Records records;
-  private final GzipInflater inflater;
+  private final Decompressor inflater;
   /** Decompressed bytes not yet handed on: a partial record, then what was just decompressed. */
   private byte[] pending = new byte[64 * 1024];
   private int pendingLength;
@@ -46,6 +48,17 @@ final class CompressedInput {
   private int[] ends = new int[1024];
   /** Where the next compressed chunk starts, or -1 before the first. */
   private long nextOffset = -1;
+
+  /** What decompresses: {@link GzipInflater} or {@link Bzip2Decoder}. */
+  private interface Decompressor {
+    void feed(byte[] input, int offset, int length) throws IOException;
+
+    void finish() throws IOException;
+
+    long compressedBytes();
+
+    long decompressedBytes();
+  }
 
   /** The job's own exception, carried out through the inflater. */
   private static final class JobFailure extends IOException {
@@ -64,12 +77,84 @@ final class CompressedInput {
 
   /** @param zlib whether the file is zlib streams (Hadoop's {@code DefaultCodec}) rather than gzip members */
   CompressedInput(String path, boolean zlib, int recordLength, byte delimiter, int maxRecordBytes, Records records) {
+    this(path, zlib ? InputSpec.Compression.DEFLATE : InputSpec.Compression.GZIP, 0, recordLength, delimiter,
+        maxRecordBytes, records);
+  }
+
+  /**
+   * @param compression gzip, zlib, or bzip2 read from the file's start as whole streams
+   * @param level bzip2 only: the block size level in the file's header (1 to 9), the largest the
+   *     decoder takes
+   */
+  CompressedInput(String path, InputSpec.Compression compression, int level, int recordLength, byte delimiter,
+      int maxRecordBytes, Records records) {
     this.path = path;
     this.recordLength = recordLength;
     this.delimiter = delimiter;
     this.maxRecordBytes = maxRecordBytes;
     this.records = records;
-    this.inflater = zlib ? GzipInflater.zlib(this::decompressed) : new GzipInflater(this::decompressed);
+    this.inflater = switch (compression) {
+      case GZIP -> inflater(new GzipInflater(this::decompressed));
+      case DEFLATE -> inflater(GzipInflater.zlib(this::decompressed));
+      case BZIP2 -> decoder(new Bzip2Decoder(this::decompressed, level));
+      case NONE -> throw new IllegalArgumentException(path + ": not compressed");
+    };
+  }
+
+  private static Decompressor inflater(GzipInflater inflater) {
+    return new Decompressor() {
+      @Override
+      public void feed(byte[] input, int offset, int length) throws IOException {
+        inflater.feed(input, offset, length);
+      }
+
+      @Override
+      public void finish() throws IOException {
+        inflater.finish();
+      }
+
+      @Override
+      public long compressedBytes() {
+        return inflater.compressedBytes();
+      }
+
+      @Override
+      public long decompressedBytes() {
+        return inflater.decompressedBytes();
+      }
+    };
+  }
+
+  private Decompressor decoder(Bzip2Decoder decoder) {
+    return new Decompressor() {
+      @Override
+      public void feed(byte[] input, int offset, int length) throws IOException {
+        try {
+          decoder.feed(input, offset, length);
+        } catch (java.util.zip.ZipException e) {
+          throw new java.util.zip.ZipException(path + ": " + e.getMessage());
+        }
+      }
+
+      @Override
+      public void finish() throws IOException {
+        try {
+          decoder.finish();
+        } catch (java.util.zip.ZipException e) {
+          throw new java.util.zip.ZipException(path + ": " + e.getMessage());
+        }
+      }
+
+      @Override
+      public long compressedBytes() {
+        return decoder.compressedBytes();
+      }
+
+      @Override
+      public long decompressedBytes() {
+        return decoder.decompressedBytes();
+      }
+    };
   }
 
   /** The next chunk of the compressed split, in order. */

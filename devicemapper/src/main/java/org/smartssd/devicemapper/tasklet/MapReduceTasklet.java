@@ -73,8 +73,11 @@ public final class MapReduceTasklet implements MergingTasklet {
   public static final String BUFFER_RECORDS = "buffer-records";
   public static final String BUFFER_BYTES = "buffer-bytes";
   public static final String RESULT_BATCH_BYTES = "result-batch-bytes";
-  /** A SequenceFile split's file: its length, the end of its header, its sync mark (hex), its classes. */
+  /** The split's file's length (a SequenceFile's or a bzip2 file's split). */
   public static final String FILE_LENGTH = "file-length";
+  /** A bzip2 file's split: the block size level in the file's header, '1' to '9' (its fourth byte). */
+  public static final String BZIP2_LEVEL = "bzip2-level";
+  /** A SequenceFile split's file: the end of its header, its sync mark (hex), its classes. */
   public static final String SEQUENCE_HEADER_END = "sequence-header-end";
   public static final String SEQUENCE_SYNC = "sequence-sync";
   public static final String SEQUENCE_KEY_CLASS = "sequence-key-class";
@@ -89,6 +92,8 @@ public final class MapReduceTasklet implements MergingTasklet {
   private CompressedInput compressed;
   /** The split's SequenceFile records, when it is one; else null. */
   private SequenceInput sequence;
+  /** The split's bzip2 text records, when it is one; else null. */
+  private Bzip2SplitInput bzip2;
   private int readPast;
   private org.apache.hadoop.io.Writable sequenceKey;
   private org.apache.hadoop.io.Writable sequenceValue;
@@ -132,10 +137,13 @@ public final class MapReduceTasklet implements MergingTasklet {
     } else {
       records = records(spec);
     }
-    if (spec.compression() != InputSpec.Compression.NONE) {
-      compressed = new CompressedInput(required(p, SPLIT_PATH), spec.compression() == InputSpec.Compression.DEFLATE,
-          spec.kind() == InputSpec.Kind.FIXED_LENGTH
-          ? spec.recordLength() : 0, records.format().delimiter(), context.maxRecordBytes(), this::map);
+    if (spec.compression() == InputSpec.Compression.BZIP2 && spec.kind() != InputSpec.Kind.FIXED_LENGTH) {
+      bzip2(p, spec, context.maxRecordBytes());
+    } else if (spec.compression() != InputSpec.Compression.NONE) {
+      int level = spec.compression() == InputSpec.Compression.BZIP2 ? level(p) : 0;
+      compressed = new CompressedInput(required(p, SPLIT_PATH), spec.compression(), level,
+          spec.kind() == InputSpec.Kind.FIXED_LENGTH ? spec.recordLength() : 0, records.format().delimiter(),
+          context.maxRecordBytes(), this::map);
     }
     // The job's code gets a copy of the configuration: what it does to it (a Configuration is a Writable,
     // and readFields rewrites it) never reaches the one this runtime confined and makes classes from.
@@ -151,7 +159,7 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   @Override
   public RecordFormat recordFormat() {
-    if (sequence != null) {
+    if (sequence != null || bzip2 != null) {
       return RecordFormat.stream(readPast);
     }
     if (records == null) {
@@ -170,6 +178,10 @@ public final class MapReduceTasklet implements MergingTasklet {
     batcher.sink(results);
     if (compressed != null) {
       compressed.feed(chunk); // whole records, as they come out, to map
+      return;
+    }
+    if (bzip2 != null) {
+      bzip2.feed(chunk); // the split's records, as they come out, to map
       return;
     }
     if (sequence != null) {
@@ -240,6 +252,30 @@ public final class MapReduceTasklet implements MergingTasklet {
         sync, Long.parseLong(required(p, FILE_LENGTH)), maxRecordBytes, this::mapSequenceRecord);
   }
 
+  /** Sets up the reading of a bzip2 file's split of text, from the split's parameters. */
+  private void bzip2(Map<String, String> p, InputSpec spec, int maxRecordBytes) throws IOException {
+    String path = required(p, SPLIT_PATH);
+    long start = longParameter(p, SPLIT_START);
+    long end = start + longParameter(p, SPLIT_LENGTH);
+    long fileLength = longParameter(p, FILE_LENGTH);
+    int level = level(p);
+    if (start < 0 || end <= start || end > fileLength) {
+      throw new IOException("parameters " + SPLIT_START + ", " + SPLIT_LENGTH + ", " + FILE_LENGTH + ": split ["
+          + start + ", " + end + ") is not a part of a file of " + fileLength + " bytes");
+    }
+    readPast = Bzip2SplitInput.readPast(level, maxRecordBytes);
+    int delimiter = spec.kind() == InputSpec.Kind.DELIMITED ? spec.delimiter() & 0xFF : Bzip2SplitInput.DEFAULT_LINES;
+    bzip2 = new Bzip2SplitInput(path, start, end, fileLength, level, delimiter, maxRecordBytes, this::map);
+  }
+
+  private static int level(Map<String, String> p) throws IOException {
+    int level = intParameter(p, BZIP2_LEVEL);
+    if (level < 1 || level > Bzip2Decoder.MAX_LEVEL) {
+      throw new IOException("parameter " + BZIP2_LEVEL + ": " + level + " is not a bzip2 block size level (1 to 9)");
+    }
+    return level;
+  }
+
   /** Maps the records of a chunk of whole ones. */
   private void map(DataChunk chunk) throws Exception {
     InputRecords in = records;
@@ -261,6 +297,9 @@ public final class MapReduceTasklet implements MergingTasklet {
     }
     if (compressed != null) {
       compressed.finish();
+    }
+    if (bzip2 != null) {
+      bzip2.finish();
     }
     if (sequence != null) {
       sequence.finish();
@@ -379,6 +418,14 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   private static int intParameter(Map<String, String> p, String name) throws IOException {
     return Integer.parseInt(required(p, name));
+  }
+
+  private static long longParameter(Map<String, String> p, String name) throws IOException {
+    try {
+      return Long.parseLong(required(p, name));
+    } catch (NumberFormatException e) {
+      throw new IOException("parameter " + name + ": '" + p.get(name) + "' is not a number", e);
+    }
   }
 
   /** What the mapper's context writes goes to the lane's buffer. */

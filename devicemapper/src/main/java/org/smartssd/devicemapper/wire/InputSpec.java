@@ -24,6 +24,15 @@ import java.nio.charset.StandardCharsets;
  * streams, as its {@code DefaultCodec} reads it), which the device decompresses before it presents
  * the records, with their offsets in the decompressed stream as Hadoop's readers give them.
  *
+ * <p>Any but {@code sequence} may be prefixed {@code bzip2+}: a bzip2 file (Hadoop's {@code
+ * BZip2Codec}, one or more streams). Text records ({@code lines}, {@code delimited}, {@code
+ * key-value}) are read from a split of it, from its first block at or after the split's start, as
+ * {@code LineRecordReader} reads a split of a bzip2 file (block by block), with its keys: the split's
+ * start plus the decompressed bytes before the record. Fixed-length records are read from the whole
+ * file, which is one split ({@code FixedLengthInputFormat} does not split compressed files), with
+ * their offsets in the decompressed stream. The split's file length, the level in the file's header
+ * and the job's {@code io.file.buffer.size} go to the device as parameters of their own.
+ *
  * @param compression how the split's bytes are compressed
  * @param recordLength the record length (fixed-length only, else 0)
  * @param delimiter the record delimiter (delimited) or the key/value separator (key-value), else 0
@@ -43,7 +52,9 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
     /** Hadoop's {@code GzipCodec} ({@code .gz}): gzip members. */
     GZIP("gzip+"),
     /** Hadoop's {@code DefaultCodec} ({@code .deflate}): zlib streams. */
-    DEFLATE("deflate+");
+    DEFLATE("deflate+"),
+    /** Hadoop's {@code BZip2Codec} ({@code .bz2}): bzip2 streams, split by their blocks. */
+    BZIP2("bzip2+");
 
     private final String prefix;
 
@@ -174,6 +185,6 @@ public record InputSpec(Kind kind, int recordLength, byte delimiter, Compression
       throw new IllegalArgumentException("bad input spec '" + text + "': '" + value + "' is not a number");
     }
     throw new IllegalArgumentException("unknown input spec '" + text
-        + "' (fixed-length:N, lines, delimited:B, key-value:S or sequence, the first four perhaps after gzip+ or deflate+)");
+        + "' (fixed-length:N, lines, delimited:B, key-value:S or sequence, the first four perhaps after gzip+, deflate+ or bzip2+)");
   }
 }
