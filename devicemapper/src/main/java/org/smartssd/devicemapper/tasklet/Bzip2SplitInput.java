@@ -41,14 +41,14 @@ import org.smartssd.device.tasklet.RecordBoundaries;
  *       getPos() <= end || (!finished && needAdditionalRecord)} ({@code nextKeyValue}); a readLine
  *       that reads no byte (the end of the file) ends the records.
  *   <li>{@code needAdditionalRecord} ({@code CompressedSplitLineReader.fillBuffer}): set by the one
- *       read that moves {@code getPos()} past the split's end, when it is made in the middle of a
- *       line end (with the default line ends: a CR was the last byte of the read before) and returns
- *       bytes, to whether its first byte is not LF (so a CR that ends a line at the end of a block
+ *       read that moves {@code getPos()} past the split's end (a block's first read) when it is made
+ *       in the middle of a line end (with the default line ends: a CR ended the block before) and
+ *       returns a byte, to whether that byte is not LF (so a lone CR at the end of the block before
  *       takes one record more). Never cleared. With a one-byte custom delimiter it is never set (a
  *       one-byte delimiter is never cut by a refill).
  *   <li>Lines end at LF, CR LF or a lone CR (a CR LF cut by a refill is still one end), or at the
  *       custom delimiter alone; the last one at the end of the file may have no end. The first
- *       line's UTF-8 byte order mark at s = 0, and the line that is only one at the end of the file,
+ *       line's UTF-8 byte order mark at s = 0, and a first line that is only one at the end of the file,
  *       are {@link InputRecords}'s to leave out, as for uncompressed lines.
  * </ul>
  *
@@ -121,7 +121,8 @@ final class Bzip2SplitInput {
   private final CompressedInput.Records records;
   /** Where the bytes the device reads end: the split's end and readPast more, or the file's end. */
   private final long readEnd;
-  private final Bzip2Decoder decoder;
+  /** Made with the first bytes: the lanes that get none of the split's bytes allocate no block. */
+  private Bzip2Decoder decoder;
 
   // ---- the codec stream's reads, as Hadoop's line reader makes them ----
   /** Blocks begun, the current one's position p(k). */
@@ -186,17 +187,6 @@ final class Bzip2SplitInput {
     this.maxRecordBytes = maxRecordBytes;
     this.records = records;
     this.readEnd = Math.min(fileLength, end + readPast(level, maxRecordBytes));
-    this.decoder = Bzip2Decoder.split(new Bzip2Decoder.Output() {
-      @Override
-      public void write(byte[] bytes, int offset, int length) throws IOException {
-        decompressed(bytes, offset, length);
-      }
-
-      @Override
-      public void block(long position) throws IOException {
-        blockStarts(position);
-      }
-    }, start, level);
     if (start == 0) {
       nextReadLine(); // the first record's readLine: getPos() is 0, not past the end
     }
@@ -220,14 +210,24 @@ final class Bzip2SplitInput {
 
   /** The next compressed bytes of the split, in order from its start. */
   void feed(DataChunk chunk) throws Exception {
-    if (done) {
-      return; // the reader stopped: the rest was read for nothing
-    }
     ByteBuffer data = chunk.data();
     int n = data.remaining();
-    if (nextOffset < 0 && chunk.offset() != start) {
-      throw new IOException(path + ": the split's bytes started at " + chunk.offset() + ", not at its start "
-          + start);
+    if (nextOffset < 0) {
+      if (chunk.offset() != start) {
+        throw new IOException(path + ": the split's bytes started at " + chunk.offset() + ", not at its start "
+            + start);
+      }
+      decoder = Bzip2Decoder.split(new Bzip2Decoder.Output() {
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+          decompressed(bytes, offset, length);
+        }
+
+        @Override
+        public void block(long position) throws IOException {
+          blockStarts(position);
+        }
+      }, start, level);
     }
     if (nextOffset >= 0 && chunk.offset() != nextOffset) {
       throw new IOException(path + ": compressed bytes at " + chunk.offset() + " came where " + nextOffset
@@ -237,6 +237,9 @@ final class Bzip2SplitInput {
     if (nextOffset > readEnd) {
       throw new IOException(path + ": the device handed over bytes up to " + nextOffset + ", past " + readEnd
           + ", where the split and the bytes read after it end in a file of " + fileLength + " bytes");
+    }
+    if (done) {
+      return; // the reader stopped: the rest was read for nothing
     }
     if (input.length < n) {
       input = new byte[Math.max(n, 2 * input.length)];
@@ -286,12 +289,9 @@ final class Bzip2SplitInput {
     handOn();
   }
 
+  /** The compressed bytes decoded (fed to the decoder). */
   long compressedBytes() {
-    return decoder.compressedBytes();
-  }
-
-  long decompressedBytes() {
-    return decoder.decompressedBytes();
+    return decoder == null ? 0 : decoder.compressedBytes();
   }
 
   // ---- the decoder's output ----

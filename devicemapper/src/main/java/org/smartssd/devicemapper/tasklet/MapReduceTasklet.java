@@ -417,7 +417,11 @@ public final class MapReduceTasklet implements MergingTasklet {
   }
 
   private static int intParameter(Map<String, String> p, String name) throws IOException {
-    return Integer.parseInt(required(p, name));
+    try {
+      return Integer.parseInt(required(p, name));
+    } catch (NumberFormatException e) {
+      throw new IOException("parameter " + name + ": '" + p.get(name) + "' is not a number", e);
+    }
   }
 
   private static long longParameter(Map<String, String> p, String name) throws IOException {

@@ -259,6 +259,25 @@ class Bzip2SplitInputTest {
         .isEqualTo(hadoop(write(bz), start, end, conf(4096), null));
   }
 
+  /** Once it has the split's records the reader decodes no more, though the device goes on reading. */
+  @Test
+  void theReaderStopsDecodingWhenItHasItsRecords() throws Exception {
+    byte[] text = text(800_000, 0.1, 0.1, 0);
+    byte[] bz = compress(text, 1);
+    long[] positions = blockPositions(bz);
+    assertThat(positions.length).isGreaterThan(8);
+    long end = positions[2];
+    List<Rec> records = new ArrayList<>();
+    Bzip2SplitInput in = new Bzip2SplitInput("/x.bz2", 0, end, bz.length, 1, Bzip2SplitInput.DEFAULT_LINES,
+        MAX_RECORD, chunk -> collect(InputRecords.lines(), chunk, records));
+    assertThat(end + Bzip2SplitInput.readPast(1, MAX_RECORD)).as("it is given the whole file").isGreaterThan(bz.length);
+    feed(bz, 0, bz.length, in::feed);
+    in.finish();
+    assertThat(records).isEqualTo(hadoop(write(bz), 0, end, conf(4096), null));
+    assertThat(in.compressedBytes()).as("decoded: to the fourth block at most").isLessThanOrEqualTo(positions[4])
+        .isGreaterThan(positions[2]);
+  }
+
   @Test
   void damagedDataFailsNamingTheFile() throws Exception {
     byte[] text = text(250_000, 0.1, 0.1, 0);
