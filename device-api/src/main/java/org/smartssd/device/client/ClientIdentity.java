@@ -20,11 +20,6 @@ public record ClientIdentity(String user, List<String> groups) {
     groups = List.copyOf(groups);
   }
 
-  /** The user this process runs as ({@code user.name}), in no group. */
-  public static ClientIdentity ofProcess() {
-    return new ClientIdentity(System.getProperty("user.name", "unknown"), List.of());
-  }
-
   @Override
   public String toString() {
     return user + (groups.isEmpty() ? "" : " (groups " + String.join(",", groups) + ")");

@@ -1,6 +1,5 @@
 package org.smartssd.device.runtime.objects;
 
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,11 +14,6 @@ import java.util.Set;
 public record Caller(String user, Set<String> groups, boolean bypass) {
   public Caller {
     groups = Set.copyOf(groups);
-  }
-
-  /** The groups in the order given, for messages. */
-  static String describe(String user, List<String> groups) {
-    return user + (groups.isEmpty() ? "" : " (groups " + String.join(",", groups) + ")");
   }
 
   boolean isIn(String group) {
