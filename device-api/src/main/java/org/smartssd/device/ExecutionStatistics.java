@@ -35,6 +35,12 @@ package org.smartssd.device;
  * @param countedTailMemoryAccesses of {@code countedMemoryAccesses}, those after the last read
  * @param countedTailLibraryCalls of {@code countedLibraryCalls}, those after the last read
  * @param countedTailBulkBytes of {@code countedBulkBytes}, those after the last read
+ * @param outputBytes bytes the execution wrote to its output object on flash (0 without one)
+ * @param pagesProgrammed flash pages the execution programmed for its output object (with its last,
+ *     partial page), garbage collection's moves on the way included
+ * @param modelledWriteNanos modelled time the output object added after the processing (lanes and
+ *     merge) ended: its last programs and its commit, the XSD's DRAM-to-flash stage where it does not
+ *     overlap the others
  */
 public record ExecutionStatistics(
     int lanes,
@@ -61,4 +67,22 @@ public record ExecutionStatistics(
     long countedTailOps,
     long countedTailMemoryAccesses,
     long countedTailLibraryCalls,
-    long countedTailBulkBytes) {}
+    long countedTailBulkBytes,
+    long outputBytes,
+    long pagesProgrammed,
+    long modelledWriteNanos) {
+
+  /** Statistics of an execution that wrote no output object. */
+  public ExecutionStatistics(int lanes, long bytesScanned, long pagesRead, long records, long resultRecords,
+      long resultBytes, long wallNanos, long laneCpuNanos, long modelledNanos, long modelledReadNanos,
+      long modelledComputeNanos, long modelledMergeNanos, long modelledTransferNanos, long modelledDeviceMicrojoules,
+      long modelledHostMicrojoules, long countedOps, long countedMemoryAccesses, long countedLibraryCalls,
+      long countedBulkBytes, long modelledHostDelayNanos, long behindModelNanos, long countedTailOps,
+      long countedTailMemoryAccesses, long countedTailLibraryCalls, long countedTailBulkBytes) {
+    this(lanes, bytesScanned, pagesRead, records, resultRecords, resultBytes, wallNanos, laneCpuNanos, modelledNanos,
+        modelledReadNanos, modelledComputeNanos, modelledMergeNanos, modelledTransferNanos, modelledDeviceMicrojoules,
+        modelledHostMicrojoules, countedOps, countedMemoryAccesses, countedLibraryCalls, countedBulkBytes,
+        modelledHostDelayNanos, behindModelNanos, countedTailOps, countedTailMemoryAccesses, countedTailLibraryCalls,
+        countedTailBulkBytes, 0, 0, 0);
+  }
+}

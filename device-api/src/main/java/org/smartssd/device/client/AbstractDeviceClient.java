@@ -233,6 +233,20 @@ public abstract class AbstractDeviceClient implements DeviceClient {
   }
 
   @Override
+  public long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options, String outputPath,
+      int outputPermission) throws IOException {
+    if (outputPath == null || outputPath.isEmpty()) {
+      throw new IllegalArgumentException("an output path must name an object");
+    }
+    if (protocolVersion() < ProtocolConstants.OUTPUT_VERSION) {
+      throw new DeviceException.UnsupportedVersion(address() + ": an execution's output object needs protocol version "
+          + ProtocolConstants.OUTPUT_VERSION + "; the device speaks " + protocolVersion());
+    }
+    return call(new Request.ExecuteObject(taskletId, inputs, options, outputPath, outputPermission),
+        Response.ExecutionStarted.class).executionId();
+  }
+
+  @Override
   public Response.ExecutionProgress readObject(long executionId, int maxBytes) throws IOException {
     if (maxBytes < 0) {
       throw new IllegalArgumentException("negative maxBytes " + maxBytes);

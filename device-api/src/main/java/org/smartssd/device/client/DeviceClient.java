@@ -202,6 +202,20 @@ public interface DeviceClient extends Closeable {
   long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options) throws IOException;
 
   /**
+   * Starts an execution that writes an output object on the device's flash (EXECUTE_OBJECT of protocol
+   * version 5): the tasklet writes it through {@link org.smartssd.device.tasklet.ResultSink#flash()}, and
+   * it appears at {@code outputPath}, complete and durable, when the execution is done (an execution
+   * that fails or is cancelled leaves nothing there). It is made as CREATE makes a file, by this
+   * client's user, with {@code outputPermission} (parents made as needed); it must not exist.
+   *
+   * @throws org.smartssd.device.DeviceException.UnsupportedVersion when the device speaks a version
+   *     before 5
+   * @throws java.nio.file.FileAlreadyExistsException when {@code outputPath} exists
+   */
+  long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options, String outputPath,
+      int outputPermission) throws IOException;
+
+  /**
    * Polls an execution (READ_OBJECT): its state, statistics and the result records ready so far,
    * about {@code maxBytes} of them (capped so that the reply fits this client's frame limit). A
    * failed execution is not an exception: its state is {@code FAILED} with the device's message.

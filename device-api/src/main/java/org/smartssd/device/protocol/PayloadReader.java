@@ -230,6 +230,14 @@ public final class PayloadReader {
 
   /** ExecutionStatistics: {@code u32} lanes (2^31 and more rejected), 24 {@code u64} counters. */
   public ExecutionStatistics executionStatistics(String field) throws ProtocolException {
+    return executionStatistics(ProtocolConstants.OUTPUT_VERSION - 1, field);
+  }
+
+  /**
+   * ExecutionStatistics in a frame of protocol {@code version}: from version 5 on, followed by output
+   * bytes, pages programmed and modelled write (ns); before, those are 0.
+   */
+  public ExecutionStatistics executionStatistics(int version, String field) throws ProtocolException {
     int lanes = u32(field + ".lanes");
     if (lanes < 0) {
       throw error(field + ".lanes", "lane count " + Integer.toUnsignedString(lanes) + " is 2^31 or more");
@@ -259,7 +267,10 @@ public final class PayloadReader {
         u64(field + ".countedTailOps"),
         u64(field + ".countedTailMemoryAccesses"),
         u64(field + ".countedTailLibraryCalls"),
-        u64(field + ".countedTailBulkBytes"));
+        u64(field + ".countedTailBulkBytes"),
+        version >= ProtocolConstants.OUTPUT_VERSION ? u64(field + ".outputBytes") : 0,
+        version >= ProtocolConstants.OUTPUT_VERSION ? u64(field + ".pagesProgrammed") : 0,
+        version >= ProtocolConstants.OUTPUT_VERSION ? u64(field + ".modelledWriteNanos") : 0);
   }
 
   /** A tasklet result: {@code u16} lane + 1 (0: lane -1, the merge), then {@code bytes} data (a view). */

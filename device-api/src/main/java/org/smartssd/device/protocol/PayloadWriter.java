@@ -215,6 +215,19 @@ public final class PayloadWriter {
   }
 
   /**
+   * ExecutionStatistics in a frame of protocol {@code version}: from version 5 on, the base counters
+   * then output bytes, pages programmed and modelled write (ns) as {@code u64}; before, the base
+   * counters only (a client of an earlier version does not know output objects).
+   */
+  public PayloadWriter executionStatistics(int version, ExecutionStatistics s) {
+    executionStatistics(s);
+    if (version >= ProtocolConstants.OUTPUT_VERSION) {
+      u64(s.outputBytes()).u64(s.pagesProgrammed()).u64(s.modelledWriteNanos());
+    }
+    return this;
+  }
+
+  /**
    * {@code u16} lane + 1 (0 for the controller core's merge, lane -1), then {@code bytes} data.
    *
    * @throws IllegalArgumentException for a lane below -1 or above {@link ProtocolConstants#MAX_LANE}

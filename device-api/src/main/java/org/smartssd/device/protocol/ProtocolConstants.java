@@ -11,10 +11,10 @@ public final class ProtocolConstants {
   public static final int MIN_VERSION = 1;
   /**
    * Version 2: STATISTICS answers carry the device's disk use; version 3: its modelled energy too;
-   * version 4: owners, groups, permissions and access times, and the commands that set them
-   * (PROTOCOL.md, "Versions").
+   * version 4: owners, groups, permissions and access times, and the commands that set them;
+   * version 5: output objects, written on flash by executions (PROTOCOL.md, "Versions").
    */
-  public static final int MAX_VERSION = 4;
+  public static final int MAX_VERSION = 5;
   /** The first version whose STATISTICS answer carries {@code DiskUse}. */
   public static final int DISK_USE_VERSION = 2;
   /** The first version whose STATISTICS answer carries {@code DeviceEnergy}, after {@code DiskUse}. */
@@ -25,6 +25,11 @@ public final class ProtocolConstants {
    * SET_OWNER and SET_TIMES exist.
    */
   public static final int PERMISSIONS_VERSION = 4;
+  /**
+   * The first version with output objects: EXECUTE_OBJECT names an object for the execution to write
+   * on flash (and its permission), and {@code ExecutionStatistics} ends with what it wrote.
+   */
+  public static final int OUTPUT_VERSION = 5;
   /** The permission MKDIRS gives in versions 1 to 3 ({@code rwxr-xr-x}: Hadoop's 0777 under its default umask 022). */
   public static final int DEFAULT_DIRECTORY_PERMISSION = 0755;
   /** The permission CREATE gives in versions 1 to 3 ({@code rw-r--r--}: Hadoop's 0666 under its default umask 022). */

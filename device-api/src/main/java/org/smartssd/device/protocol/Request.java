@@ -192,12 +192,30 @@ public sealed interface Request {
     @Override public Opcode opcode() { return Opcode.CREATE_OBJECT; }
   }
 
-  /** Starts an execution of an installed tasklet over byte ranges of objects, with options. */
-  record ExecuteObject(long taskletId, List<InputRange> inputs, Map<String, String> options) implements Request {
+  /**
+   * Starts an execution of an installed tasklet over byte ranges of objects, with options; from
+   * version 5, with an object for it to write on flash ({@code outputPath}, empty for none, made with
+   * {@code outputPermission}).
+   */
+  record ExecuteObject(long taskletId, List<InputRange> inputs, Map<String, String> options, String outputPath,
+      int outputPermission) implements Request {
     public ExecuteObject {
       inputs = List.copyOf(inputs);
       options = StringMaps.sortedCopy(options, "options");
+      Objects.requireNonNull(outputPath, "outputPath");
+      checkPermission(outputPermission);
     }
+
+    /** An execution whose results all go to the host (no output object). */
+    public ExecuteObject(long taskletId, List<InputRange> inputs, Map<String, String> options) {
+      this(taskletId, inputs, options, "", ProtocolConstants.DEFAULT_FILE_PERMISSION);
+    }
+
+    /** Whether the execution writes an output object. */
+    public boolean hasOutput() {
+      return !outputPath.isEmpty();
+    }
+
     @Override public Opcode opcode() { return Opcode.EXECUTE_OBJECT; }
   }
 

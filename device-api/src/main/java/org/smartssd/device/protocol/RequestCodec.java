@@ -3,6 +3,7 @@ package org.smartssd.device.protocol;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.smartssd.device.tasklet.InputRange;
 
 /** Request payloads, as in PROTOCOL.md's opcode table. Used through {@link Messages}. */
@@ -62,6 +63,12 @@ final class RequestCodec {
       w.u64(r.taskletId()).u32(r.inputs().size());
       r.inputs().forEach(w::inputRange);
       w.stringMap(r.options());
+      if (version >= ProtocolConstants.OUTPUT_VERSION) {
+        w.string(r.outputPath()).u16(r.outputPermission());
+      } else if (r.hasOutput()) {
+        throw new IllegalArgumentException("an output object needs protocol version "
+            + ProtocolConstants.OUTPUT_VERSION + " or later, not " + version);
+      }
     } else if (request instanceof Request.ReadObject r) {
       w.u64(r.executionId()).u32(r.maxBytes());
     } else if (request instanceof Request.Cancel r) {
@@ -102,7 +109,7 @@ final class RequestCodec {
       case SET_OWNER -> new Request.SetOwner(r.string("path"), r.string("owner"), r.string("group"));
       case SET_TIMES -> new Request.SetTimes(r.string("path"), r.u64("modificationTime"), r.u64("accessTime"));
       case CREATE_OBJECT -> new Request.CreateObject(r.bytes("code"), r.string("className"), r.stringMap("parameters"));
-      case EXECUTE_OBJECT -> executeObject(r);
+      case EXECUTE_OBJECT -> executeObject(version, r);
       case READ_OBJECT -> new Request.ReadObject(r.u64("executionId"), r.length("maxBytes"));
       case CANCEL -> new Request.Cancel(r.u64("executionId"));
       case REMOVE_OBJECT -> new Request.RemoveObject(r.u64("taskletId"));
@@ -130,13 +137,17 @@ final class RequestCodec {
   /** Groups an IDENTIFY may name, as many as a map may hold entries. */
   static final int MAX_GROUPS = 65_536;
 
-  private static Request.ExecuteObject executeObject(PayloadReader r) throws ProtocolException {
+  private static Request.ExecuteObject executeObject(int version, PayloadReader r) throws ProtocolException {
     long taskletId = r.u64("taskletId");
     int n = r.count("inputs", PayloadReader.MIN_INPUT_RANGE_BYTES);
     List<InputRange> inputs = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       inputs.add(r.inputRange("inputs[" + i + "]"));
     }
-    return new Request.ExecuteObject(taskletId, inputs, r.stringMap("options"));
+    Map<String, String> options = r.stringMap("options");
+    if (version < ProtocolConstants.OUTPUT_VERSION) {
+      return new Request.ExecuteObject(taskletId, inputs, options);
+    }
+    return new Request.ExecuteObject(taskletId, inputs, options, r.string("outputPath"), r.permission("outputPermission"));
   }
 }

@@ -48,7 +48,7 @@ final class ResponseCodec {
     } else if (response instanceof Response.ExecutionStarted e) {
       w.u64(e.executionId());
     } else if (response instanceof Response.ExecutionProgress p) {
-      w.u8(p.state().code()).string(p.message()).executionStatistics(p.statistics()).u32(p.results().size());
+      w.u8(p.state().code()).string(p.message()).executionStatistics(version, p.statistics()).u32(p.results().size());
       p.results().forEach(w::taskletResult);
       w.bool(p.finished());
     } else if (response instanceof Response.Error e) {
@@ -78,7 +78,7 @@ final class ResponseCodec {
         case LIST -> listing(version, r);
         case CREATE_OBJECT -> new Response.TaskletCreated(r.u64("taskletId"));
         case EXECUTE_OBJECT -> new Response.ExecutionStarted(r.u64("executionId"));
-        case READ_OBJECT -> progress(r);
+        case READ_OBJECT -> progress(version, r);
       };
     }
     r.expectEnd();
@@ -191,12 +191,12 @@ final class ResponseCodec {
     return new Response.Listing(entries, r.bool("more"));
   }
 
-  private static Response.ExecutionProgress progress(PayloadReader r) throws ProtocolException {
+  private static Response.ExecutionProgress progress(int version, PayloadReader r) throws ProtocolException {
     int code = r.u8("state");
     ExecutionState state = ExecutionState.fromCode(code)
         .orElseThrow(() -> r.error("state", "unknown execution state " + code));
     String message = r.string("message");
-    ExecutionStatistics statistics = r.executionStatistics("statistics");
+    ExecutionStatistics statistics = r.executionStatistics(version, "statistics");
     int n = r.count("results", PayloadReader.MIN_TASKLET_RESULT_BYTES);
     List<TaskletResult> results = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {

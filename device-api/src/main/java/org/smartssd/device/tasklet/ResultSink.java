@@ -14,4 +14,14 @@ public interface ResultSink {
   default void emit(byte[] result) throws InterruptedException {
     emit(ByteBuffer.wrap(result));
   }
+
+  /**
+   * The execution's output object on flash, for what should stay in the device rather than go to the
+   * host ({@link ExecutionInfo#outputPath()} names it). Results emitted here still go to the host.
+   *
+   * @throws IllegalStateException when the execution names no output object
+   */
+  default FlashOutput flash() {
+    throw new IllegalStateException("this execution writes no output object: EXECUTE_OBJECT named no output path");
+  }
 }

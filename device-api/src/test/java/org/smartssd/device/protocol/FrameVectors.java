@@ -87,6 +87,11 @@ final class FrameVectors {
       4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19, 20, 21, 22,
       23);
 
+  /** As a version 5 device answers for an execution that wrote an output object: each new counter different. */
+  static final ExecutionStatistics STATS_WRITTEN = new ExecutionStatistics(
+      4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+      23, 0x8000_0000_0000_0018L, 25, 26);
+
   static final ExecutionStatistics STATS_RUNNING = new ExecutionStatistics(
       8, 0x1_0000_0000L, 131_072, 0, 0, 0, 5_000_000, 4_000_000, 7_000_000, 6_000_000, 3_000_000, 0, 0,
       1_234, 56_789, 250_000_000, 60_000_000, 1_000_000, 4_096, 12_345, 0, 0, 0, 0, 0);
@@ -199,7 +204,15 @@ final class FrameVectors {
           new ObjectStatus("/données/wc98/sub", true, 0, -1L, 7, "", "", 01777, 0)), false), 8_000),
       new Vector("response-error-permission-denied.bin", 4, Opcode.OPEN, 0x17, new Response.Error(
           Status.PERMISSION_DENIED, "Permission denied: user=bob, access=READ, inode=\"/data/wc98/day-01.log\":alice:analysts:-rw-------"),
-          2_000));
+          2_000),
+
+      // Version 5: output objects.
+      new Vector("request-execute-object-v5.bin", ProtocolConstants.OUTPUT_VERSION, Opcode.EXECUTE_OBJECT, 0x21,
+          new Request.ExecuteObject(TASKLET, List.of(new InputRange("/data/wc98/day-02.log", 4096, InputRange.TO_END)),
+              Map.of("merge", "device"), "/données/out/part-00000", 01640), 0),
+      new Vector("response-progress-v5.bin", ProtocolConstants.OUTPUT_VERSION, Opcode.READ_OBJECT, 0x22,
+          new Response.ExecutionProgress(ExecutionState.DONE, "", STATS_WRITTEN, List.of(
+              new TaskletResult(-1, ascii("records=3\n"))), true), 0x1_0000_0000L));
 
   /** A version 4 request in the file named after its opcode ({@code request-set-owner.bin}). */
   private static Vector v4(Request request, long requestId) {

@@ -81,7 +81,7 @@ public final class SimulatedDevice implements Closeable {
       AtomicInteger hostIoWaiting = new AtomicInteger();
       TaskletLoader loader = new TaskletLoader(BuiltInTasklets.ALL, config.isp().sharedPackages(),
           SimulatedDevice.class.getClassLoader(), config.isp().computeModel() == IspParameters.ComputeModel.COUNTED);
-      e = new IspEngine(config.deviceName(), config.isp(), energy, s, t, config.paced(), hostIoWaiting::get,
+      e = new IspEngine(config.deviceName(), config.isp(), energy, s, s, t, config.paced(), hostIoWaiting::get,
           loader);
       this.isp = e;
       CommandHandler handler = new CommandHandler(s, e, this::info, this::statistics);

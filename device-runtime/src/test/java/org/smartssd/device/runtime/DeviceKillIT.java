@@ -3,6 +3,7 @@ package org.smartssd.device.runtime;
 import static org.smartssd.device.runtime.TestDevices.readAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.FileNotFoundException;
@@ -173,6 +174,62 @@ class DeviceKillIT {
       long h = c.create("/after", false, false).handle();
       c.write(h, new byte[10_000], 0, 10_000);
       assertEquals(10_000, c.closeHandle(h));
+    } finally {
+      again.close();
+    }
+  }
+
+  @Test
+  void anOutputObjectIsThereAfterAKillOnceItsExecutionIsDoneAndAbsentWhenKilledBefore() throws Exception {
+    Map<String, String> config = TestDevices.small(dir);
+    int record = 13;
+    int n = 40_000;
+    java.nio.ByteBuffer records = java.nio.ByteBuffer.allocate(n * record);
+    for (int i = 0; i < n; i++) {
+      records.putInt(i).put((byte) (i % 5)).putLong(31L * i);
+    }
+    byte[] data = records.array();
+    java.util.Map<String, String> filter = Map.of("record-length", "" + record, "field-offset", "4",
+        "field-length", "1", "op", "eq", "value", "2");
+    byte[] kept;
+    DeviceProcess device = DeviceProcess.start(dir, config);
+    try (SocketDeviceClient c = connect(device)) {
+      long h = c.create("/in", false, false).handle();
+      c.write(h, data, 0, data.length);
+      c.closeHandle(h);
+      long t = c.createObject(java.nio.ByteBuffer.allocate(0),
+          org.smartssd.device.tasklet.builtin.FieldFilter.class.getName(), filter);
+      long done = c.executeObject(t, List.of(org.smartssd.device.tasklet.InputRange.whole("/in")), Map.of(),
+          "/selection/done", 0644);
+      org.smartssd.device.protocol.Response.ExecutionProgress last = org.smartssd.device.client.ExecutionPoller.drain(
+          c, done, r -> { }, org.smartssd.device.client.ExecutionPoller.PollingPolicy.defaults());
+      assertEquals(org.smartssd.device.tasklet.ExecutionState.DONE, last.state(), last.message());
+      kept = readAll(c, "/selection/done");
+      assertEquals(n / 5 * record, kept.length);
+
+      long copier = c.createObject(org.smartssd.device.runtime.isp.TestJars.of(
+          org.smartssd.device.runtime.isp.testtasklets.RecordCopier.class),
+          org.smartssd.device.runtime.isp.testtasklets.RecordCopier.class.getName(),
+          Map.of("record-length", "" + record, "linger-ms", "600000"));
+      long running = c.executeObject(copier, List.of(org.smartssd.device.tasklet.InputRange.whole("/in")), Map.of(),
+          "/selection/running", 0644);
+      // Written, and lingering once its input ended: its temporary file holds every record by now.
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (c.readObject(running, 0).statistics().outputBytes() < data.length) {
+        assertTrue(System.nanoTime() < deadline, "the copier never wrote its input");
+        Thread.sleep(10);
+      }
+      device.kill();
+    }
+    DeviceProcess again = DeviceProcess.start(dir, config);
+    try (SocketDeviceClient c = connect(again)) {
+      assertArrayEquals(kept, readAll(c, "/selection/done"), "a done execution's output object is durable");
+      assertThrows(FileNotFoundException.class, () -> c.status("/selection/running"),
+          "an execution killed before it was done leaves nothing under the output's name");
+      for (ObjectStatus s : c.list("/selection", "", 100).entries()) {
+        String name = s.path().substring(s.path().lastIndexOf('/') + 1);
+        assertTrue(name.equals("done") || name.startsWith(".smartssd-output-"), "unexpected " + s.path());
+      }
     } finally {
       again.close();
     }

@@ -1,6 +1,7 @@
 package org.smartssd.device.tasklet.builtin;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,10 @@ import org.smartssd.device.tasklet.TaskletResult;
  * {@code record-length}; the field {@code field-offset}, {@code field-length} (1 to 8 bytes,
  * unsigned big-endian, default 4), {@code field-shift}, {@code field-mask}; {@code op} (eq, ne, lt,
  * le, gt, ge) and {@code value}. Matching records of one chunk go out as one result.
+ *
+ * <p>When the execution names an output object, the matching records go there instead (a selection
+ * kept in the device, the host getting only how many: one u64 count a lane when its input ends,
+ * {@link #matched} adds them up).
  */
 public final class FieldFilter implements Tasklet {
   private int recordLength;
@@ -24,6 +29,9 @@ public final class FieldFilter implements Tasklet {
   private String op;
   private long value;
   private final ByteArrayOutputStream matches = new ByteArrayOutputStream();
+  /** Whether the matches go to the execution's output object (and only their count to the host). */
+  private boolean toFlash;
+  private long matched;
 
   @Override
   public void onCreate(TaskletContext context) {
@@ -45,10 +53,12 @@ public final class FieldFilter implements Tasklet {
   @Override
   public void onExecute(ExecutionInfo execution) {
     matches.reset();
+    toFlash = execution.hasOutput();
+    matched = 0;
   }
 
   @Override
-  public void onDataAvailable(DataChunk chunk, ResultSink results) throws InterruptedException {
+  public void onDataAvailable(DataChunk chunk, ResultSink results) throws InterruptedException, IOException {
     ByteBuffer data = chunk.data();
     byte[] record = new byte[recordLength];
     for (int base = data.position(); base + recordLength <= data.limit(); base += recordLength) {
@@ -58,7 +68,12 @@ public final class FieldFilter implements Tasklet {
       }
     }
     if (matches.size() > 0) {
-      results.emit(matches.toByteArray());
+      matched += matches.size() / recordLength;
+      if (toFlash) {
+        results.flash().write(matches.toByteArray());
+      } else {
+        results.emit(matches.toByteArray());
+      }
       matches.reset();
     }
   }
@@ -75,8 +90,20 @@ public final class FieldFilter implements Tasklet {
   }
 
   @Override
-  public void onRead(ResultSink results, boolean last) {
-    // Matches go out with each chunk; nothing is held back.
+  public void onRead(ResultSink results, boolean last) throws InterruptedException {
+    // Matches go out with each chunk; nothing is held back. Written to flash, the host gets their count.
+    if (toFlash && last) {
+      results.emit(ByteBuffer.allocate(Long.BYTES).putLong(0, matched));
+    }
+  }
+
+  /** The records that matched, as the lanes counted them when the matches went to an output object. */
+  public static long matched(List<TaskletResult> results) {
+    long total = 0;
+    for (TaskletResult r : results) {
+      total += r.data().getLong(r.data().position());
+    }
+    return total;
   }
 
   /** The matching records, each {@code recordLength} bytes, in no particular order across lanes. */

@@ -103,8 +103,8 @@ public final class CommandHandler {
     } else if (request instanceof Request.ReadObject r) {
       return isp.readObject(r.executionId(), r.maxBytes(), cmd.arrival(), caller);
     } else if (request instanceof Request.ExecuteObject r) {
-      return new Response.ExecutionStarted(
-          isp.executeObject(r.taskletId(), r.inputs(), r.options(), cmd.arrival(), caller, owner));
+      return new Response.ExecutionStarted(isp.executeObject(r.taskletId(), r.inputs(), r.options(), r.outputPath(),
+          r.outputPermission(), cmd.arrival(), caller, owner));
     } else if (request instanceof Request.CreateObject r) {
       return new Response.TaskletCreated(isp.createObject(r.code(), r.className(), r.parameters(), caller, owner));
     } else if (request instanceof Request.Cancel r) {

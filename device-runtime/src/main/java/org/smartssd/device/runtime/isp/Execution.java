@@ -1,5 +1,6 @@
 package org.smartssd.device.runtime.isp;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -44,6 +45,10 @@ final class Execution {
   private final int lanes;
   private final int channels;
   private final ExecutionModel model;
+  /** The object on flash the execution writes, or null when its results all go to the host. */
+  private final ExecutionOutput flashOutput;
+  /** Set once the output object is in place: the execution is then done, whatever comes after. */
+  private boolean outputCommitted;
   private final long startWallNanos = System.nanoTime();
 
   private final LaneOutput[] outputs;
@@ -90,8 +95,9 @@ final class Execution {
 
   Execution(long id, InstalledTasklet tasklet, List<InputRange> inputs, List<ScanTarget> targets,
       Map<String, String> options, IspParameters isp, boolean mergeOnDevice, boolean paced, long timeLimitMillis,
-      int channels, ExecutionModel model, Object owner, String user) {
+      int channels, ExecutionModel model, Object owner, String user, ExecutionOutput flashOutput) {
     this.id = id;
+    this.flashOutput = flashOutput;
     this.owner = owner;
     this.user = user;
     this.tasklet = tasklet;
@@ -175,6 +181,68 @@ final class Execution {
 
   ExecutionModel model() {
     return model;
+  }
+
+  /** The execution's output object on flash, or null. */
+  ExecutionOutput flashOutput() {
+    return flashOutput;
+  }
+
+  /** The output object's path, or empty. */
+  String outputPath() {
+    return flashOutput == null ? "" : flashOutput.path();
+  }
+
+  /**
+   * Appends {@code data} to the output object for {@code lane} (-1: the merge).
+   *
+   * @throws InterruptedException when the execution has ended
+   * @throws IOException when the device cannot store it
+   */
+  void writeOutput(int lane, ByteBuffer data) throws IOException, InterruptedException {
+    if (isStopped()) {
+      throw new InterruptedException("execution " + id + " has ended");
+    }
+    flashOutput.write(lane, data);
+  }
+
+  /** {@code lane}'s event computed until {@code endNanos}: what it wrote to the output object is programmed from then. */
+  void computed(int lane, long endNanos) {
+    if (flashOutput != null) {
+      flashOutput.book(lane, endNanos);
+    }
+  }
+
+  /**
+   * Once every lane (and the merge) is done: moves the output object into place, durable, and from then
+   * on the execution cannot fail or be cancelled; or, when it ended otherwise or the object cannot be
+   * kept, takes the object away (and fails the execution with why).
+   */
+  void completeOutput() {
+    if (flashOutput == null) {
+      return;
+    }
+    String failure = null;
+    synchronized (this) {
+      if (state == ExecutionState.RUNNING) {
+        try {
+          model.outputDurable(flashOutput.commit(model.processingEndNanos()));
+          outputCommitted = true;
+          return;
+        } catch (IOException e) {
+          failure = "the output object '" + flashOutput.path() + "' could not be kept: " + e.getMessage();
+        }
+      }
+    }
+    if (failure != null) {
+      fail(failure);
+    }
+    try {
+      flashOutput.abort();
+    } catch (IOException e) {
+      org.slf4j.LoggerFactory.getLogger(Execution.class).warn("execution {}: could not delete '{}', the unfinished"
+          + " output object: {}", id, flashOutput.temporaryPath(), e.toString());
+    }
   }
 
   /** A lane's results, or the device merge's (lane -1). */
@@ -369,7 +437,7 @@ final class Execution {
 
   private void end(ExecutionState to, String why) {
     synchronized (this) {
-      if (state != ExecutionState.RUNNING) {
+      if (state != ExecutionState.RUNNING || (to != ExecutionState.DONE && outputCommitted)) {
         return;
       }
       if (to != ExecutionState.DONE && endedEarly != null) {
@@ -434,10 +502,24 @@ final class Execution {
         format == null || format.kind() == RecordFormat.Kind.RAW
             || format.kind() == RecordFormat.Kind.STREAM ? 0 : records(), resultRecords.get(), resultBytes.get(),
         wallNanos(), laneCpuNanos.get(), model.modelledNanos(), model.readNanos(), model.computeNanos(),
-        model.mergeNanos(), model.transferNanos(), model.deviceMicrojoules(pagesRead.get(), resultBytes.get()),
+        model.mergeNanos(), model.transferNanos(), model.deviceMicrojoules(pagesRead.get() + outputPagesRead(),
+            outputPagesProgrammed(), outputBlocksErased(), resultBytes.get()),
         model.hostMicrojoules(), c.ops(),
         c.memoryAccesses(), c.libraryCalls(), c.bulkBytes(), model.hostDelayNanos(), model.behindModelNanos(),
-        tail.ops(), tail.memoryAccesses(), tail.libraryCalls(), tail.bulkBytes());
+        tail.ops(), tail.memoryAccesses(), tail.libraryCalls(), tail.bulkBytes(),
+        flashOutput == null ? 0 : flashOutput.bytes(), outputPagesProgrammed(), model.writeNanos());
+  }
+
+  private long outputPagesProgrammed() {
+    return flashOutput == null ? 0 : flashOutput.pagesProgrammed();
+  }
+
+  private long outputPagesRead() {
+    return flashOutput == null ? 0 : flashOutput.pagesRead();
+  }
+
+  private long outputBlocksErased() {
+    return flashOutput == null ? 0 : flashOutput.blocksErased();
   }
 
   /** Copies a result and puts it in its lane's buffer (or aside for the merge), enforcing the output budget. */

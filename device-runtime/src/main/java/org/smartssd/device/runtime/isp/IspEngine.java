@@ -21,6 +21,7 @@ import org.smartssd.device.protocol.Response;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.config.IspParameters;
 import org.smartssd.device.runtime.objects.Caller;
+import org.smartssd.device.runtime.objects.OutputStore;
 import org.smartssd.device.runtime.objects.ScanSource;
 import org.smartssd.device.runtime.objects.ScanTarget;
 import org.smartssd.device.runtime.objects.StoreException;
@@ -55,6 +56,8 @@ public final class IspEngine implements Closeable {
   private final IspParameters isp;
   private final EnergyModel energy;
   private final ScanSource store;
+  /** Where executions' output objects are written (the same store). */
+  private final OutputStore outputs;
   private final TimingModel timing;
   private final boolean paced;
   private final IntSupplier hostWaiting;
@@ -67,15 +70,18 @@ public final class IspEngine implements Closeable {
   private final AtomicLong nextTasklet = new AtomicLong(1);
   private final AtomicLong nextExecution = new AtomicLong(1);
   private final ScheduledExecutorService watchdog;
+  /** The thread that writes executions' output objects ({@link ExecutionOutput}: never a lane's). */
+  private final java.util.concurrent.ExecutorService outputWriter;
   private final String name;
 
-  public IspEngine(String name, IspParameters isp, EnergyModel energy, ScanSource store, TimingModel timing,
-      boolean paced, IntSupplier hostWaiting, TaskletLoader loader) {
+  public IspEngine(String name, IspParameters isp, EnergyModel energy, ScanSource store, OutputStore outputs,
+      TimingModel timing, boolean paced, IntSupplier hostWaiting, TaskletLoader loader) {
     SharedClassInitialization.install();
     this.name = name;
     this.isp = isp;
     this.energy = energy;
     this.store = store;
+    this.outputs = outputs;
     this.timing = timing;
     this.paced = paced;
     this.hostWaiting = hostWaiting;
@@ -84,6 +90,11 @@ public final class IspEngine implements Closeable {
     this.loadedCode = new LoadedCode(isp.loadedCodeEntries());
     this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, name + "-isp-watchdog");
+      t.setDaemon(true);
+      return t;
+    });
+    this.outputWriter = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, name + "-isp-output");
       t.setDaemon(true);
       return t;
     });
@@ -220,6 +231,15 @@ public final class IspEngine implements Closeable {
    */
   public long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options, long arrivalNanos,
       Caller caller, Object owner) throws StoreException, IOException {
+    return executeObject(taskletId, inputs, options, "", 0, arrivalNanos, caller, owner);
+  }
+
+  /**
+   * Starts an execution that writes an output object at {@code outputPath} (none when empty), made for
+   * {@code caller} with {@code outputPermission} as CREATE makes a file; it must not exist.
+   */
+  public long executeObject(long taskletId, List<InputRange> inputs, Map<String, String> options, String outputPath,
+      int outputPermission, long arrivalNanos, Caller caller, Object owner) throws StoreException, IOException {
     InstalledTasklet tasklet = tasklets.get(taskletId);
     if (tasklet == null) {
       throw new StoreException(Status.NOT_FOUND, "no tasklet " + taskletId + " is installed");
@@ -260,8 +280,11 @@ public final class IspEngine implements Closeable {
     // A host that waits for each answer issues this after the device finished what it asked before.
     long start = Math.max(arrivalNanos, timing.horizonNanos());
     ExecutionModel model = new ExecutionModel(isp, energy, timing.geometry().channels(), start);
+    ExecutionOutput flashOutput = outputPath.isEmpty() ? null
+        : ExecutionOutput.create(outputs, outputPath, outputPermission, id, caller, timing, isp.cores(), start,
+            outputWriter);
     Execution exec = new Execution(id, tasklet, inputs, targets, options, isp, mergeOnDevice, paced, timeLimit,
-        timing.geometry().channels(), model, owner, caller.user());
+        timing.geometry().channels(), model, owner, caller.user(), flashOutput);
     int threads = Math.min(exec.lanes(), isp.threads());
     LaneWorker.Crew crew = new LaneWorker.Crew(exec, threads, () -> finish(exec));
     List<LaneWorker> crewWorkers = new ArrayList<>();
@@ -318,6 +341,7 @@ public final class IspEngine implements Closeable {
     if (!exec.isStopped() && exec.mergeOnDevice()) {
       mergeOnDevice(exec);
     }
+    exec.completeOutput();
     // Counted before the host can see the execution done (and read the device's statistics), its cores'
     // compute with it (a stopped execution's too: the cores did it). Its results' trips to the host are the
     // host's READ_OBJECT commands, counted as commands.
@@ -345,15 +369,24 @@ public final class IspEngine implements Closeable {
     partials.sort(Comparator.comparingInt(TaskletResult::lane)); // stable: each lane's in emitted order
     long partialBytes = partials.stream().mapToLong(r -> r.data().remaining()).sum();
     List<ByteBuffer> merged = new ArrayList<>();
-    ResultSink sink = result -> {
-      long total = exec.countResult(result.remaining());
-      if (total > isp.outputBudgetBytes()) {
-        throw new IllegalStateException("the merge produced more than the output budget of " + isp.outputBudgetBytes()
-            + " bytes (smartssd.device.isp.output-budget-bytes)");
+    org.smartssd.device.tasklet.FlashOutput flash = exec.flashOutput() == null ? null : new ExecutionFlash(exec, -1);
+    ResultSink sink = new ResultSink() {
+      @Override
+      public void emit(ByteBuffer result) {
+        long total = exec.countResult(result.remaining());
+        if (total > isp.outputBudgetBytes()) {
+          throw new IllegalStateException("the merge produced more than the output budget of "
+              + isp.outputBudgetBytes() + " bytes (smartssd.device.isp.output-budget-bytes)");
+        }
+        ByteBuffer copy = ByteBuffer.allocate(result.remaining());
+        copy.put(result.duplicate()).flip();
+        merged.add(copy.asReadOnlyBuffer());
       }
-      ByteBuffer copy = ByteBuffer.allocate(result.remaining());
-      copy.put(result.duplicate()).flip();
-      merged.add(copy.asReadOnlyBuffer());
+
+      @Override
+      public org.smartssd.device.tasklet.FlashOutput flash() {
+        return flash != null ? flash : ResultSink.super.flash();
+      }
     };
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     long cpuBefore = mx.getCurrentThreadCpuTime();
@@ -370,6 +403,7 @@ public final class IspEngine implements Closeable {
     OpCounts counted = meter.counts().minus(countedBefore);
     exec.count(counted);
     long end = exec.model().merge(partialBytes, mx.getCurrentThreadCpuTime() - cpuBefore, counted);
+    exec.computed(-1, end);
     for (ByteBuffer result : merged) {
       try {
         exec.output(-1).put(result, end, () -> false);
@@ -638,5 +672,14 @@ public final class IspEngine implements Closeable {
       }
     }
     watchdog.shutdownNow();
+    // Never interrupted: an interrupt inside a file channel's write would close the store's files.
+    outputWriter.shutdown();
+    try {
+      if (!outputWriter.awaitTermination(10, TimeUnit.SECONDS)) {
+        LOG.warn("{}: executions' output objects still being written after 10 s; the device closes anyway", name);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -20,6 +20,7 @@ import org.smartssd.device.runtime.timing.TimingModel;
 import org.smartssd.device.tasklet.DataChunk;
 import org.smartssd.device.tasklet.ExecutionInfo;
 import org.smartssd.device.tasklet.RecordFormat;
+import org.smartssd.device.tasklet.FlashOutput;
 import org.smartssd.device.tasklet.ResultSink;
 import org.smartssd.device.tasklet.Tasklet;
 import org.smartssd.device.tasklet.TaskletContext;
@@ -116,17 +117,36 @@ final class LaneWorker implements Runnable {
     this.sinks = new ResultSink[exec.lanes()];
     this.measuredModel = exec.isp().computeModel() == IspParameters.ComputeModel.MEASURED;
     for (int lane : lanes) {
-      sinks[lane] = result -> {
-        if (!exec.emit(lane, result, readyAt[lane])) {
-          throw new InterruptedException("execution " + exec.id() + " has ended");
-        }
-      };
+      sinks[lane] = new LaneSink(lane);
     }
     this.deliverChunk = () -> instances[laneToDeliver].onDataAvailable(chunkToDeliver, sinks[laneToDeliver]);
   }
 
   Execution execution() {
     return exec;
+  }
+
+  /** A lane's results to the host, and its writes to the execution's output object. */
+  private final class LaneSink implements ResultSink {
+    private final int lane;
+    private final FlashOutput flash;
+
+    LaneSink(int lane) {
+      this.lane = lane;
+      this.flash = exec.flashOutput() == null ? null : new ExecutionFlash(exec, lane);
+    }
+
+    @Override
+    public void emit(ByteBuffer result) throws InterruptedException {
+      if (!exec.emit(lane, result, readyAt[lane])) {
+        throw new InterruptedException("execution " + exec.id() + " has ended");
+      }
+    }
+
+    @Override
+    public FlashOutput flash() {
+      return flash != null ? flash : ResultSink.super.flash();
+    }
   }
 
   @Override
@@ -142,7 +162,8 @@ final class LaneWorker implements Runnable {
         return;
       }
       for (int lane : lanes) {
-        ExecutionInfo info = new ExecutionInfo(exec.id(), exec.inputs(), exec.options(), lane, exec.lanes());
+        ExecutionInfo info = new ExecutionInfo(exec.id(), exec.inputs(), exec.options(), lane, exec.lanes(),
+            exec.outputPath());
         call(lane, "onExecute", () -> instances[lane].onExecute(info));
       }
       scan();
@@ -489,7 +510,7 @@ final class LaneWorker implements Runnable {
    */
   private void compute(int lane, long start, long bytes, long cpuNanos, OpCounts counted) {
     exec.count(counted);
-    exec.model().compute(lane, start, exec.model().coreNanos(bytes, cpuNanos, counted));
+    exec.computed(lane, exec.model().compute(lane, start, exec.model().coreNanos(bytes, cpuNanos, counted)));
   }
 
   /** Waits until the modelled clock reaches {@code modelledNanos}; ends if the execution does. */

@@ -14,6 +14,7 @@ import org.smartssd.device.runtime.ftl.DamagedMetadataException;
 import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
 import org.smartssd.device.runtime.ftl.MetadataLog;
 import org.smartssd.device.runtime.timing.Command;
+import org.smartssd.device.runtime.timing.FlashTimeline;
 
 /**
  * The namespace's durability: its changes as records of the metadata log (the flash translation
@@ -230,7 +231,7 @@ final class NamespaceJournal implements Namespace.Changes {
    * Journals the new length and pages of {@code file} (its pages already programmed) and makes them
    * durable, then waits for {@code cmd}'s programs; nothing when nothing changed since the last time.
    */
-  void commit(Inode file, Command cmd) throws IOException {
+  void commit(Inode file, FlashTimeline cmd) throws IOException {
     if (file.durableLength == file.length && file.committedPages == file.lbns.size()) {
       return;
     }
@@ -251,8 +252,8 @@ final class NamespaceJournal implements Namespace.Changes {
     file.durableLength = length;
     file.committedPages = to;
     commitMetadata();
-    if (cmd != null) {
-      cmd.awaitPrograms();
+    if (cmd instanceof Command c) {
+      c.awaitPrograms(); // a host's command waits for every program; an execution's output times its own
     }
   }
 

@@ -34,7 +34,7 @@ import org.smartssd.device.runtime.timing.FlashTimeline;
  * scans, lookups and the space figures share it; everything that changes something holds it alone.
  * The parts take no lock of their own.
  */
-public final class ObjectStore implements ScanSource, Closeable {
+public final class ObjectStore implements ScanSource, OutputStore, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
 
   /** A file opened for writing. */
@@ -254,7 +254,7 @@ public final class ObjectStore implements ScanSource, Closeable {
 
   // ---- writing ----
 
-  public long write(long handle, ByteBuffer data, Object owner, Command cmd) throws StoreException, IOException {
+  public long write(long handle, ByteBuffer data, Object owner, FlashTimeline cmd) throws StoreException, IOException {
     lock.writeLock().lock();
     try {
       return openFiles.write(handle, data, owner, cmd);
@@ -284,7 +284,7 @@ public final class ObjectStore implements ScanSource, Closeable {
     }
   }
 
-  public long close(long handle, Object owner, Command cmd) throws StoreException, IOException {
+  public long close(long handle, Object owner, FlashTimeline cmd) throws StoreException, IOException {
     lock.writeLock().lock();
     try {
       WriteHandle h = openFiles.handle(handle, owner);
@@ -293,6 +293,55 @@ public final class ObjectStore implements ScanSource, Closeable {
       return h.inode.durableLength;
     } finally {
       lock.writeLock().unlock();
+    }
+  }
+
+  // ---- executions' output objects ----
+
+  @Override
+  public long createOutput(String path, String temporaryPath, int permission, Caller caller, Object owner)
+      throws StoreException, IOException {
+    List<String> names = PathNames.split(path);
+    if (names.isEmpty()) {
+      throw new StoreException(Status.ALREADY_EXISTS, "output '/' is the root directory");
+    }
+    lock.readLock().lock();
+    try {
+      namespace.resolve(path, names, caller);
+      throw new StoreException(Status.ALREADY_EXISTS, "output '" + path + "' already exists");
+    } catch (StoreException e) {
+      if (e.status() != Status.NOT_FOUND) {
+        throw e;
+      }
+    } finally {
+      lock.readLock().unlock();
+    }
+    return create(temporaryPath, false, true, permission, caller, owner).handle();
+  }
+
+  @Override
+  public void writeOutput(long handle, ByteBuffer data, Object owner, FlashTimeline timeline)
+      throws StoreException, IOException {
+    write(handle, data, owner, timeline);
+  }
+
+  @Override
+  public long commitOutput(long handle, String temporaryPath, String path, Caller caller, Object owner,
+      FlashTimeline timeline) throws StoreException, IOException {
+    long length = close(handle, owner, timeline);
+    rename(temporaryPath, path, caller);
+    return length;
+  }
+
+  @Override
+  public void abortOutput(long handle, String temporaryPath, Object owner) throws StoreException, IOException {
+    // Deleting the file takes its handle away with it, open or not.
+    try {
+      delete(temporaryPath, false, device());
+    } catch (StoreException e) {
+      if (e.status() != Status.NOT_FOUND) {
+        throw e;
+      }
     }
   }
 
@@ -326,7 +375,7 @@ public final class ObjectStore implements ScanSource, Closeable {
   }
 
   /** Makes everything written to the file durable: its last partial page programmed, then journalled. */
-  private void commit(Inode file, Command cmd) throws IOException {
+  private void commit(Inode file, FlashTimeline cmd) throws IOException {
     openFiles.programPartialTail(file, cmd);
     journal.commit(file, cmd);
   }

@@ -11,6 +11,7 @@ import org.smartssd.device.DeviceGeometry;
 import org.smartssd.device.protocol.Status;
 import org.smartssd.device.runtime.ftl.FlashTranslationLayer;
 import org.smartssd.device.runtime.timing.Command;
+import org.smartssd.device.runtime.timing.FlashTimeline;
 
 /**
  * Files open for writing and their leases: a file has at most one write handle, and the connection
@@ -99,7 +100,7 @@ final class OpenFiles {
   }
 
   /** Appends {@code data} to the file of {@code handle}, programming each page that fills; its new length. */
-  long write(long handle, ByteBuffer data, Object owner, Command cmd) throws StoreException, IOException {
+  long write(long handle, ByteBuffer data, Object owner, FlashTimeline cmd) throws StoreException, IOException {
     Inode file = handle(handle, owner).inode;
     ByteBuffer src = data.duplicate();
     while (src.hasRemaining()) {
@@ -120,14 +121,14 @@ final class OpenFiles {
   }
 
   /** Programs the partial last page, if it holds bytes flash does not have yet: the first step of a commit. */
-  void programPartialTail(Inode file, Command cmd) throws IOException {
+  void programPartialTail(Inode file, FlashTimeline cmd) throws IOException {
     if (file.tailDirty && file.length % pageSize != 0) {
       programTail(file, (int) (file.length / pageSize), cmd);
     }
   }
 
   /** Programs the page being filled as page {@code index} of the file (a new logical page, or a rewrite). */
-  private void programTail(Inode file, int index, Command cmd) throws IOException {
+  private void programTail(Inode file, int index, FlashTimeline cmd) throws IOException {
     int lbn;
     if (index < file.lbns.size()) {
       lbn = file.lbns.get(index);

@@ -25,6 +25,7 @@ public final class ExecutionModel {
   /** Per channel, how long host operations delayed its internal reads. */
   private final long[] hostDelayNanos;
   private long behindModelNanos;
+  private long writeNanos;
 
   public ExecutionModel(IspParameters isp, EnergyModel energy, int channels, long startNanos) {
     this.isp = isp;
@@ -126,7 +127,21 @@ public final class ExecutionModel {
     transferNanos += linkNanos;
   }
 
-  /** The latest modelled completion of the processing (cores and merge). */
+  /**
+   * The execution's output object was durable at {@code durableNanos}: the execution ends no earlier.
+   * What it adds after the cores and the merge is its write time.
+   */
+  public synchronized void outputDurable(long durableNanos) {
+    writeNanos = Math.max(0, durableNanos - processingEndNanos);
+    processingEndNanos = Math.max(processingEndNanos, durableNanos);
+  }
+
+  /** How much later than the cores and the merge the output object was durable (0 without one). */
+  public synchronized long writeNanos() {
+    return writeNanos;
+  }
+
+  /** The latest modelled completion of the processing (cores, merge, and the output object's programs). */
   public synchronized long processingEndNanos() {
     return processingEndNanos;
   }
@@ -158,10 +173,12 @@ public final class ExecutionModel {
 
   /**
    * Device energy over the execution: idle power over its modelled duration, and the device's energy
-   * model's price of its work (its cores' compute, the pages it read, its results on the link).
+   * model's price of its work (its cores' compute, the pages it read, the pages and erases of its output
+   * object, its results on the link).
    */
-  public long deviceMicrojoules(long pagesRead, long resultBytes) {
-    long work = energy.account(coreBusyNanos(), pagesRead, 0, 0, resultBytes).totalNanojoules();
+  public long deviceMicrojoules(long pagesRead, long pagesProgrammed, long blocksErased, long resultBytes) {
+    long work = energy.account(coreBusyNanos(), pagesRead, pagesProgrammed, blocksErased, resultBytes)
+        .totalNanojoules();
     return (long) ((energy.idleJoules(modelledNanos()) * 1e9 + work) / 1000);
   }
 
