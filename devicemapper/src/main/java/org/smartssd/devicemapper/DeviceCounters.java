@@ -39,6 +39,13 @@ public enum DeviceCounters {
   DEVICE_COUNTED_TAIL_BULK_BYTES,
   /** Result bytes the executions' tasklets produced (before they crossed the host interface). */
   DEVICE_RESULT_BYTES,
+  /**
+   * Bytes the devices wrote to map-only jobs' output files themselves ({@link DeviceOutputFormat}): output
+   * that never crossed the host interface.
+   */
+  DEVICE_OUTPUT_BYTES,
+  /** Flash pages the devices programmed for those files. */
+  DEVICE_OUTPUT_PAGES,
   /** Lanes of the executions, summed (a device's cores, once for each execution). */
   DEVICE_LANES,
   /** Modelled time host operations on the devices delayed the executions' internal reads. */

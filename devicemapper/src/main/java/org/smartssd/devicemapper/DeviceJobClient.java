@@ -18,6 +18,8 @@ import org.smartssd.devicemapper.tasklet.OldApiCombiner;
 import org.smartssd.devicemapper.tasklet.OldApiMapper;
 import java.util.List;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
@@ -107,7 +109,29 @@ public final class DeviceJobClient extends Configured implements Tool {
     }
     job.setInputFormatClass(DeviceInputFormat.class);
     job.setMapperClass(DeviceMapper.class);
+    outputInDevice(job, settings);
     place(job, settings);
+  }
+
+  /**
+   * A map-only job whose output is {@code TextOutputFormat}'s, uncompressed: its map tasks' files are
+   * written by the devices where the map runs (when a task's file is on the device of its split), so
+   * its records never cross the host link ({@link DeviceOutputFormat}).
+   */
+  private static void outputInDevice(Job job, DeviceMapperSettings settings) throws IOException {
+    Configuration conf = job.getConfiguration();
+    conf.unset(DeviceMapperConfigKeys.REAL_OUTPUT_FORMAT_CLASS);
+    Class<?> format;
+    try {
+      format = job.getOutputFormatClass();
+    } catch (ClassNotFoundException e) {
+      throw new IOException("cannot load the job's output format: " + e.getMessage(), e);
+    }
+    if (settings.outputInDevice() && job.getNumReduceTasks() == 0 && format == TextOutputFormat.class
+        && !FileOutputFormat.getCompressOutput(job)) {
+      conf.set(DeviceMapperConfigKeys.REAL_OUTPUT_FORMAT_CLASS, format.getName());
+      job.setOutputFormatClass(DeviceOutputFormat.class);
+    }
   }
 
   /**

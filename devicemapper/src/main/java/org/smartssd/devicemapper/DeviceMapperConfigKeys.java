@@ -30,6 +30,14 @@ public final class DeviceMapperConfigKeys {
   public static final String RESULT_BATCH_BYTES = "smartssd.mapper.result-batch-bytes";
   public static final long RESULT_BATCH_BYTES_DEFAULT = 64L << 10;
 
+  /**
+   * Whether a map-only job's {@code TextOutputFormat} output is written by the devices, where its map
+   * runs, into the task's output file on the same device (true), or crosses the host link for the
+   * host to write (false).
+   */
+  public static final String OUTPUT_IN_DEVICE = "smartssd.mapper.output-in-device";
+  public static final boolean OUTPUT_IN_DEVICE_DEFAULT = true;
+
   /** Where the lanes' partial results are merged: empty (the device's own setting), host or device. */
   public static final String MERGE = "smartssd.mapper.merge";
   public static final String MERGE_DEFAULT = "";
@@ -88,6 +96,9 @@ public final class DeviceMapperConfigKeys {
 
   /** The job's combiner, or unset for none (set by {@link DeviceJobClient#configure}). */
   public static final String REAL_COMBINER_CLASS = "smartssd.mapper.real.combiner.class";
+
+  /** The job's own output format, set by {@link DeviceJobClient#configure} when the devices write a map-only job's output. */
+  public static final String REAL_OUTPUT_FORMAT_CLASS = "smartssd.mapper.real.output-format.class";
 
   /** Set by {@code configure(JobConf)}: the old-API job's own mapper, input format and combiner. */
   public static final String REAL_OLD_MAPPER_CLASS = org.smartssd.devicemapper.tasklet.OldApi.MAPPER_CLASS;

@@ -30,7 +30,8 @@ record DeviceMapperSettings(
     PollingPolicy polling,
     long holdResultBytes,
     Duration busyTimeout,
-    List<String> sharedPackages) {
+    List<String> sharedPackages,
+    boolean outputInDevice) {
 
   /** {@value DeviceMapperConfigKeys#PLACEMENT}. */
   enum Placement {
@@ -66,7 +67,16 @@ record DeviceMapperSettings(
         between(HOLD_RESULT_BYTES, conf.getLongBytes(HOLD_RESULT_BYTES, HOLD_RESULT_BYTES_DEFAULT), 0,
             Long.MAX_VALUE),
         duration(conf, BUSY_TIMEOUT, BUSY_TIMEOUT_DEFAULT),
-        prefixes(conf.getTrimmedStrings(SHARED_PACKAGES, SHARED_PACKAGES_DEFAULT.split(","))));
+        prefixes(conf.getTrimmedStrings(SHARED_PACKAGES, SHARED_PACKAGES_DEFAULT.split(","))),
+        bool(conf, OUTPUT_IN_DEVICE, OUTPUT_IN_DEVICE_DEFAULT));
+  }
+
+  private static boolean bool(Configuration conf, String key, boolean fallback) {
+    String value = conf.getTrimmed(key, Boolean.toString(fallback));
+    if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException(key + " must be true or false, was '" + value + "'");
+    }
+    return Boolean.parseBoolean(value);
   }
 
   /** The job's own mapper, remembered by {@link DeviceJobClient#configure}. */

@@ -27,6 +27,7 @@ import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.client.DeviceClient;
 import org.smartssd.device.client.ExecutionPoller;
+import org.smartssd.devicemapper.tasklet.MapReduceTasklet;
 import org.smartssd.device.client.PausePolicy;
 import org.smartssd.device.client.TransferCounts;
 import org.smartssd.device.protocol.Response;
@@ -180,8 +181,15 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
       throw unavailable("refused the tasklet: " + e.getMessage(), e);
     }
     List<InputRange> inputs = List.of(new InputRange(uri.getPath(), split.getStart(), split.getLength()));
-    Map<String, String> options = settings.merge().isEmpty() ? Map.of() : Map.of("merge", settings.merge());
-    executionId = execute(inputs, options);
+    Map<String, String> options = new java.util.HashMap<>();
+    if (!settings.merge().isEmpty()) {
+      options.put("merge", settings.merge());
+    }
+    DeviceOutputFormat.Target output = outputTarget(address);
+    if (output != null) {
+      options.put(MapReduceTasklet.OUTPUT_FORMAT, MapReduceTasklet.OUTPUT_TEXT);
+    }
+    executionId = execute(inputs, options, output);
     removeTasklet(); // the execution goes on; nothing is left installed if this task dies
     poller = new ExecutionPoller(client, executionId, settings.polling().maxBytes(),
         PausePolicy.byProgress(settings.polling().min(), settings.polling().max(), split.getLength()));
@@ -203,13 +211,34 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     }
   }
 
+  /**
+   * Where the device writes this task's output file itself, or null when its records come to the host:
+   * the job's output is not the devices' to write, the file is on another device, or the device speaks
+   * no output objects (a protocol before version 5: said once in the log).
+   */
+  private DeviceOutputFormat.Target outputTarget(DeviceAddress address) throws DeviceUnavailable {
+    DeviceOutputFormat.Target target;
+    try {
+      target = DeviceOutputFormat.target(context, address);
+    } catch (IOException e) {
+      throw unavailable("cannot name the task's output file: " + e.getMessage(), e);
+    }
+    if (target != null && client.protocolVersion() < org.smartssd.device.protocol.ProtocolConstants.OUTPUT_VERSION) {
+      LOG.warn("device {} speaks protocol version {}, before output objects: split {}'s output crosses the host link"
+          + " to be written by the host", device, client.protocolVersion(), describe());
+      return null;
+    }
+    return target;
+  }
+
   /** EXECUTE_OBJECT, asked again while the device is BUSY, pausing as for empty polls, up to the busy timeout. */
-  private long execute(List<InputRange> inputs, Map<String, String> options)
+  private long execute(List<InputRange> inputs, Map<String, String> options, DeviceOutputFormat.Target output)
       throws DeviceUnavailable, InterruptedIOException {
     PausePolicy busy = PausePolicy.bounded(settings.polling().pauses(), settings.busyTimeout());
     try {
       return counted(DeviceCounters.HOST_INTERFACE_BYTES,
-          () -> ExecutionPoller.start(client, taskletId, inputs, options, busy));
+          () -> ExecutionPoller.start(client, taskletId, inputs, options, output == null ? "" : output.devicePath(),
+              output == null ? 0 : output.permission(), busy));
     } catch (DeviceException.Busy e) {
       throw unavailable("stayed busy for " + settings.busyTimeout().toMillis() + " ms ("
           + DeviceMapperConfigKeys.BUSY_TIMEOUT + "): " + e.getMessage(), e);
@@ -275,6 +304,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     count(DeviceCounters.DEVICE_COUNTED_TAIL_LIBRARY_CALLS, s.countedTailLibraryCalls());
     count(DeviceCounters.DEVICE_COUNTED_TAIL_BULK_BYTES, s.countedTailBulkBytes());
     count(DeviceCounters.DEVICE_RESULT_BYTES, s.resultBytes());
+    count(DeviceCounters.DEVICE_OUTPUT_BYTES, s.outputBytes());
+    count(DeviceCounters.DEVICE_OUTPUT_PAGES, s.pagesProgrammed());
     count(DeviceCounters.DEVICE_LANES, s.lanes());
     count(DeviceCounters.MODELLED_HOST_DELAY_NANOS, s.modelledHostDelayNanos());
     count(DeviceCounters.BEHIND_MODEL_NANOS, s.behindModelNanos());

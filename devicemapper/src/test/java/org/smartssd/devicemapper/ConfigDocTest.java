@@ -23,7 +23,7 @@ class ConfigDocTest {
         keys++;
       }
     }
-    assertThat(keys).isEqualTo(22);
+    assertThat(keys).isEqualTo(24);
   }
 
   @Test

@@ -181,11 +181,27 @@ public final class ExecutionPoller {
     return start(client, taskletId, inputs, options, busy, THREAD_SLEEP);
   }
 
+  /**
+   * As {@link #start(DeviceClient, long, List, Map, PausePolicy)}, for an execution that writes an output
+   * object at {@code outputPath} ({@link DeviceClient#executeObject(long, List, Map, String, int)}; none
+   * when empty).
+   */
+  public static long start(DeviceClient client, long taskletId, List<InputRange> inputs, Map<String, String> options,
+      String outputPath, int outputPermission, PausePolicy busy) throws IOException {
+    return start(client, taskletId, inputs, options, outputPath, outputPermission, busy, THREAD_SLEEP);
+  }
+
   static long start(DeviceClient client, long taskletId, List<InputRange> inputs, Map<String, String> options,
       PausePolicy busy, Sleeper sleeper) throws IOException {
+    return start(client, taskletId, inputs, options, "", 0, busy, sleeper);
+  }
+
+  static long start(DeviceClient client, long taskletId, List<InputRange> inputs, Map<String, String> options,
+      String outputPath, int outputPermission, PausePolicy busy, Sleeper sleeper) throws IOException {
     while (true) {
       try {
-        return client.executeObject(taskletId, inputs, options);
+        return outputPath.isEmpty() ? client.executeObject(taskletId, inputs, options)
+            : client.executeObject(taskletId, inputs, options, outputPath, outputPermission);
       } catch (DeviceException.Busy e) {
         Optional<Duration> pause = busy.next(null);
         if (pause.isEmpty()) {

@@ -82,6 +82,14 @@ public final class MapReduceTasklet implements MergingTasklet {
   public static final String SEQUENCE_SYNC = "sequence-sync";
   public static final String SEQUENCE_KEY_CLASS = "sequence-key-class";
   public static final String SEQUENCE_VALUE_CLASS = "sequence-value-class";
+  /**
+   * Execution option: how the map output is written to the execution's output object; {@link
+   * #OUTPUT_TEXT} (the only one) writes it as {@code TextOutputFormat}'s lines.
+   */
+  public static final String OUTPUT_FORMAT = "output-format";
+  public static final String OUTPUT_TEXT = "text";
+  /** Text lines are written to flash once this many bytes of them wait (and at the lane's end). */
+  static final int TEXT_FLUSH_BYTES = 64 << 10;
   /** How a SequenceFile's values are compressed, each on its own: "deflate", "gzip", or empty for not. */
   public static final String SEQUENCE_VALUE_CODEC = "sequence-value-codec";
 
@@ -110,6 +118,10 @@ public final class MapReduceTasklet implements MergingTasklet {
   private Mapper.Context mapperContext;
   private final Counters counters = new Counters();
   private final CurrentRecord current = new CurrentRecord();
+  /** Where the mapper's context writes: the lane's map output buffer, or text lines for the output object. */
+  private LaneWriter laneWriter;
+  /** The lines of a map-only job's output waiting to go to flash, or null when the output goes to the host. */
+  private TextLines text;
 
   /** Cheap: the device constructs one instance to check the class; the work is in {@link #onCreate}. */
   public MapReduceTasklet() {}
@@ -152,8 +164,8 @@ public final class MapReduceTasklet implements MergingTasklet {
     driver = (MapperDriver) instance;
     InputSplit split = new FileSplit(new Path(required(p, SPLIT_PATH)), Long.parseLong(required(p, SPLIT_START)),
         Long.parseLong(required(p, SPLIT_LENGTH)), new String[0]);
-    MapContextImpl mapContext = new MapContextImpl(jobsView, attempt, current, new LaneWriter(collector), null,
-        reporter, split);
+    laneWriter = new LaneWriter(collector);
+    MapContextImpl mapContext = new MapContextImpl(jobsView, attempt, current, laneWriter, null, reporter, split);
     mapperContext = new WrappedMapper().getMapContext(mapContext);
   }
 
@@ -170,6 +182,18 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   @Override
   public void onExecute(ExecutionInfo execution) throws Exception {
+    String format = execution.options().get(OUTPUT_FORMAT);
+    if (execution.hasOutput()) {
+      if (!OUTPUT_TEXT.equals(format)) {
+        throw new IOException("execution " + execution.executionId() + " names an output object but option "
+            + OUTPUT_FORMAT + " is '" + format + "', not " + OUTPUT_TEXT);
+      }
+      text = new TextLines(conf.get("mapreduce.output.textoutputformat.separator", "\t"),
+          counters.findCounter(org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_RECORDS));
+      laneWriter.text = text;
+    } else if (format != null) {
+      throw new IOException("option " + OUTPUT_FORMAT + "=" + format + " but the execution names no output object");
+    }
     driver.runSetup(mapperContext);
   }
 
@@ -178,17 +202,16 @@ public final class MapReduceTasklet implements MergingTasklet {
     batcher.sink(results);
     if (compressed != null) {
       compressed.feed(chunk); // whole records, as they come out, to map
-      return;
-    }
-    if (bzip2 != null) {
+    } else if (bzip2 != null) {
       bzip2.feed(chunk); // the split's records, as they come out, to map
-      return;
-    }
-    if (sequence != null) {
+    } else if (sequence != null) {
       sequence.feed(chunk); // each record, as it is whole, to mapSequenceRecord
-      return;
+    } else {
+      map(chunk);
     }
-    map(chunk);
+    if (text != null && text.waiting() >= TEXT_FLUSH_BYTES) {
+      text.flushTo(results);
+    }
   }
 
   /** A SequenceFile's record, read into the reused key and value as Hadoop's reader reads it, mapped. */
@@ -305,6 +328,9 @@ public final class MapReduceTasklet implements MergingTasklet {
       sequence.finish();
     }
     driver.runCleanup(mapperContext);
+    if (text != null) {
+      text.flushTo(results);
+    }
     finish(results);
   }
 
@@ -432,9 +458,11 @@ public final class MapReduceTasklet implements MergingTasklet {
     }
   }
 
-  /** What the mapper's context writes goes to the lane's buffer. */
+  /** What the mapper's context writes goes to the lane's buffer, or to the output object's text lines. */
   private static final class LaneWriter extends RecordWriter<Object, Object> {
     private final MapOutputCollector collector;
+    /** Set for an execution that writes the job's output itself. */
+    TextLines text;
 
     LaneWriter(MapOutputCollector collector) {
       this.collector = collector;
@@ -442,7 +470,11 @@ public final class MapReduceTasklet implements MergingTasklet {
 
     @Override
     public void write(Object key, Object value) throws IOException, InterruptedException {
-      collector.collect(key, value);
+      if (text != null) {
+        text.write(key, value);
+      } else {
+        collector.collect(key, value);
+      }
     }
 
     @Override

@@ -333,8 +333,9 @@ public abstract class DeviceClientSuite {
     assertThat(client.transferCounts().since(before))
         .isEqualTo(new TransferCounts(header + 2 + 16, header + 2 + message.getBytes(StandardCharsets.UTF_8).length));
 
-    // READ_OBJECT: u64, u32; u8 state, string message, statistics (u32, 24 u64), u32 n, n results
-    // (u16 lane, bytes data), bool finished.
+    // READ_OBJECT: u64, u32; u8 state, string message, statistics (u32, 24 u64; 27 from version 5 on), u32 n,
+    // n results (u16 lane, bytes data), bool finished.
+    int counters = client.protocolVersion() >= ProtocolConstants.OUTPUT_VERSION ? 27 : 24;
     long counter = client.createObject(ByteBuffer.allocate(0), RecordCounter.class.getName(),
         Map.of("record-length", "20"));
     long exec = client.executeObject(counter, List.of(InputRange.whole("/counted/records")), Map.of());
@@ -344,7 +345,8 @@ public abstract class DeviceClientSuite {
       progress = client.readObject(exec, 1000);
       long results = progress.results().stream().mapToLong(r -> 2 + 4 + r.data().remaining()).sum();
       assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 12,
-          header + 1 + 2 + progress.message().getBytes(StandardCharsets.UTF_8).length + 4 + 24 * 8 + 4 + results + 1));
+          header + 1 + 2 + progress.message().getBytes(StandardCharsets.UTF_8).length + 4 + counters * 8 + 4 + results
+          + 1));
     } while (!progress.finished());
     assertThat(progress.state()).isEqualTo(ExecutionState.DONE);
 
