@@ -23,4 +23,21 @@ public interface TaskletContext {
    * itself (from a {@link RecordFormat.Kind#STREAM STREAM}) should too.
    */
   int maxRecordBytes();
+
+  /**
+   * Reads a whole object of this device, for the user whose execution this is (who must be able to
+   * read it, as to open it): a side input, such as a table, a model, or an earlier iteration's output
+   * object, read next to the flash rather than sent by the host. Its pages are read as the inputs' are
+   * (internal reads, on the channels that hold them, modelled), and this lane's core waits for them.
+   * The bytes are the lane's memory: an object larger than the device's memory budget of one event
+   * ({@code smartssd.device.isp.memory-budget-bytes}) is refused. Only during an execution's events.
+   *
+   * @return the object's bytes, read-only
+   * @throws java.io.FileNotFoundException when there is no such file
+   * @throws java.nio.file.AccessDeniedException when the execution's user may not read it
+   * @throws IOException when it is too large, damaged ({@code CORRUPT}), or cannot be read
+   */
+  default java.nio.ByteBuffer readObject(String path) throws java.io.IOException, InterruptedException {
+    throw new UnsupportedOperationException("this context reads no objects");
+  }
 }

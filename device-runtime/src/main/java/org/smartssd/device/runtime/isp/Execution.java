@@ -42,6 +42,8 @@ final class Execution {
   private final Object owner;
   /** The user whose connection started it: only that user (or a superuser) reads or cancels it. */
   private final String user;
+  /** That user as the store checks it: what the execution reads besides its inputs, it reads as them. */
+  private final org.smartssd.device.runtime.objects.Caller caller;
   private final int lanes;
   private final int channels;
   private final ExecutionModel model;
@@ -95,11 +97,13 @@ final class Execution {
 
   Execution(long id, InstalledTasklet tasklet, List<InputRange> inputs, List<ScanTarget> targets,
       Map<String, String> options, IspParameters isp, boolean mergeOnDevice, boolean paced, long timeLimitMillis,
-      int channels, ExecutionModel model, Object owner, String user, ExecutionOutput flashOutput) {
+      int channels, ExecutionModel model, Object owner, org.smartssd.device.runtime.objects.Caller caller,
+      ExecutionOutput flashOutput) {
     this.id = id;
+    this.caller = caller;
     this.flashOutput = flashOutput;
     this.owner = owner;
-    this.user = user;
+    this.user = caller.user();
     this.tasklet = tasklet;
     this.inputs = List.copyOf(inputs);
     this.targets = List.copyOf(targets);
@@ -169,6 +173,15 @@ final class Execution {
 
   String user() {
     return user;
+  }
+
+  org.smartssd.device.runtime.objects.Caller caller() {
+    return caller;
+  }
+
+  /** A side object's pages read for a lane ({@code TaskletContext.readObject}): internal reads too. */
+  void sideRead(int pages) {
+    pagesRead.addAndGet(pages);
   }
 
   int lanes() {

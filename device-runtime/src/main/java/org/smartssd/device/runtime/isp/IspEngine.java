@@ -284,7 +284,7 @@ public final class IspEngine implements Closeable {
         : ExecutionOutput.create(outputs, outputPath, outputPermission, id, caller, timing, isp.cores(), start,
             outputWriter);
     Execution exec = new Execution(id, tasklet, inputs, targets, options, isp, mergeOnDevice, paced, timeLimit,
-        timing.geometry().channels(), model, owner, caller.user(), flashOutput);
+        timing.geometry().channels(), model, owner, caller, flashOutput);
     int threads = Math.min(exec.lanes(), isp.threads());
     LaneWorker.Crew crew = new LaneWorker.Crew(exec, threads, () -> finish(exec));
     List<LaneWorker> crewWorkers = new ArrayList<>();

@@ -3,6 +3,7 @@ package org.smartssd.device.runtime.isp;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import org.smartssd.device.runtime.objects.ScanTarget;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -349,6 +350,60 @@ final class LaneWorker implements Runnable {
       public int maxRecordBytes() {
         return exec.isp().maxRecordBytes();
       }
+
+      @Override
+      public ByteBuffer readObject(String path) throws IOException {
+        return readSideObject(lane, path);
+      }
+    };
+  }
+
+  /**
+   * Reads object {@code path} whole for {@code lane}, as the execution's user: its pages as internal
+   * reads from the lane's current time on the modelled clock, the lane's core waiting for the last.
+   */
+  private ByteBuffer readSideObject(int lane, String path) throws IOException {
+    ScanTarget target;
+    try {
+      target = store.openScan(path, exec.caller());
+    } catch (StoreException e) {
+      throw asIoException(path, e);
+    }
+    long budget = exec.isp().memoryBudgetBytes();
+    if (target.length() > budget) {
+      throw new IOException("'" + path + "' holds " + target.length() + " bytes, more than a lane may hold in one event ("
+          + budget + " bytes, smartssd.device.isp.memory-budget-bytes)");
+    }
+    int pageSize = target.pageSize();
+    ByteBuffer all = ByteBuffer.allocate((int) target.length());
+    ByteBuffer page = ByteBuffer.allocate(pageSize);
+    long ready = exec.model().computeStart(lane, readyAt[lane]);
+    InternalTimeline timeline = timing.internalReads(ready);
+    int pages = 0;
+    for (long offset = 0; offset < target.length(); offset += pageSize) {
+      page.clear();
+      try {
+        store.readPageForScan(target.objectId(), (int) (offset / pageSize), page, timeline);
+      } catch (StoreException e) {
+        throw asIoException(path, e);
+      }
+      page.flip();
+      page.limit((int) Math.min(pageSize, target.length() - offset));
+      all.put(page);
+      pages++;
+    }
+    all.flip();
+    exec.sideRead(pages);
+    // The lane's core waits for the last page.
+    exec.model().compute(lane, timeline.doneNanos(), 0);
+    return all.asReadOnlyBuffer();
+  }
+
+  private static IOException asIoException(String path, StoreException e) {
+    return switch (e.status()) {
+      case NOT_FOUND -> new java.io.FileNotFoundException(e.getMessage());
+      case PERMISSION_DENIED -> new java.nio.file.AccessDeniedException(path, null, e.getMessage());
+      default -> new IOException(e.status() + ": " + e.getMessage());
     };
   }
 

@@ -38,7 +38,8 @@ import org.smartssd.device.tasklet.builtin.FieldFilter;
 
 /**
  * Executions that write an output object on the device's flash (EXECUTE_OBJECT's output path, the
- * tasklet API's {@code ResultSink.flash()}), on a real device over its protocol.
+ * tasklet API's {@code ResultSink.flash()}), and that read a whole object of the device as a side input
+ * ({@code TaskletContext.readObject}), on a real device over its protocol.
  */
 class OutputObjectTest {
   private static final int RECORD = 13;
@@ -214,6 +215,63 @@ class OutputObjectTest {
         assertThrows(DeviceException.PermissionDenied.class,
             () -> alice.executeObject(mine, List.of(InputRange.whole("/in")), Map.of(), "/private/out", 0644));
         assertEquals(List.of(), names(c, "/private"));
+      }
+    }
+  }
+
+  @Test
+  void theNextExecutionReadsAnEarlierOnesOutputObjectWhereItIs() throws Exception {
+    int n = 30_000;
+    byte[] data = IspEngineTest.records(n);
+    try (SimulatedDevice device = device("side"); SocketDeviceClient c = TestDevices.connect(device)) {
+      write(c, "/in", data);
+      long filter = c.createObject(BUILT_IN, FieldFilter.class.getName(), Map.of("record-length", "" + RECORD,
+          "field-offset", "4", "field-length", "1", "op", "eq", "value", "3"));
+      assertEquals(ExecutionState.DONE, run(c, filter, "/in", Map.of(), "/iteration-1", 0644).last().state());
+      byte[] first = TestDevices.readAll(c, "/iteration-1");
+
+      long reader = c.createObject(TestJars.of(org.smartssd.device.runtime.isp.testtasklets.SideReader.class),
+          org.smartssd.device.runtime.isp.testtasklets.SideReader.class.getName(), Map.of("side", "/iteration-1"));
+      long linkBefore = device.statistics().hostBytesOut();
+      long exec = c.executeObject(reader, List.of(InputRange.whole("/in")), Map.of());
+      List<TaskletResult> results = new ArrayList<>();
+      Response.ExecutionProgress last = ExecutionPoller.drain(c, exec, results::add,
+          ExecutionPoller.PollingPolicy.defaults());
+      assertEquals(ExecutionState.DONE, last.state(), last.message());
+      assertEquals(last.statistics().lanes(), results.size(), "a line a lane");
+      for (TaskletResult r : results) {
+        String line = StandardCharsets.UTF_8.decode(r.data()).toString();
+        assertEquals(first.length + "|" + org.smartssd.device.runtime.isp.testtasklets.SideReader.hash(first),
+            line.substring(line.indexOf('|') + 1), "every lane read the whole object");
+      }
+      int page = device.info().geometry().pageSizeBytes();
+      long inputPages = (data.length + page - 1) / page;
+      long sidePages = (long) results.size() * ((first.length + page - 1) / page);
+      assertEquals(inputPages + sidePages, last.statistics().pagesRead(), "the side object's pages are internal reads");
+      assertTrue(device.statistics().hostBytesOut() - linkBefore < first.length,
+          "the object did not cross the host link");
+
+      long missing = c.createObject(TestJars.of(org.smartssd.device.runtime.isp.testtasklets.SideReader.class),
+          org.smartssd.device.runtime.isp.testtasklets.SideReader.class.getName(), Map.of("side", "/nothing"));
+      Response.ExecutionProgress failed = ExecutionPoller.drain(c,
+          c.executeObject(missing, List.of(InputRange.whole("/in")), Map.of()), r -> { },
+          ExecutionPoller.PollingPolicy.defaults());
+      assertEquals(ExecutionState.FAILED, failed.state());
+      assertTrue(failed.message().contains("/nothing"), failed.message());
+
+      c.mkdirs("/private", 0700);
+      write(c, "/private/secret", new byte[] {1, 2, 3});
+      c.setPermission("/private/secret", 0600);
+      try (SocketDeviceClient alice = SocketDeviceClient.connect(DeviceAddress.parse(device.address()),
+          ClientOptions.defaults().withIdentity(new ClientIdentity("alice", List.of("analysts"))))) {
+        c.setPermission("/in", 0644);
+        long snoop = alice.createObject(TestJars.of(org.smartssd.device.runtime.isp.testtasklets.SideReader.class),
+            org.smartssd.device.runtime.isp.testtasklets.SideReader.class.getName(), Map.of("side", "/private/secret"));
+        Response.ExecutionProgress denied = ExecutionPoller.drain(alice,
+            alice.executeObject(snoop, List.of(InputRange.whole("/in")), Map.of()), r -> { },
+            ExecutionPoller.PollingPolicy.defaults());
+        assertEquals(ExecutionState.FAILED, denied.state());
+        assertTrue(denied.message().contains("ermission denied"), denied.message());
       }
     }
   }
