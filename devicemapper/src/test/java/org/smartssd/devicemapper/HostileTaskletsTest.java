@@ -91,6 +91,12 @@ class HostileTaskletsTest {
     EXPECTED.put("OutputFlood", "more than its output budget of");
     EXPECTED.put("ConfigurationRewrite", "calls org.apache.hadoop.io.Writable.readFields: not among what tasklets may"
         + " use");
+    // FileSystem.get and Path.getFileSystem are rewritten to the device's own file system, of its own objects.
+    EXPECTED.put("FileSystemGetLocalUri", "'file:///etc/passwd' is not on this device");
+    EXPECTED.put("SubclassFileSystemGet", "calls org.apache.hadoop.fs.LocalFileSystem.get (declared by"
+        + " org.apache.hadoop.fs.FileSystem): tasklets cannot use files");
+    EXPECTED.put("DeviceFileSystemCreate", "calls org.apache.hadoop.fs.FileSystem.create: tasklets cannot use files");
+    EXPECTED.put("FileSystemGetHandle", "calls org.apache.hadoop.fs.FileSystem.get: tasklets cannot use files");
   }
 
   @BeforeAll

@@ -122,6 +122,8 @@ public final class MapReduceTasklet implements MergingTasklet {
   private LaneWriter laneWriter;
   /** The lines of a map-only job's output waiting to go to flash, or null when the output goes to the host. */
   private TextLines text;
+  /** The device's files as the job's code reaches them here ({@link DeviceFiles}). */
+  private DeviceFiles.Lane files;
 
   /** Cheap: the device constructs one instance to check the class; the work is in {@link #onCreate}. */
   public MapReduceTasklet() {}
@@ -132,6 +134,8 @@ public final class MapReduceTasklet implements MergingTasklet {
     Map<String, String> p = context.parameters();
     ClassLoader code = Thread.currentThread().getContextClassLoader();
     conf = context.lane() < 0 ? readConfiguration(p, code) : configuration(p, context.lanes(), code);
+    String authority = new Path(required(p, SPLIT_PATH)).toUri().getAuthority();
+    files = new DeviceFiles.Lane(context, authority == null ? "" : authority);
     TaskAttemptID attempt = TaskAttemptID.forName(required(p, TASK_ATTEMPT));
     batcher = new ResultCodec.PairBatcher(intParameter(p, RESULT_BATCH_BYTES));
     String combinerName = p.getOrDefault(COMBINER, "");
@@ -182,6 +186,16 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   @Override
   public void onExecute(ExecutionInfo execution) throws Exception {
+    files.forget();
+    DeviceFiles.Lane before = DeviceFiles.bind(files);
+    try {
+      execute(execution);
+    } finally {
+      DeviceFiles.bind(before);
+    }
+  }
+
+  private void execute(ExecutionInfo execution) throws Exception {
     String format = execution.options().get(OUTPUT_FORMAT);
     if (execution.hasOutput()) {
       if (!OUTPUT_TEXT.equals(format)) {
@@ -199,6 +213,15 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   @Override
   public void onDataAvailable(DataChunk chunk, ResultSink results) throws Exception {
+    DeviceFiles.Lane before = DeviceFiles.bind(files);
+    try {
+      dataAvailable(chunk, results);
+    } finally {
+      DeviceFiles.bind(before);
+    }
+  }
+
+  private void dataAvailable(DataChunk chunk, ResultSink results) throws Exception {
     batcher.sink(results);
     if (compressed != null) {
       compressed.feed(chunk); // whole records, as they come out, to map
@@ -314,6 +337,15 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   @Override
   public void onRead(ResultSink results, boolean last) throws Exception {
+    DeviceFiles.Lane before = DeviceFiles.bind(files);
+    try {
+      read(results, last);
+    } finally {
+      DeviceFiles.bind(before);
+    }
+  }
+
+  private void read(ResultSink results, boolean last) throws Exception {
     batcher.sink(results);
     if (!last) {
       return; // partial results go out as whole batches; the rest at the end
@@ -336,6 +368,15 @@ public final class MapReduceTasklet implements MergingTasklet {
 
   @Override
   public void onMerge(List<TaskletResult> laneResults, ResultSink results) throws Exception {
+    DeviceFiles.Lane before = DeviceFiles.bind(files);
+    try {
+      merge(laneResults, results);
+    } finally {
+      DeviceFiles.bind(before);
+    }
+  }
+
+  private void merge(List<TaskletResult> laneResults, ResultSink results) throws Exception {
     batcher.sink(results);
     byte[] bytes = new byte[0];
     for (TaskletResult result : laneResults) {

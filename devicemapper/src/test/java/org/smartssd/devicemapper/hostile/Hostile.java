@@ -24,7 +24,7 @@ public final class Hostile {
   private Hostile() {}
 
   /** The attacks, in the order of the issue that asked for them. */
-  public static final String[] ATTACKS = {"Shell", "ReflectionUtilsProcess", "LocalFileSystem", "AddResource", "WriteFile", "NetUtilsSocket", "ExitUtilTerminate", "RuntimeHalt", "HadoopExecutors", "BeansExpression", "BeansStatement", "Script", "ServiceLoaderProviders", "DefineClass", "NativeCode", "OthersStatistics", "DeviceCredentials", "TenGigabytes", "EndlessLoop", "UnboundedRecursion", "OutputFlood", "ConfigurationRewrite"};
+  public static final String[] ATTACKS = {"Shell", "ReflectionUtilsProcess", "LocalFileSystem", "AddResource", "WriteFile", "NetUtilsSocket", "ExitUtilTerminate", "RuntimeHalt", "HadoopExecutors", "BeansExpression", "BeansStatement", "Script", "ServiceLoaderProviders", "DefineClass", "NativeCode", "OthersStatistics", "DeviceCredentials", "TenGigabytes", "EndlessLoop", "UnboundedRecursion", "OutputFlood", "ConfigurationRewrite", "FileSystemGetLocalUri", "SubclassFileSystemGet", "DeviceFileSystemCreate", "FileSystemGetHandle"};
 
   /** A tasklet that does nothing but what an attack overrides. */
   public abstract static class Base implements Tasklet {
@@ -449,6 +449,71 @@ public final class Hostile {
       in.reset(out.getData(), out.getLength());
       org.apache.hadoop.io.Writable w = conf;
       w.readFields(in);
+    }
+  }
+
+  // ---- Hadoop's FileSystem in the device: FileSystem.get and Path.getFileSystem are the device's own, read-only ----
+
+  public static final class FileSystemGetLocalUriTasklet extends Base {
+    @Override
+    public void onCreate(TaskletContext context) throws Exception {
+      try (java.io.InputStream in = org.apache.hadoop.fs.FileSystem.get(java.net.URI.create("file:///etc/passwd"), null).open(new org.apache.hadoop.fs.Path("/etc/passwd"))) { in.read(); }
+    }
+  }
+
+  public static class FileSystemGetLocalUriMapper extends BaseMapper {
+    @Override
+    protected void setup(Context context) throws IOException, InterruptedException {
+      try (java.io.InputStream in = org.apache.hadoop.fs.FileSystem.get(java.net.URI.create("file:///etc/passwd"), context.getConfiguration()).open(new org.apache.hadoop.fs.Path("/etc/passwd"))) { in.read(); }
+    }
+  }
+
+  public static final class SubclassFileSystemGetTasklet extends Base {
+    @Override
+    public void onCreate(TaskletContext context) throws Exception {
+      org.apache.hadoop.fs.LocalFileSystem.get(java.net.URI.create("file:///"), null).open(new org.apache.hadoop.fs.Path("/etc/passwd")).read();
+    }
+  }
+
+  public static class SubclassFileSystemGetMapper extends BaseMapper {
+    @Override
+    protected void setup(Context context) throws IOException, InterruptedException {
+      org.apache.hadoop.fs.LocalFileSystem.get(java.net.URI.create("file:///"), context.getConfiguration()).open(new org.apache.hadoop.fs.Path("/etc/passwd")).read();
+    }
+  }
+
+  public static final class DeviceFileSystemCreateTasklet extends Base {
+    @Override
+    public void onCreate(TaskletContext context) throws Exception {
+      new org.apache.hadoop.fs.Path("/written-by-a-tasklet").getFileSystem(null).create(new org.apache.hadoop.fs.Path("/written-by-a-tasklet")).close();
+    }
+  }
+
+  public static class DeviceFileSystemCreateMapper extends BaseMapper {
+    @Override
+    protected void setup(Context context) throws IOException, InterruptedException {
+      new org.apache.hadoop.fs.Path("/written-by-a-tasklet").getFileSystem(context.getConfiguration()).create(new org.apache.hadoop.fs.Path("/written-by-a-tasklet")).close();
+    }
+  }
+
+  /** A file system got through a method handle, which the device does not rewrite. */
+  public interface FileSystemGetter {
+    org.apache.hadoop.fs.FileSystem get(java.net.URI uri, org.apache.hadoop.conf.Configuration conf) throws IOException;
+  }
+
+  public static final class FileSystemGetHandleTasklet extends Base {
+    @Override
+    public void onCreate(TaskletContext context) throws Exception {
+      FileSystemGetter getter = org.apache.hadoop.fs.FileSystem::get;
+      getter.get(java.net.URI.create("file:///"), null).open(new org.apache.hadoop.fs.Path("/etc/passwd")).read();
+    }
+  }
+
+  public static class FileSystemGetHandleMapper extends BaseMapper {
+    @Override
+    protected void setup(Context context) throws IOException, InterruptedException {
+      FileSystemGetter getter = org.apache.hadoop.fs.FileSystem::get;
+      getter.get(java.net.URI.create("file:///"), context.getConfiguration()).open(new org.apache.hadoop.fs.Path("/etc/passwd")).read();
     }
   }
 }

@@ -64,6 +64,8 @@ public final class TaskletLoader {
   private final ClassLoader platformLoader = ClassLoader.getPlatformClassLoader();
   /** What tasklet code may use of the classes that are not its own. */
   private final TaskletSandbox sandbox;
+  /** Calls in tasklet code sent to the device's own replacements, rewritten before the check. */
+  private final CallRedirects redirects;
 
   /**
    * @param builtIns class name to class of the tasklets built into the device, installable without
@@ -102,6 +104,7 @@ public final class TaskletLoader {
     }
     this.sandbox = new TaskletSandbox(AllowList.load(), TaskletSandbox.classFilesOf(
         name -> shared(name.replace('/', '.')) ? deviceLoader : platformLoader));
+    this.redirects = CallRedirects.load(name -> shared(name) && deviceLoader.getResource(internal(name) + ".class") != null);
     if (counting) {
       List<String> libraries = new ArrayList<>();
       for (String prefix : this.sharedPackages) {
@@ -150,11 +153,16 @@ public final class TaskletLoader {
           + " copy would not be used");
     }
     Map<String, ClassInfo> ownInfo = new java.util.HashMap<>();
+    // What is checked is what runs: the calls the device redirects are rewritten first.
+    Map<String, byte[]> entries = new java.util.HashMap<>(contents.entries());
     for (String name : classes.keySet()) {
       if (own.contains(internal(name))) {
         checkVersion(name, classes.get(name));
         try {
-          ownInfo.put(internal(name), ClassInfo.read(classes.get(name)));
+          byte[] rewritten = redirects.rewrite(classes.get(name));
+          classes.put(name, rewritten);
+          entries.put(internal(name) + ".class", rewritten);
+          ownInfo.put(internal(name), ClassInfo.read(rewritten));
         } catch (IllegalArgumentException e) {
           throw new TaskletRefusedException("the jar's entry " + internal(name) + ".class is not a class file: "
               + e.getMessage(), e);
@@ -177,12 +185,12 @@ public final class TaskletLoader {
       List<String> visible = new ArrayList<>(sharedPackages);
       visible.add(METER_PACKAGE);
       Instrumenter.Scope scope = name -> own.contains(name) || libraryScope.counted(name);
-      loader = new TaskletClassLoader(className, contents.entries(), own, visible, sharedLoader, new Instrumenter(scope));
+      loader = new TaskletClassLoader(className, entries, own, visible, sharedLoader, new Instrumenter(scope));
     } else {
       // Not counted, but stoppable: its loops' heads and handlers ask whether the engine stopped it.
       List<String> visible = new ArrayList<>(sharedPackages);
       visible.add(METER_PACKAGE);
-      loader = new TaskletClassLoader(className, contents.entries(), own, visible, deviceLoader,
+      loader = new TaskletClassLoader(className, entries, own, visible, deviceLoader,
           new Instrumenter(own::contains, false));
     }
     Class<?> type;

@@ -108,6 +108,13 @@ final class TaskletPolicy {
       methods("java/util/stream/BaseStream", THREADS, "parallel"),
       methods("java/nio/ByteBuffer", "tasklets cannot allocate memory outside the heap", "allocateDirect"));
 
+  /**
+   * Classes of denied families that only name and parse (a URI: a job's paths and the distributed
+   * cache's files are URIs): naming them is not refused, and the allow list says which of their members
+   * tasklets may use ({@code URI.toURL}, which could open a connection, is not among them).
+   */
+  private static final Set<String> NAMES_ONLY = Set.of("java/net/URI", "java/net/URISyntaxException");
+
   private TaskletPolicy() {}
 
   /** Why tasklets may not use the member {@code name} of {@code owner}, if a family of the lists says. */
@@ -137,7 +144,7 @@ final class TaskletPolicy {
     String user = refs.className().replace('/', '.');
     Set<String> found = new LinkedHashSet<>();
     for (String name : refs.classes()) {
-      if (own.contains(name)) {
+      if (own.contains(name) || NAMES_ONLY.contains(name)) {
         continue;
       }
       for (Rule rule : RULES) {
