@@ -153,23 +153,33 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
       ssd_listing_free(&l);
       break;
     }
-    case 9: {
+    case 9:
+    case 17: {
+      int version = which == 9 ? SSD_PERMISSIONS_VERSION : SSD_OUTPUT_VERSION;
       ssd_execution_progress pr;
-      if (ssd_decode_execution_progress(p, n, &pr, &err) == SSD_OK) {
+      if (ssd_decode_execution_progress(p, n, version, &pr, &err) == SSD_OK) {
         check_str(&pr.message);
         ENSURE(pr.state >= SSD_EXEC_RUNNING && pr.state <= SSD_EXEC_CANCELLED);
         ENSURE(!(pr.finished && pr.state == SSD_EXEC_RUNNING));
-        uint64_t total = 0;
+        ENSURE(pr.stats.lanes <= INT32_MAX);
+        if (version < SSD_OUTPUT_VERSION) {
+          ENSURE(pr.stats.output_bytes == 0 && pr.stats.pages_programmed == 0 &&
+                 pr.stats.modelled_write_nanos == 0);
+        }
+        ENSURE(pr.n_results == 0 || pr.results != NULL);
+        /* state, message, the statistics of this version, count, results, finished: all of it */
+        size_t expected = 1 + 2 + (size_t)pr.message.len + 4 + 24 * 8 +
+                          (version >= SSD_OUTPUT_VERSION ? 3 * 8 : 0) + 4 + 1;
         for (uint32_t i = 0; i < pr.n_results; i++) {
           ENSURE(pr.results[i].lane >= -1 && pr.results[i].lane <= 65534);
-          total += pr.results[i].len;
+          expected += 2 + 4 + (size_t)pr.results[i].len;
           if (pr.results[i].len > 0) {
             /* the copy is readable to its end */
             volatile uint8_t last = pr.results[i].data[pr.results[i].len - 1];
             (void)last;
           }
         }
-        ENSURE(total <= n);
+        ENSURE(expected == n);
       }
       ssd_execution_progress_free(&pr);
       break;
@@ -203,7 +213,7 @@ static void decode_as(int which, const uint8_t *p, size_t n) {
   ENSURE(memchr(err.message, '\0', sizeof err.message) != NULL);
 }
 
-#define N_DECODERS 17
+#define N_DECODERS 18
 
 /* The decoder of a reply to this opcode with this status, in a frame of this version (as the client
  * picks it). */
@@ -230,7 +240,7 @@ static int decoder_for(uint16_t version, uint16_t opcode, uint16_t status) {
     case SSD_OP_STATUS: return version >= SSD_PERMISSIONS_VERSION ? 15 : 6;
     case SSD_OP_READ: return 7;
     case SSD_OP_LIST: return version >= SSD_PERMISSIONS_VERSION ? 16 : 8;
-    case SSD_OP_READ_OBJECT: return 9;
+    case SSD_OP_READ_OBJECT: return version >= SSD_OUTPUT_VERSION ? 17 : 9;
     default: return 3;
   }
 }

@@ -943,6 +943,56 @@ static void script_identify(server *s, int fd) {
   drain(fd);
 }
 
+/* What EXECUTE_OBJECT and READ_OBJECT carried, as the fake device saw them. */
+static int executions;             /* EXECUTE_OBJECTs received */
+static uint16_t execute_version;   /* the last one's frame version */
+static uint8_t execute_payload[256];
+static uint32_t execute_len;
+static uint32_t read_object_asked; /* the last READ_OBJECT's max result bytes */
+
+/* A device of s->max_version (the version the client negotiates with it, up to 5) that starts
+ * executions (ids 0xE0, 0xE1, ...) and answers READ_OBJECT with a done execution: lanes 2,
+ * counter i the value i + 1, from version 5 on output bytes 1000, pages programmed 3 and modelled
+ * write 4444; one result "ok" of lane 0. */
+static void script_execution(server *s, int fd) {
+  frame a;
+  while (read_frame(fd, &a)) {
+    uint8_t out[512];
+    size_t at = 0;
+    if (a.opcode == SSD_OP_EXECUTE_OBJECT && a.len <= sizeof execute_payload) {
+      execute_version = a.version;
+      execute_len = a.len;
+      memcpy(execute_payload, a.payload, a.len);
+      be64(out, 0xE0 + (uint64_t)executions++);
+      send_reply(fd, a.opcode, 0, a.id, 11, out, 8);
+    } else if (a.opcode == SSD_OP_READ_OBJECT && a.len == 12) {
+      read_object_asked = get32(a.payload + 8);
+      out[at++] = SSD_EXEC_DONE;
+      be16(out + at, 0); /* message */
+      at += 2;
+      be32(out + at, 2); /* lanes */
+      at += 4;
+      for (int i = 0; i < 24; i++, at += 8) be64(out + at, (uint64_t)i + 1);
+      if (s->max_version >= 5) {
+        be64(out + at, 1000);
+        be64(out + at + 8, 3);
+        be64(out + at + 16, 4444);
+        at += 24;
+      }
+      be32(out + at, 1); /* one result */
+      be16(out + at + 4, 1); /* lane 0, sent as lane + 1 */
+      be32(out + at + 6, 2);
+      memcpy(out + at + 10, "ok", 2);
+      at += 12;
+      out[at++] = 1; /* finished */
+      send_reply(fd, a.opcode, 0, a.id, 12, out, (uint32_t)at);
+    } else {
+      send_error(fd, &a, SSD_UNKNOWN_OPCODE, "opcode not known to the fake device");
+    }
+    free(a.payload);
+  }
+}
+
 static void script_unknown_id(server *s, int fd) {
   (void)s;
   frame a;
@@ -1490,18 +1540,25 @@ static void test_connect_errors(void) {
 
   /* No common version. */
   server s;
-  server_tcp_versions(&s, script_silent, 5, 6, true);
+  server_tcp_versions(&s, script_silent, 6, 7, true);
   snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
   CHECK_INT(ssd_connect(address, NULL, &c, &err), SSD_E_VERSION);
-  CHECK_CONTAINS(err.message, "no common protocol version: this client speaks 1..4, the device 5..6");
+  CHECK_CONTAINS(err.message, "no common protocol version: this client speaks 1..5, the device 6..7");
   server_stop(&s);
 
-  /* The highest common one: 4 with a device of 1..9, 2 with a device of 1..2, 1 with a device of
-   * version 1 only. */
+  /* The highest common one: 5 with a device of 1..9, 4 with a device of 1..4, 2 with a device of
+   * 1..2, 1 with a device of version 1 only. */
+  CHECK_INT(SSD_MAX_VERSION, 5);
   server_tcp_versions(&s, script_silent, 1, 9, true);
   snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
   REQUIRE(ssd_connect(address, NULL, &c, &err) == SSD_OK);
-  CHECK_INT(ssd_protocol_version(c), SSD_MAX_VERSION);
+  CHECK_INT(ssd_protocol_version(c), 5);
+  ssd_close(c);
+  server_stop(&s);
+  server_tcp_versions(&s, script_silent, 1, 4, true);
+  snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
+  REQUIRE(ssd_connect(address, NULL, &c, &err) == SSD_OK);
+  CHECK_INT(ssd_protocol_version(c), 4);
   ssd_close(c);
   server_stop(&s);
   server_tcp_versions(&s, script_silent, 1, 2, true);
@@ -1544,6 +1601,116 @@ static void test_connect_errors(void) {
   server_stop(&s);
 }
 
+/* The READ_OBJECT the client sent, and its answer decoded for the negotiated version. */
+static void check_progress(ssd_client *c, int version) {
+  ssd_execution_progress pr;
+  ssd_error err;
+  uint64_t nanos = 0;
+  REQUIRE(ssd_read_object(c, 0xE0, 100000, &pr, &nanos, &err) == SSD_OK);
+  CHECK_EQ(nanos, 12);
+  /* The frame limit (1024) less the other fields of this version's answer: 204, 228 from 5 on. */
+  CHECK_EQ(read_object_asked, version >= 5 ? 1024 - 228 : 1024 - 204);
+  CHECK_INT(pr.state, SSD_EXEC_DONE);
+  CHECK_EQ(pr.stats.lanes, 2);
+  CHECK_EQ(pr.stats.bytes_scanned, 1);
+  CHECK_EQ(pr.stats.modelled_nanos, 8);
+  CHECK_EQ(pr.stats.counted_tail_bulk_bytes, 24);
+  CHECK_EQ(pr.stats.output_bytes, version >= 5 ? 1000 : 0);
+  CHECK_EQ(pr.stats.pages_programmed, version >= 5 ? 3 : 0);
+  CHECK_EQ(pr.stats.modelled_write_nanos, version >= 5 ? 4444 : 0);
+  REQUIRE(pr.n_results == 1);
+  CHECK_INT(pr.results[0].lane, 0);
+  CHECK_EQ(pr.results[0].len, 2);
+  CHECK_MEM(pr.results[0].data, "ok", 2);
+  CHECK(pr.finished);
+  ssd_execution_progress_free(&pr);
+}
+
+/* Output objects: EXECUTE_OBJECT with an output path to a version 5 device, refused unsent to a
+ * version 4 one; plain EXECUTE_OBJECT at both, and READ_OBJECT's statistics as each lays them out. */
+static void test_output_objects(void) {
+  const ssd_input_range in = {"/in", 5, SSD_TO_END};
+  const char *const keys[] = {"merge"};
+  const char *const values[] = {"device"};
+  /* u64 tasklet 7; u32 1 input ("/in", offset 5, length all ones); u32 1 option merge=device */
+  const uint8_t v4_payload[] = {0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 1, 0, 3, '/', 'i', 'n',
+                                0, 0, 0, 0, 0, 0, 0, 5, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                0xFF, 0xFF, 0, 0, 0, 1, 0, 5, 'm', 'e', 'r', 'g', 'e', 0, 6,
+                                'd', 'e', 'v', 'i', 'c', 'e'};
+  ssd_options opt = ssd_options_default();
+  opt.max_frame_bytes = 1024;
+  ssd_error err;
+  uint64_t id = 0;
+  uint64_t nanos = 99;
+
+  server s;
+  server_tcp_versions(&s, script_execution, 1, 5, true);
+  ssd_client *c = connect_to(&s, &opt);
+  CHECK_INT(ssd_protocol_version(c), SSD_OUTPUT_VERSION);
+  executions = 0;
+  CHECK_INT(ssd_execute_object_output(c, 7, &in, 1, keys, values, 1, "/out/part-0", 0640, &id,
+                                      &nanos, &err),
+            SSD_OK);
+  CHECK_EQ(id, 0xE0);
+  CHECK_EQ(nanos, 11);
+  CHECK_INT(executions, 1);
+  CHECK_EQ(execute_version, 5);
+  /* then string "/out/part-0" and u16 0640 */
+  REQUIRE(execute_len == sizeof v4_payload + 2 + 11 + 2);
+  CHECK_MEM(execute_payload, v4_payload, sizeof v4_payload);
+  CHECK_MEM(execute_payload + sizeof v4_payload, "\x00\x0b/out/part-0\x01\xa0", 15);
+  /* Without an output object: an empty path and the default file permission. */
+  CHECK_INT(ssd_execute_object(c, 7, &in, 1, keys, values, 1, &id, NULL, &err), SSD_OK);
+  CHECK_EQ(id, 0xE1);
+  CHECK_EQ(execute_version, 5);
+  REQUIRE(execute_len == sizeof v4_payload + 2 + 2);
+  CHECK_MEM(execute_payload, v4_payload, sizeof v4_payload);
+  CHECK_MEM(execute_payload + sizeof v4_payload, "\x00\x00\x01\xa4", 4);
+  /* Arguments checked before anything is sent. */
+  CHECK_INT(ssd_execute_object_output(c, 7, &in, 1, keys, values, 1, NULL, 0640, &id, &nanos,
+                                      &err),
+            SSD_E_ARG);
+  CHECK_CONTAINS(err.message, "an output path must name an object");
+  CHECK_EQ(nanos, 0);
+  CHECK_INT(ssd_execute_object_output(c, 7, &in, 1, keys, values, 1, "", 0640, &id, NULL, &err),
+            SSD_E_ARG);
+  CHECK_INT(ssd_execute_object_output(c, 7, &in, 1, keys, values, 1, "/out", 010000, &id, NULL,
+                                      &err),
+            SSD_E_ARG);
+  CHECK_CONTAINS(err.message, "output permission");
+  CHECK_INT(ssd_execute_object_output(NULL, 7, &in, 1, keys, values, 1, "/out", 0640, &id, NULL,
+                                      &err),
+            SSD_E_ARG);
+  CHECK_INT(executions, 2);
+  check_progress(c, 5);
+  ssd_close(c);
+  server_stop(&s);
+
+  /* A version 4 device: no output objects, and EXECUTE_OBJECT and READ_OBJECT as version 4 has them. */
+  server_tcp_versions(&s, script_execution, 1, 4, true);
+  c = connect_to(&s, &opt);
+  CHECK_INT(ssd_protocol_version(c), 4);
+  executions = 0;
+  nanos = 99;
+  CHECK_INT(ssd_execute_object_output(c, 7, &in, 1, keys, values, 1, "/out/part-0", 0640, &id,
+                                      &nanos, &err),
+            SSD_E_VERSION);
+  CHECK_INT(err.code, SSD_E_VERSION);
+  CHECK_CONTAINS(err.message, "EXECUTE_OBJECT with an output object needs protocol version 5");
+  CHECK_CONTAINS(err.message, "the device speaks 4");
+  CHECK_CONTAINS(err.message, "127.0.0.1:");
+  CHECK_EQ(nanos, 0);
+  CHECK_INT(ssd_execute_object(c, 7, &in, 1, keys, values, 1, &id, NULL, &err), SSD_OK);
+  CHECK_INT(executions, 1); /* the refused one was not sent */
+  CHECK_EQ(id, 0xE0);
+  CHECK_EQ(execute_version, 4);
+  CHECK_EQ(execute_len, sizeof v4_payload);
+  CHECK_MEM(execute_payload, v4_payload, sizeof v4_payload);
+  check_progress(c, 4);
+  ssd_close(c);
+  server_stop(&s);
+}
+
 int main(void) {
   alarm(120); /* a hang is a failure */
   unsetenv("SMARTSSD_SECRET_FILE"); /* the tests give the client its secret themselves */
@@ -1560,5 +1727,6 @@ int main(void) {
   test_close_with_outstanding();
   test_authentication();
   test_connect_errors();
+  test_output_objects();
   return check_exit("test_client");
 }

@@ -1,11 +1,13 @@
 /*
  * test_vectors.c: the C codec against the frame vectors (device-api/src/test/resources/frames):
- * every request encodes to its file byte for byte, every response decodes to the README's values;
- * then malformed payloads (truncated at every length, a trailing byte, bools of 2, bad UTF-8, bad
+ * every request encodes to its file byte for byte, every response decodes to the README's values,
+ * and every file in the directory is one of those (a vector added on the Java side and not here
+ * fails the test); then malformed payloads (truncated at every length, a trailing byte, bools of 2, bad UTF-8, bad
  * ranges) are rejected without crashing.
  *
  * Usage: test_vectors FRAMES_DIR
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,19 @@ typedef struct file {
   uint8_t *data;
   size_t len;
 } file;
+
+/* The vectors checked so far: encoded to (requests) or decoded from (responses). */
+#define MAX_VECTORS 256
+static char covered[MAX_VECTORS][96];
+static int n_covered;
+
+static void cover(const char *name) {
+  for (int i = 0; i < n_covered; i++) {
+    if (strcmp(covered[i], name) == 0) return;
+  }
+  REQUIRE(n_covered < MAX_VECTORS && strlen(name) < sizeof covered[0]);
+  snprintf(covered[n_covered++], sizeof covered[0], "%s", name);
+}
 
 static file load(const char *name) {
   char path[4096];
@@ -68,6 +83,7 @@ static file load(const char *name) {
 /* Compares an encoded buffer with a vector file, and frees the buffer. */
 static void expect_file(const char *name, int rc, ssd_buffer *b, const ssd_error *err) {
   file f = load(name);
+  cover(name);
   if (rc != SSD_OK) {
     check_failf(__FILE__, __LINE__, "%s: encoder failed: %d %s", name, rc, err->message);
   } else if (b->len != f.len || memcmp(b->data, f.data, f.len) != 0) {
@@ -156,6 +172,12 @@ static void test_requests(void) {
   ENCODES_TO("request-set-times.bin",
              ssd_encode_set_times(&b, 0x1F, "/data/wc98/day-01.log", UINT64_C(1700000123456),
                                   SSD_KEEP_TIME, &err));
+
+  /* Version 5: EXECUTE_OBJECT with an output object. */
+  const char *const device_merge[] = {"device"};
+  ENCODES_TO("request-execute-object-v5.bin",
+             ssd_encode_execute_object_v5(&b, 0x21, T, &inputs[1], 1, option_keys, device_merge, 1,
+                                          "/donn\xC3\xA9" "es/out/part-00000", 01640, &err));
 }
 
 /* Frames appended one after the other; a fixed buffer too small; argument checks. */
@@ -193,8 +215,42 @@ static void test_encoder_buffers_and_arguments(void) {
   CHECK_INT(ssd_encode_create_v4(&b, 1, "/a", false, false, 010000, &err), SSD_E_ARG);
   CHECK_INT(ssd_encode_identify(&b, 1, "", NULL, 0, &err), SSD_E_ARG);
   CHECK_INT(ssd_encode_identify(&b, 1, "alice", NULL, 1, &err), SSD_E_ARG);
+  /* EXECUTE_OBJECT's output permission is checked as CREATE's, its path as any string. */
+  CHECK_INT(ssd_encode_execute_object_v5(&b, 1, T, NULL, 0, NULL, NULL, 0, "/out", 02000, &err),
+            SSD_E_ARG);
+  CHECK_CONTAINS(err.message, "output permission 2000");
+  CHECK_INT(ssd_encode_execute_object_v5(&b, 1, T, NULL, 0, NULL, NULL, 0, "/out", -1, &err),
+            SSD_E_ARG);
+  CHECK_INT(ssd_encode_execute_object_v5(&b, 1, T, NULL, 0, NULL, NULL, 0, "/bad\xC3(", 0640,
+                                         &err),
+            SSD_E_ARG);
+  CHECK_CONTAINS(err.message, "output path");
   CHECK_EQ(b.len, 0);
   ssd_buffer_free(&b);
+
+  /* Without an output object (NULL or ""), a version 5 EXECUTE_OBJECT is the version 1 one in a
+   * version 5 header, with an empty path and the permission after the options. */
+  const ssd_input_range one = {"/in", 7, SSD_TO_END};
+  const char *const k[] = {"merge"};
+  const char *const v[] = {"host"};
+  ssd_buffer v1, v5;
+  ssd_buffer_alloc(&v1);
+  ssd_buffer_alloc(&v5);
+  REQUIRE(ssd_encode_execute_object(&v1, 9, T, &one, 1, k, v, 1, &err) == SSD_OK);
+  REQUIRE(ssd_encode_execute_object_v5(&v5, 9, T, &one, 1, k, v, 1, NULL, 0644, &err) == SSD_OK);
+  REQUIRE(ssd_encode_execute_object_v5(&v5, 9, T, &one, 1, k, v, 1, "", 0644, &err) == SSD_OK);
+  REQUIRE(v1.len > 32 && v5.len == 2 * (v1.len + 4));
+  for (int i = 0; i < 2; i++) {
+    const uint8_t *f5 = v5.data + (size_t)i * (v1.len + 4);
+    CHECK_MEM(f5, v1.data, 4);                           /* magic */
+    CHECK_MEM(f5 + 4, "\x00\x05", 2);                     /* version 5 */
+    CHECK_MEM(f5 + 6, v1.data + 6, 6);                   /* opcode, flags, status */
+    CHECK_EQ(((uint32_t)f5[14] << 8 | f5[15]), v1.len - 32 + 4); /* payload length */
+    CHECK_MEM(f5 + 16, v1.data + 16, v1.len - 16);       /* id, nanos, the version 1 payload */
+    CHECK_MEM(f5 + v1.len, "\x00\x00\x01\xa4", 4);       /* "", then 0644 */
+  }
+  ssd_buffer_free(&v1);
+  ssd_buffer_free(&v5);
 
   ssd_buffer_alloc(&b);
   CHECK_INT(ssd_encode_mkdirs(&b, 1, "/bad\xC3(", &err), SSD_E_ARG);
@@ -266,6 +322,7 @@ static void test_map_order(void) {
 static const uint8_t *response_of(const char *name, file *f, uint16_t version, uint16_t opcode,
                                   uint64_t id, uint16_t status, uint64_t nanos, uint32_t *len) {
   *f = load(name);
+  cover(name);
   ssd_header h;
   const uint8_t *payload;
   ssd_error err;
@@ -320,6 +377,42 @@ static void check_stats_running(const ssd_execution_stats *s) {
   CHECK_EQ(s->behind_model_nanos, 0);
   CHECK_EQ(s->counted_tail_ops, 0);
   CHECK_EQ(s->counted_tail_bulk_bytes, 0);
+}
+
+/* The statistics of response-progress.bin, one value each, and so of response-progress-v5.bin. */
+static void check_stats_counted(const ssd_execution_stats *s) {
+  CHECK_EQ(s->lanes, 4);
+  CHECK_EQ(s->bytes_scanned, UINT64_C(0x100000001));
+  CHECK_EQ(s->pages_read, 2);
+  CHECK_EQ(s->records, 3);
+  CHECK_EQ(s->result_records, 4);
+  CHECK_EQ(s->result_bytes, 5);
+  CHECK_EQ(s->wall_nanos, 6);
+  CHECK_EQ(s->lane_cpu_nanos, 7);
+  CHECK_EQ(s->modelled_nanos, 8);
+  CHECK_EQ(s->modelled_read_nanos, 9);
+  CHECK_EQ(s->modelled_compute_nanos, 10);
+  CHECK_EQ(s->modelled_merge_nanos, 11);
+  CHECK_EQ(s->modelled_transfer_nanos, 12);
+  CHECK_EQ(s->modelled_device_microjoules, 13);
+  CHECK_EQ(s->modelled_host_microjoules, UINT64_C(0x7FFFFFFFFFFFFFFF));
+  CHECK_EQ(s->counted_ops, 14);
+  CHECK_EQ(s->counted_memory_accesses, 15);
+  CHECK_EQ(s->counted_library_calls, 16);
+  CHECK_EQ(s->counted_bulk_bytes, 17);
+  CHECK_EQ(s->modelled_host_delay_nanos, 18);
+  CHECK_EQ(s->behind_model_nanos, 19);
+  CHECK_EQ(s->counted_tail_ops, 20);
+  CHECK_EQ(s->counted_tail_memory_accesses, 21);
+  CHECK_EQ(s->counted_tail_library_calls, 22);
+  CHECK_EQ(s->counted_tail_bulk_bytes, 23);
+}
+
+/* The statistics of a frame before version 5, or of an execution without an output object. */
+static void check_no_output(const ssd_execution_stats *s) {
+  CHECK_EQ(s->output_bytes, 0);
+  CHECK_EQ(s->pages_programmed, 0);
+  CHECK_EQ(s->modelled_write_nanos, 0);
 }
 
 static void check_statistics(const ssd_device_statistics *st) {
@@ -569,10 +662,11 @@ static void test_responses(void) {
 
   ssd_execution_progress pr;
   p = response("response-progress-empty.bin", &f, SSD_OP_READ_OBJECT, 0x22, 0, 500, &len);
-  REQUIRE(ssd_decode_execution_progress(p, len, &pr, &err) == SSD_OK);
+  REQUIRE(ssd_decode_execution_progress(p, len, 1, &pr, &err) == SSD_OK);
   CHECK_INT(pr.state, SSD_EXEC_RUNNING);
   check_str(&pr.message, "");
   check_stats_running(&pr.stats);
+  check_no_output(&pr.stats);
   CHECK_EQ(pr.n_results, 0);
   CHECK(!pr.finished);
   ssd_execution_progress_free(&pr);
@@ -580,34 +674,11 @@ static void test_responses(void) {
 
   p = response("response-progress.bin", &f, SSD_OP_READ_OBJECT, 0x22, 0, UINT64_C(0x100000000),
                &len);
-  REQUIRE(ssd_decode_execution_progress(p, len, &pr, &err) == SSD_OK);
+  REQUIRE(ssd_decode_execution_progress(p, len, 1, &pr, &err) == SSD_OK);
   CHECK_INT(pr.state, SSD_EXEC_DONE);
   check_str(&pr.message, "");
-  CHECK_EQ(pr.stats.lanes, 4);
-  CHECK_EQ(pr.stats.bytes_scanned, UINT64_C(0x100000001));
-  CHECK_EQ(pr.stats.pages_read, 2);
-  CHECK_EQ(pr.stats.records, 3);
-  CHECK_EQ(pr.stats.result_records, 4);
-  CHECK_EQ(pr.stats.result_bytes, 5);
-  CHECK_EQ(pr.stats.wall_nanos, 6);
-  CHECK_EQ(pr.stats.lane_cpu_nanos, 7);
-  CHECK_EQ(pr.stats.modelled_nanos, 8);
-  CHECK_EQ(pr.stats.modelled_read_nanos, 9);
-  CHECK_EQ(pr.stats.modelled_compute_nanos, 10);
-  CHECK_EQ(pr.stats.modelled_merge_nanos, 11);
-  CHECK_EQ(pr.stats.modelled_transfer_nanos, 12);
-  CHECK_EQ(pr.stats.modelled_device_microjoules, 13);
-  CHECK_EQ(pr.stats.modelled_host_microjoules, UINT64_C(0x7FFFFFFFFFFFFFFF));
-  CHECK_EQ(pr.stats.counted_ops, 14);
-  CHECK_EQ(pr.stats.counted_memory_accesses, 15);
-  CHECK_EQ(pr.stats.counted_library_calls, 16);
-  CHECK_EQ(pr.stats.counted_bulk_bytes, 17);
-  CHECK_EQ(pr.stats.modelled_host_delay_nanos, 18);
-  CHECK_EQ(pr.stats.behind_model_nanos, 19);
-  CHECK_EQ(pr.stats.counted_tail_ops, 20);
-  CHECK_EQ(pr.stats.counted_tail_memory_accesses, 21);
-  CHECK_EQ(pr.stats.counted_tail_library_calls, 22);
-  CHECK_EQ(pr.stats.counted_tail_bulk_bytes, 23);
+  check_stats_counted(&pr.stats);
+  check_no_output(&pr.stats);
   REQUIRE(pr.n_results == 3);
   CHECK_INT(pr.results[0].lane, 0);
   CHECK_EQ(pr.results[0].len, 15);
@@ -619,18 +690,55 @@ static void test_responses(void) {
   CHECK_EQ(pr.results[2].len, 8);
   CHECK_MEM(pr.results[2].data, "count=3\n", 8);
   CHECK(pr.finished);
+  ssd_execution_progress_free(&pr);
+  /* The same in a version 4 frame; a version 5 one has the output's statistics after the counters. */
+  REQUIRE(ssd_decode_execution_progress(p, len, 4, &pr, &err) == SSD_OK);
+  check_stats_counted(&pr.stats);
+  check_no_output(&pr.stats);
+  ssd_execution_progress_free(&pr);
+  CHECK_INT(ssd_decode_execution_progress(p, len, 5, &pr, &err), SSD_E_PROTOCOL);
+  CHECK(pr.mem_ == NULL && pr.results == NULL);
+  REQUIRE(ssd_decode_execution_progress(p, len, 1, &pr, &err) == SSD_OK);
   free(f.data); /* the progress owns copies of the results */
   CHECK_MEM(pr.results[2].data, "count=3\n", 8);
   ssd_execution_progress_free(&pr);
 
   p = response("response-progress-failed.bin", &f, SSD_OP_READ_OBJECT, 0x22, 0, 500, &len);
-  REQUIRE(ssd_decode_execution_progress(p, len, &pr, &err) == SSD_OK);
+  REQUIRE(ssd_decode_execution_progress(p, len, 1, &pr, &err) == SSD_OK);
   CHECK_INT(pr.state, SSD_EXEC_FAILED);
   check_str(&pr.message, "lane 3: java.lang.IllegalStateException: boom");
   check_stats_running(&pr.stats);
+  check_no_output(&pr.stats);
   CHECK_EQ(pr.n_results, 0);
   CHECK(pr.finished);
   ssd_execution_progress_free(&pr);
+  free(f.data);
+
+  /* Version 5: output bytes, pages programmed and modelled write after the 24 counters. */
+  p = response_of("response-progress-v5.bin", &f, 5, SSD_OP_READ_OBJECT, 0x22, 0,
+                  UINT64_C(0x100000000), &len);
+  REQUIRE(ssd_decode_execution_progress(p, len, 5, &pr, &err) == SSD_OK);
+  CHECK_INT(pr.state, SSD_EXEC_DONE);
+  check_str(&pr.message, "");
+  check_stats_counted(&pr.stats);
+  CHECK_EQ(pr.stats.output_bytes, UINT64_C(0x8000000000000018));
+  CHECK_EQ(pr.stats.pages_programmed, 25);
+  CHECK_EQ(pr.stats.modelled_write_nanos, 26);
+  REQUIRE(pr.n_results == 1);
+  CHECK_INT(pr.results[0].lane, SSD_MERGE_LANE);
+  CHECK_EQ(pr.results[0].len, 10);
+  CHECK_MEM(pr.results[0].data, "records=3\n", 10);
+  CHECK(pr.finished);
+  ssd_execution_progress_free(&pr);
+  /* Read as version 4, the output bytes' high half (top bit set) is taken for the result count;
+   * read as version 5, a version 4 payload is short of the output's statistics. */
+  CHECK_INT(ssd_decode_execution_progress(p, len, 4, &pr, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "results");
+  CHECK(pr.mem_ == NULL);
+  free(f.data);
+  p = response("response-progress-empty.bin", &f, SSD_OP_READ_OBJECT, 0x22, 0, 500, &len);
+  CHECK_INT(ssd_decode_execution_progress(p, len, 5, &pr, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "statistics.outputBytes");
   free(f.data);
 }
 
@@ -716,7 +824,7 @@ static void test_error_responses(void) {
 enum kind {
   K_VERSIONS, K_INFO, K_STATISTICS, K_STATISTICS_V2, K_STATISTICS_V3, K_EMPTY, K_OPENED, K_U64,
   K_STATUS, K_DATA, K_LISTING, K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED, K_STATUS_V4,
-  K_LISTING_V4
+  K_LISTING_V4, K_PROGRESS_V5
 };
 
 static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
@@ -769,9 +877,10 @@ static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
       ssd_listing_free(&x);
       return rc;
     }
-    case K_PROGRESS: {
+    case K_PROGRESS:
+    case K_PROGRESS_V5: {
       ssd_execution_progress x;
-      int rc = ssd_decode_execution_progress(p, len, &x, err);
+      int rc = ssd_decode_execution_progress(p, len, k == K_PROGRESS ? 1 : 5, &x, err);
       ssd_execution_progress_free(&x);
       return rc;
     }
@@ -822,6 +931,7 @@ static const struct {
     {"response-stat-v4.bin", K_STATUS_V4},
     {"response-listing-v4.bin", K_LISTING_V4},
     {"response-error-permission-denied.bin", K_ERROR},
+    {"response-progress-v5.bin", K_PROGRESS_V5},
 };
 
 /* Every strict prefix of every payload, and the payload plus one byte, are malformed. Each
@@ -913,6 +1023,10 @@ static void test_bad_values(void) {
                   "diskUse.reclaimNote");
   expect_rejected("response-data.bin", K_DATA, 3, 13, "data");
   expect_rejected("response-progress.bin", K_PROGRESS, 1 + 2 + 4 + 24 * 8, 0x40, "results");
+  /* Version 5: the result count after the output's statistics; finished, the last byte. */
+  expect_rejected("response-progress-v5.bin", K_PROGRESS_V5, 1 + 2 + 4 + 27 * 8, 0x40, "results");
+  expect_rejected("response-progress-v5.bin", K_PROGRESS_V5, 1 + 2 + 4 + 27 * 8 + 4 + 6 + 10, 2,
+                  "finished");
   /* the handshake: a bool of 2; a nonce of the wrong length for `required`; a short proof */
   expect_rejected("response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE, 0, 2, "required");
   expect_rejected("response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE, 0, 1,
@@ -1069,6 +1183,31 @@ static void test_names(void) {
   CHECK(o.user == NULL && o.groups == NULL && o.n_groups == 0);
 }
 
+/* Every vector in the directory was checked above: encoded to, or decoded from. */
+static void test_every_vector_covered(void) {
+  DIR *d = opendir(frames_dir);
+  REQUIRE(d != NULL);
+  int files = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t n = strlen(e->d_name);
+    if (n < 4 || strcmp(e->d_name + n - 4, ".bin") != 0) continue;
+    files++;
+    bool found = false;
+    for (int i = 0; i < n_covered && !found; i++) {
+      found = strcmp(covered[i], e->d_name) == 0;
+    }
+    if (found) {
+      check_count++;
+    } else {
+      check_failf(__FILE__, __LINE__, "%s/%s: a frame vector no test encodes or decodes", frames_dir,
+                  e->d_name);
+    }
+  }
+  closedir(d);
+  CHECK_INT(files, n_covered); /* and nothing covered that is not there (load would have failed) */
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s FRAMES_DIR\n", argv[0]);
@@ -1085,5 +1224,6 @@ int main(int argc, char **argv) {
   test_maps();
   test_headers();
   test_names();
+  test_every_vector_covered();
   return check_exit("test_vectors");
 }

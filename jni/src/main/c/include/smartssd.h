@@ -45,7 +45,7 @@ extern "C" {
 #define SSD_HEADER_BYTES 32
 #define SSD_FLAG_RESPONSE 0x0001u
 #define SSD_MIN_VERSION 1 /* protocol versions this library speaks */
-#define SSD_MAX_VERSION 4
+#define SSD_MAX_VERSION 5
 #define SSD_CURRENT_VERSION 1 /* written when no version was negotiated: the request frame encoders */
 #define SSD_DISK_USE_VERSION 2 /* the first version whose STATISTICS answer carries DiskUse */
 #define SSD_ENERGY_VERSION 3   /* the first version whose STATISTICS answer carries DeviceEnergy */
@@ -57,6 +57,9 @@ extern "C" {
 #define SSD_DEFAULT_DIR_PERMISSION 0755  /* what MKDIRS gives in versions 1 to 3, and ssd_mkdirs */
 #define SSD_DEFAULT_FILE_PERMISSION 0644 /* what CREATE gives in versions 1 to 3, and ssd_create */
 #define SSD_KEEP_TIME UINT64_MAX      /* SET_TIMES: leave this time as it is */
+/* The first version with output objects: EXECUTE_OBJECT names an object for the execution to write
+ * on flash (and its permission), and ExecutionStatistics ends with what it wrote. */
+#define SSD_OUTPUT_VERSION 5
 #define SSD_UNKNOWN_BYTES UINT64_MAX /* ssd_disk_use.allocated_bytes of a device that cannot tell */
 #define SSD_TO_END UINT64_MAX /* ssd_input_range.length: to the end of the object */
 #define SSD_MERGE_LANE (-1)   /* ssd_tasklet_result.lane of the controller core's merge */
@@ -271,7 +274,8 @@ typedef struct ssd_opened {
   uint64_t length;
 } ssd_opened;
 
-/* ExecutionStatistics: the 20 counters in PROTOCOL.md order. */
+/* ExecutionStatistics: the lane count and the 24 counters in PROTOCOL.md order, then the 3 of
+ * protocol version 5. */
 typedef struct ssd_execution_stats {
   uint32_t lanes; /* below 2^31 */
   uint64_t bytes_scanned;
@@ -298,6 +302,13 @@ typedef struct ssd_execution_stats {
   uint64_t counted_tail_memory_accesses;
   uint64_t counted_tail_library_calls;
   uint64_t counted_tail_bulk_bytes;
+  /* From a device of protocol version 5 (SSD_OUTPUT_VERSION) on; 0 from an older one, and for an
+   * execution without an output object. */
+  uint64_t output_bytes;         /* bytes written to the output object on flash */
+  uint64_t pages_programmed;     /* flash pages programmed for it (its last, partial page and
+                                    garbage collection's moves on the way included) */
+  uint64_t modelled_write_nanos; /* modelled time it added after the processing ended: its last
+                                    programs and its commit */
 } ssd_execution_stats;
 
 typedef struct ssd_tasklet_result {
@@ -578,10 +589,26 @@ SSD_API int ssd_create_object(ssd_client *c, const void *code, uint32_t code_len
                               const char *class_name, const char *const *keys,
                               const char *const *values, size_t n_params, uint64_t *tasklet_id,
                               uint64_t *nanos, ssd_error *err);
+/* Starts an execution whose results all go to the host (no output object), at every version. */
 SSD_API int ssd_execute_object(ssd_client *c, uint64_t tasklet_id, const ssd_input_range *inputs,
                                size_t n_inputs, const char *const *keys,
                                const char *const *values, size_t n_options,
                                uint64_t *execution_id, uint64_t *nanos, ssd_error *err);
+/*
+ * Starts an execution that writes an output object on the device's flash (EXECUTE_OBJECT of
+ * protocol version 5): the tasklet writes it, and it appears at `output_path`, complete and durable,
+ * when the execution is done (one that fails or is cancelled leaves nothing there). It is made as
+ * CREATE makes a file, by the connection's user, with `output_permission` (at most
+ * SSD_PERMISSION_BITS; parents made as needed); it must not exist (SSD_ALREADY_EXISTS).
+ * `output_path` must name an object (NULL or "" is SSD_E_ARG). A device of version 4 or older
+ * cannot, and the call is SSD_E_VERSION without sending anything.
+ */
+SSD_API int ssd_execute_object_output(ssd_client *c, uint64_t tasklet_id,
+                                      const ssd_input_range *inputs, size_t n_inputs,
+                                      const char *const *keys, const char *const *values,
+                                      size_t n_options, const char *output_path,
+                                      int output_permission, uint64_t *execution_id,
+                                      uint64_t *nanos, ssd_error *err);
 /* Polls an execution; max_bytes is lowered to what fits the frame limit. */
 SSD_API int ssd_read_object(ssd_client *c, uint64_t execution_id, uint32_t max_bytes,
                             ssd_execution_progress *out, uint64_t *nanos, ssd_error *err);
@@ -702,6 +729,14 @@ SSD_API int ssd_encode_set_owner(ssd_buffer *out, uint64_t request_id, const cha
                                  const char *owner, const char *group, ssd_error *err);
 SSD_API int ssd_encode_set_times(ssd_buffer *out, uint64_t request_id, const char *path,
                                  uint64_t mtime_ms, uint64_t atime_ms, ssd_error *err);
+/* A version 5 request frame (header version SSD_OUTPUT_VERSION): EXECUTE_OBJECT with its output
+ * object's path (NULL or "": none, the results all go to the host) and permission (at most
+ * SSD_PERMISSION_BITS, sent even without an output object). */
+SSD_API int ssd_encode_execute_object_v5(ssd_buffer *out, uint64_t request_id, uint64_t tasklet_id,
+                                         const ssd_input_range *inputs, size_t n_inputs,
+                                         const char *const *keys, const char *const *values,
+                                         size_t n_options, const char *output_path,
+                                         int output_permission, ssd_error *err);
 
 /*
  * Response payload decoders (status OK unless said). Each checks the payload exactly: lengths,
@@ -741,7 +776,9 @@ SSD_API int ssd_decode_data(const void *payload, size_t len, const uint8_t **dat
 /* LIST, as protocol `version` lays its entries out. */
 SSD_API int ssd_decode_listing(const void *payload, size_t len, int version, ssd_listing *out,
                                ssd_error *err);
-SSD_API int ssd_decode_execution_progress(const void *payload, size_t len,
+/* READ_OBJECT, as protocol `version` lays its statistics out (output bytes, pages programmed and
+ * modelled write from SSD_OUTPUT_VERSION on; 0 before). */
+SSD_API int ssd_decode_execution_progress(const void *payload, size_t len, int version,
                                           ssd_execution_progress *out, ssd_error *err);
 /* The payload of a reply with a status other than OK: one string. The message (NUL-terminated,
  * cut to fit) goes to message[0..cap). */

@@ -568,18 +568,18 @@ SSD_API int ssd_create_object(ssd_client *c, const void *code, uint32_t code_len
   return call_u64(c, SSD_OP_CREATE_OBJECT, &p, tasklet_id, nanos, err);
 }
 
-SSD_API int ssd_execute_object(ssd_client *c, uint64_t tasklet_id, const ssd_input_range *inputs,
-                               size_t n_inputs, const char *const *keys,
-                               const char *const *values, size_t n_options,
-                               uint64_t *execution_id, uint64_t *nanos, ssd_error *err) {
-  if (c == NULL) {
-    return not_sent(no_client(err), nanos);
-  }
+/* EXECUTE_OBJECT as the negotiated version lays it out (an output path needs version 5). */
+static int execute_call(ssd_client *c, uint64_t tasklet_id, const ssd_input_range *inputs,
+                        size_t n_inputs, const char *const *keys, const char *const *values,
+                        size_t n_options, const char *output_path, int output_permission,
+                        uint64_t *execution_id, uint64_t *nanos, ssd_error *err) {
   payload p;
   payload_begin(&p);
   int rc = payload_end(&p,
-                       ssd_payload_execute_object(&p.w, tasklet_id, inputs, n_inputs, keys,
-                                                  values, n_options, err),
+                       ssd_payload_execute_object_output(&p.w, tasklet_id, inputs, n_inputs, keys,
+                                                         values, n_options, output_path,
+                                                         output_permission,
+                                                         ssd_protocol_version(c), err),
                        err);
   if (rc != SSD_OK) {
     payload_free(&p);
@@ -588,14 +588,52 @@ SSD_API int ssd_execute_object(ssd_client *c, uint64_t tasklet_id, const ssd_inp
   return call_u64(c, SSD_OP_EXECUTE_OBJECT, &p, execution_id, nanos, err);
 }
 
+SSD_API int ssd_execute_object(ssd_client *c, uint64_t tasklet_id, const ssd_input_range *inputs,
+                               size_t n_inputs, const char *const *keys,
+                               const char *const *values, size_t n_options,
+                               uint64_t *execution_id, uint64_t *nanos, ssd_error *err) {
+  if (c == NULL) {
+    return not_sent(no_client(err), nanos);
+  }
+  /* From version 5 on with an empty output path, and the permission Request.ExecuteObject gives. */
+  return execute_call(c, tasklet_id, inputs, n_inputs, keys, values, n_options, "",
+                      SSD_DEFAULT_FILE_PERMISSION, execution_id, nanos, err);
+}
+
+SSD_API int ssd_execute_object_output(ssd_client *c, uint64_t tasklet_id,
+                                      const ssd_input_range *inputs, size_t n_inputs,
+                                      const char *const *keys, const char *const *values,
+                                      size_t n_options, const char *output_path,
+                                      int output_permission, uint64_t *execution_id,
+                                      uint64_t *nanos, ssd_error *err) {
+  if (c == NULL) {
+    return not_sent(no_client(err), nanos);
+  }
+  if (output_path == NULL || output_path[0] == '\0') {
+    ssd_set_error(err, SSD_E_ARG, "EXECUTE_OBJECT: an output path must name an object");
+    return not_sent(SSD_E_ARG, nanos);
+  }
+  /* An older device is not asked: it would take the output fields for trailing bytes. */
+  if (ssd_protocol_version(c) < SSD_OUTPUT_VERSION) {
+    ssd_set_error(err, SSD_E_VERSION,
+                  "device %s: EXECUTE_OBJECT with an output object needs protocol version %d;"
+                  " the device speaks %d",
+                  ssd_address(c), SSD_OUTPUT_VERSION, ssd_protocol_version(c));
+    return not_sent(SSD_E_VERSION, nanos);
+  }
+  return execute_call(c, tasklet_id, inputs, n_inputs, keys, values, n_options, output_path,
+                      output_permission, execution_id, nanos, err);
+}
+
 SSD_API int ssd_read_object(ssd_client *c, uint64_t execution_id, uint32_t max_bytes,
                             ssd_execution_progress *out, uint64_t *nanos, ssd_error *err) {
   int rc = need(c, out, err);
   if (rc != SSD_OK) {
     return not_sent(rc, nanos);
   }
-  /* The reply must fit the frame limit: results plus the 124 bytes of the other fields. */
-  uint32_t limit = ssd_client_max_frame(c) - SSD_READ_OBJECT_OVERHEAD;
+  /* The reply must fit the frame limit: results plus the other fields, as the negotiated version
+   * lays them out. */
+  uint32_t limit = ssd_client_max_frame(c) - SSD_READ_OBJECT_OVERHEAD(ssd_protocol_version(c));
   uint32_t asked = max_bytes < limit ? max_bytes : limit;
   payload p;
   payload_begin(&p);
@@ -607,7 +645,10 @@ SSD_API int ssd_read_object(ssd_client *c, uint64_t execution_id, uint32_t max_b
   ssd_reply reply;
   rc = call_payload(c, SSD_OP_READ_OBJECT, &p, &reply, nanos, err);
   if (rc == SSD_OK) {
-    rc = decoded(c, ssd_decode_execution_progress(reply.payload, reply.payload_len, out, err),
+    /* The device answers in the version of the request: the negotiated one. */
+    rc = decoded(c,
+                 ssd_decode_execution_progress(reply.payload, reply.payload_len,
+                                               ssd_protocol_version(c), out, err),
                  err);
   }
   ssd_reply_free(&reply);

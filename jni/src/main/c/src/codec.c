@@ -316,6 +316,27 @@ int ssd_payload_execute_object(ssd_writer *w, uint64_t tasklet_id, const ssd_inp
   return map_arg(w, "options", keys, values, n_options, err);
 }
 
+int ssd_payload_execute_object_output(ssd_writer *w, uint64_t tasklet_id,
+                                      const ssd_input_range *inputs, size_t n_inputs,
+                                      const char *const *keys, const char *const *values,
+                                      size_t n_options, const char *output_path,
+                                      int output_permission, int version, ssd_error *err) {
+  if (version < SSD_OUTPUT_VERSION && output_path != NULL && output_path[0] != '\0') {
+    ssd_set_error(err, SSD_E_ARG, "an output object needs protocol version %d or later, not %d",
+                  SSD_OUTPUT_VERSION, version);
+    return SSD_E_ARG;
+  }
+  int rc = ssd_payload_execute_object(w, tasklet_id, inputs, n_inputs, keys, values, n_options,
+                                      err);
+  if (rc == SSD_OK && version >= SSD_OUTPUT_VERSION) {
+    rc = string_arg(w, "output path", output_path, true, err);
+  }
+  if (rc == SSD_OK && version >= SSD_OUTPUT_VERSION) {
+    rc = permission_arg(w, "EXECUTE_OBJECT output permission", output_permission, err);
+  }
+  return rc;
+}
+
 void ssd_payload_fixed_bytes(ssd_writer *w, const uint8_t *data, uint32_t n) {
   ssd_put_u32(w, n);
   ssd_put_raw(w, data, n);
@@ -599,6 +620,21 @@ SSD_API int ssd_encode_execute_object(ssd_buffer *out, uint64_t request_id, uint
   return frame_end(&w, start, rc, err);
 }
 
+SSD_API int ssd_encode_execute_object_v5(ssd_buffer *out, uint64_t request_id, uint64_t tasklet_id,
+                                         const ssd_input_range *inputs, size_t n_inputs,
+                                         const char *const *keys, const char *const *values,
+                                         size_t n_options, const char *output_path,
+                                         int output_permission, ssd_error *err) {
+  if (bad_buffer(out, err)) return SSD_E_ARG;
+  ssd_writer w;
+  size_t start =
+      frame_begin_version(&w, out, SSD_OUTPUT_VERSION, SSD_OP_EXECUTE_OBJECT, request_id);
+  int rc = ssd_payload_execute_object_output(&w, tasklet_id, inputs, n_inputs, keys, values,
+                                             n_options, output_path, output_permission,
+                                             SSD_OUTPUT_VERSION, err);
+  return frame_end(&w, start, rc, err);
+}
+
 SSD_API int ssd_encode_read_object(ssd_buffer *out, uint64_t request_id, uint64_t execution_id,
                                    uint32_t max_bytes, ssd_error *err) {
   if (bad_buffer(out, err)) return SSD_E_ARG;
@@ -717,7 +753,9 @@ static void get_map(ssd_reader *r, const char *list, uint32_t *n_out, ssd_kv **o
   *out = kv;
 }
 
-static void get_execution_stats(ssd_reader *r, ssd_execution_stats *s) {
+/* Reads an ExecutionStatistics as protocol `version` lays it out: from version 5 on, output
+ * bytes, pages programmed and modelled write after the 24 counters (0 before). */
+static void get_execution_stats(ssd_reader *r, int version, ssd_execution_stats *s) {
   s->lanes = ssd_get_u32(r, "statistics.lanes");
   if (s->lanes > SSD_MAX_LENGTH) {
     ssd_reader_fail(r, "statistics.lanes", "lane count %lu is 2^31 or more",
@@ -747,6 +785,15 @@ static void get_execution_stats(ssd_reader *r, ssd_execution_stats *s) {
   s->counted_tail_memory_accesses = ssd_get_u64(r, "statistics.countedTailMemoryAccesses");
   s->counted_tail_library_calls = ssd_get_u64(r, "statistics.countedTailLibraryCalls");
   s->counted_tail_bulk_bytes = ssd_get_u64(r, "statistics.countedTailBulkBytes");
+  if (version >= SSD_OUTPUT_VERSION) {
+    s->output_bytes = ssd_get_u64(r, "statistics.outputBytes");
+    s->pages_programmed = ssd_get_u64(r, "statistics.pagesProgrammed");
+    s->modelled_write_nanos = ssd_get_u64(r, "statistics.modelledWriteNanos");
+  } else {
+    s->output_bytes = 0;
+    s->pages_programmed = 0;
+    s->modelled_write_nanos = 0;
+  }
 }
 
 SSD_API int ssd_decode_versions(const void *payload, size_t len, uint16_t *min_version,
@@ -1021,7 +1068,7 @@ SSD_API int ssd_decode_listing(const void *payload, size_t len, int version, ssd
   return SSD_OK;
 }
 
-SSD_API int ssd_decode_execution_progress(const void *payload, size_t len,
+SSD_API int ssd_decode_execution_progress(const void *payload, size_t len, int version,
                                           ssd_execution_progress *out, ssd_error *err) {
   memset(out, 0, sizeof *out);
   ssd_arena arena;
@@ -1033,7 +1080,7 @@ SSD_API int ssd_decode_execution_progress(const void *payload, size_t len,
     ssd_reader_fail(&r, "state", "unknown execution state %u", (unsigned)state);
   }
   ssd_get_string(&r, "message", &out->message);
-  get_execution_stats(&r, &out->stats);
+  get_execution_stats(&r, version, &out->stats);
   uint32_t n = ssd_get_count(&r, "results", SSD_MIN_TASKLET_RESULT_BYTES);
   ssd_tasklet_result *results = NULL;
   if (n > 0) {

@@ -43,6 +43,13 @@ int ssd_payload_create_object(ssd_writer *w, const void *code, uint32_t code_len
 int ssd_payload_execute_object(ssd_writer *w, uint64_t tasklet_id, const ssd_input_range *inputs,
                                size_t n_inputs, const char *const *keys,
                                const char *const *values, size_t n_options, ssd_error *err);
+/* EXECUTE_OBJECT as protocol `version` lays it out: from version 5 on, the output object's path
+ * (NULL or "": none) and permission after the options; before, an output path is SSD_E_ARG. */
+int ssd_payload_execute_object_output(ssd_writer *w, uint64_t tasklet_id,
+                                      const ssd_input_range *inputs, size_t n_inputs,
+                                      const char *const *keys, const char *const *values,
+                                      size_t n_options, const char *output_path,
+                                      int output_permission, int version, ssd_error *err);
 /* A `bytes` field: u32 n, then the n bytes (AUTH_CHALLENGE's nonce, AUTHENTICATE's proof). */
 void ssd_payload_fixed_bytes(ssd_writer *w, const uint8_t *data, uint32_t n);
 int ssd_payload_read_object(ssd_writer *w, uint64_t execution_id, uint32_t max_bytes,

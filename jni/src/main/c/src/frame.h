@@ -26,11 +26,15 @@
 #define SSD_MIN_MAP_ENTRY_BYTES (2 + 2)
 #define SSD_MIN_TASKLET_RESULT_BYTES (2 + 4)
 #define SSD_CHANNEL_STATISTICS_BYTES (4 * 8)
-#define SSD_EXECUTION_STATS_BYTES (4 + 20 * 8)
+/* ExecutionStatistics: the lane count and 24 counters; from protocol version 5 on, 3 more. */
+#define SSD_EXECUTION_STATS_BYTES (4 + 24 * 8)
+#define SSD_OUTPUT_STATS_BYTES (3 * 8)
 
 /* Bytes of a READ_OBJECT reply besides its results (state, empty message, statistics, count,
- * finished): PROTOCOL.md's 124. */
-#define SSD_READ_OBJECT_OVERHEAD (1 + 2 + SSD_EXECUTION_STATS_BYTES + 4 + 1)
+ * finished) in a frame of protocol `version`: 204, and 228 from version 5 on. */
+#define SSD_READ_OBJECT_OVERHEAD(version)                                          \
+  (1 + 2 + SSD_EXECUTION_STATS_BYTES +                                             \
+   ((version) >= SSD_OUTPUT_VERSION ? SSD_OUTPUT_STATS_BYTES : 0) + 4 + 1)
 /* The device's default smartssd.device.host.max-frame-bytes: the largest request payload a
  * device accepts unless configured otherwise. */
 #define SSD_DEVICE_MAX_FRAME_DEFAULT (64u << 20)
