@@ -35,9 +35,10 @@ public abstract class AbstractDeviceClient implements DeviceClient {
   private static final int READ_OVERHEAD = 4;
   /**
    * Bytes of a READ_OBJECT response payload besides its results: state, an empty message,
-   * statistics, count, finished. (A reply with a message carries no results: PROTOCOL.md.)
+   * statistics (from version 5 on, 27 counters; 24 before), count, finished. (A reply with a message
+   * carries no results: PROTOCOL.md.)
    */
-  static final int READ_OBJECT_OVERHEAD = 1 + 2 + (4 + 14 * 8) + 4 + 1;
+  static final int READ_OBJECT_OVERHEAD = 1 + 2 + (4 + 27 * 8) + 4 + 1;
 
   /** The largest payload the transport sends or accepts. */
   protected abstract int maxPayloadBytes();
