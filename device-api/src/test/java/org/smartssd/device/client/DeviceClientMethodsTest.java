@@ -312,7 +312,7 @@ class DeviceClientMethodsTest {
     client.readObject(5, 1 << 20);
     int expected = 1024 - AbstractDeviceClient.READ_OBJECT_OVERHEAD;
     assertEquals(new Request.ReadObject(5, expected), received.take());
-    assertEquals(1024 - (1 + 2 + 4 + 14 * 8 + 4 + 1), expected, "state, message, statistics, count, finished");
+    assertEquals(1024 - (1 + 2 + 4 + 27 * 8 + 4 + 1), expected, "state, message, statistics (version 5), count, finished");
     client.readObject(5, 10);
     assertEquals(new Request.ReadObject(5, 10), received.take());
     assertThrows(IllegalArgumentException.class, () -> client.readObject(5, -1));
