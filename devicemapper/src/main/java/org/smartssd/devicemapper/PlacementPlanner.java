@@ -181,9 +181,9 @@ final class PlacementPlanner {
       long bytes = e.getValue().stream().mapToLong(FileSplit::getLength).sum();
       long records = Math.round(bytes / sample.bytesPerRecord());
       long splitBytes = e.getValue().stream().mapToLong(FileSplit::getLength).max().orElse(1);
-      org.smartssd.model.Job modelJob = new org.smartssd.model.Job(records, 1,
+      org.smartssd.model.Job modelJob = org.smartssd.model.Job.onDevice(c, records, 1,
           ObjectFileSystem.defaultReadahead(c.geometry()), Math.max(1, splitBytes), mergesOnDevice(settings, c),
-          Long.MAX_VALUE, settings.bufferRecords());
+          settings.bufferRecords());
       Workload w = sample.workload(host);
       Prediction d = AnalyticModel.predict(w, c, modelJob, Mode.DEVICE);
       Prediction h = AnalyticModel.predict(w, c, modelJob, Mode.HOST_NORMAL);

@@ -259,8 +259,9 @@ public final class AnalyticModel {
   /**
    * The iSSD's Eq. 9: a function whose memory M(f) exceeds its core's M reads its data ceil(M(f) / M)
    * times. Written here as the reads beyond the first, which Eq. 5 already counts (taken literally,
-   * Eq. 9 charges one more read even when M(f) fits). The simulator gives a lane the device's DRAM and
-   * bounds no memory, so {@link Job#laneMemoryBytes} is unbounded by default and this is zero.
+   * Eq. 9 charges one more read even when M(f) fits). A job on a device takes M from the device's
+   * {@code isp.lane-memory-bytes} (bounded in the iSSD profiles only), but the sampled workloads do
+   * not measure M(f) (they say 0), so for them this is zero; the simulator bounds no lane's memory.
    */
   static double swapNanos(long functionBytes, long memoryBytes, double readNanos) {
     if (functionBytes <= memoryBytes) {

@@ -1,5 +1,7 @@
 package org.smartssd.model;
 
+import org.smartssd.device.runtime.config.DeviceConfig;
+
 /**
  * How a job meets its devices: how much input, over how many devices (equal parts, one file each),
  * and the host side's settings that shape its requests.
@@ -9,8 +11,9 @@ package org.smartssd.model;
  * @param readaheadBytes bytes a host-mode read asks a device for at once (objfs's read-ahead)
  * @param splitBytes bytes of a split (a device execution covers one; objfs's block size)
  * @param mergeOnDevice whether lanes' results are merged on the device's controller core
- * @param laneMemoryBytes memory a lane's function may use before it swaps (the iSSD's M_ch);
- *     {@link Long#MAX_VALUE} for none, as the simulator has none
+ * @param laneMemoryBytes memory a lane's function may use before it swaps (the iSSD's M_ch): a
+ *     device's {@code smartssd.device.isp.lane-memory-bytes} ({@link #onDevice}); {@link Long#MAX_VALUE}
+ *     for unbounded. The simulator bounds no lane's memory, whatever this says
  * @param bufferRecords records a lane buffers before it combines them (the device mapper's
  *     {@code smartssd.mapper.buffer-records}; a map output a record)
  */
@@ -34,6 +37,16 @@ public record Job(long records, int devices, long readaheadBytes, long splitByte
   /** A job over one device with objfs's and the device mapper's defaults. */
   public static Job of(long records, boolean mergeOnDevice) {
     return new Job(records, 1, READAHEAD_BYTES, SPLIT_BYTES, mergeOnDevice, Long.MAX_VALUE, BUFFER_RECORDS);
+  }
+
+  /**
+   * A job on devices of {@code device}'s configuration: its lanes have the device's memory
+   * ({@link org.smartssd.device.runtime.config.IspParameters#laneMemoryBytes}).
+   */
+  public static Job onDevice(DeviceConfig device, long records, int devices, long readaheadBytes, long splitBytes,
+      boolean mergeOnDevice, long bufferRecords) {
+    return new Job(records, devices, readaheadBytes, splitBytes, mergeOnDevice, device.isp().laneMemoryBytes(),
+        bufferRecords);
   }
 
   /** The same job over another number of records. */

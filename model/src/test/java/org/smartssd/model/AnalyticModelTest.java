@@ -212,6 +212,30 @@ class AnalyticModelTest {
     assertThat(p.swapNanos()).isCloseTo(2 * p.dataAccessNanos(), within(1.0));
   }
 
+  /**
+   * A job on a device takes a lane's memory from the device: the iSSD profiles' 8 KB channel memory
+   * makes a function of 20 KB read its data twice more; unbounded, as the other profiles leave it, never.
+   */
+  @Test
+  void aJobOnADeviceHasTheDevicesLaneMemory() {
+    DeviceConfig issd = device("issd-current");
+    Job onIssd = Job.onDevice(issd, 1_000_000, 1, Job.READAHEAD_BYTES, Job.SPLIT_BYTES, false, Job.BUFFER_RECORDS);
+    assertThat(onIssd.laneMemoryBytes()).isEqualTo(8192);
+    Job onMsst = Job.onDevice(device("msst13-sata"), 1_000_000, 1, Job.READAHEAD_BYTES, Job.SPLIT_BYTES, false,
+        Job.BUFFER_RECORDS);
+    assertThat(onMsst.laneMemoryBytes()).isEqualTo(Long.MAX_VALUE);
+    assertThat(Job.onDevice(device("issd-current", DeviceConfigKeys.ISP_LANE_MEMORY_BYTES, "0"), 1, 1, 1, 1, false, 1)
+        .laneMemoryBytes()).isEqualTo(Long.MAX_VALUE);
+
+    Workload needs20k = new Workload("20 KB", 20, new Work(new Counts(100, 0, 0, 0), Counts.ZERO), Work.NONE,
+        Work.NONE, ResultCurve.constant(100), workload(0, 1, 1).host(), Map.of(), Counts.ZERO, 20 << 10);
+    Prediction swapping = AnalyticModel.predict(needs20k, issd, onIssd, Mode.DEVICE);
+    assertThat(swapping.swapNanos()).isCloseTo(2 * swapping.dataAccessNanos(), within(1.0));
+    assertThat(AnalyticModel.predict(needs20k, device("msst13-sata"), onMsst, Mode.DEVICE).swapNanos()).isZero();
+    // The sampled workloads measure no M(f) (0): no swap on any profile.
+    assertThat(AnalyticModel.predict(workload(100, 100, 10), issd, onIssd, Mode.DEVICE).swapNanos()).isZero();
+  }
+
   @Test
   void hostReadsAreBoundByTheSlowerOfFlashAndLink() {
     Workload w = workload(500, 0, 100);

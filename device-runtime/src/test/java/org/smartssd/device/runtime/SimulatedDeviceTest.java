@@ -29,6 +29,7 @@ import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.ObjectStatus;
 import org.smartssd.device.client.SocketDeviceClient;
 import org.smartssd.device.protocol.Response;
+import org.smartssd.device.runtime.config.DeviceConfig;
 
 /** The whole device, over a real socket, through the Java client. */
 class SimulatedDeviceTest {
@@ -79,6 +80,29 @@ class SimulatedDeviceTest {
       DeviceException.BadHandle e = assertThrows(DeviceException.BadHandle.class, () -> c.write(h, new byte[1], 0, 1));
       assertTrue(e.getMessage().contains("handle " + h), e.getMessage());
       assertTrue(e.getMessage().contains(device.address()), "names the device: " + e.getMessage());
+    }
+  }
+
+  /**
+   * DEVICE_INFO carries every effective parameter, a lane's memory and the profile's powers among them,
+   * and a host loads them back into the device's configuration (as the planner does for the model).
+   */
+  @Test
+  void infoCarriesTheProfilesParametersAndALanesMemory() throws Exception {
+    java.util.Map<String, String> o = TestDevices.small(dir);
+    o.put("smartssd.device.profile", "xsd");
+    o.put("smartssd.device.isp.lane-memory-bytes", "16384");
+    try (SimulatedDevice device = TestDevices.start(o);
+        SocketDeviceClient c = TestDevices.connect(device)) {
+      DeviceInfo info = c.info();
+      assertEquals("xsd", info.profile());
+      assertEquals("16384", info.parameters().get("smartssd.device.isp.lane-memory-bytes"));
+      assertEquals("200", info.parameters().get("smartssd.device.link.mb-per-s"));
+      assertEquals("3200", info.parameters().get("smartssd.device.isp.dram-mb-per-s"));
+      assertEquals("0.9", info.parameters().get("smartssd.device.energy.device-idle-w"));
+      DeviceConfig reported = DeviceConfig.load(info.parameters());
+      assertEquals(16384, reported.isp().laneMemoryBytes());
+      assertEquals(device.config().effective(), reported.effective());
     }
   }
 

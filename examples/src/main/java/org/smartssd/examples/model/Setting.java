@@ -76,11 +76,13 @@ public record Setting(String profile, Map<String, String> deviceKeys, int device
     return DeviceConfig.load(deviceKeys);
   }
 
-  /** The job over {@code records} records as the log analysis runs it on these devices (objfs's defaults). */
+  /**
+   * The job over {@code records} records as the log analysis runs it on these devices (objfs's defaults;
+   * a lane's memory the devices').
+   */
   public Job job(long records) {
     DeviceConfig c = config();
-    return new Job(records, devices, ObjectFileSystem.defaultReadahead(c.geometry()),
-        ObjfsConfigKeys.BLOCK_SIZE_DEFAULT, c.isp().mergeOnDevice(), Long.MAX_VALUE,
-        DeviceMapperConfigKeys.BUFFER_RECORDS_DEFAULT);
+    return Job.onDevice(c, records, devices, ObjectFileSystem.defaultReadahead(c.geometry()),
+        ObjfsConfigKeys.BLOCK_SIZE_DEFAULT, c.isp().mergeOnDevice(), DeviceMapperConfigKeys.BUFFER_RECORDS_DEFAULT);
   }
 }

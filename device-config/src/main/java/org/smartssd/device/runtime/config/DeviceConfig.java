@@ -217,6 +217,7 @@ public final class DeviceConfig {
         threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
         values.wholeNumber(ISP_READ_REQUEST_PAGES, 1, 65536),
         values.wholeNumber(ISP_LANE_BUFFER_BYTES, 1024, Integer.MAX_VALUE),
+        laneMemoryBytes(values),
         values.wholeNumber(ISP_OUTPUT_BUDGET_BYTES, 1L, Long.MAX_VALUE),
         values.wholeNumber(ISP_MEMORY_BUDGET_BYTES, 1L, Long.MAX_VALUE),
         values.wholeNumber(ISP_TIME_LIMIT_MS, 1L, Long.MAX_VALUE),
@@ -227,6 +228,12 @@ public final class DeviceConfig {
         values.wholeNumber(ISP_CODE_CACHE_BYTES, 0L, Long.MAX_VALUE),
         values.wholeNumber(ISP_LOADED_CODE_ENTRIES, 0, 4096),
         shared);
+  }
+
+  /** A lane's memory; 0 in configuration means unbounded, {@link Long#MAX_VALUE} here. */
+  private static long laneMemoryBytes(ValueParser values) {
+    long bytes = values.wholeNumber(ISP_LANE_MEMORY_BYTES, 0L, Long.MAX_VALUE);
+    return bytes == 0 ? Long.MAX_VALUE : bytes;
   }
 
   private static DeviceGeometry geometry(ValueParser values) {

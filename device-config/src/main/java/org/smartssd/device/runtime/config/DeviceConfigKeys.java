@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * Every configuration key of the device, each name beside its default. Keys whose value is set by
- * the profile (flash geometry and timing, the host link) have no constant default: their default is
- * the default profile's value, so that the number is written once, in {@link Profiles}.
+ * the profile ({@link Profiles#PROFILE_KEYS}: flash geometry and timing, the host link, the cores and
+ * their memory, the modelled host's clock, the powers) have no constant default: their default is the
+ * default profile's value, so that the number is written once, in {@link Profiles}.
  */
 public final class DeviceConfigKeys {
 
@@ -112,15 +113,14 @@ public final class DeviceConfigKeys {
   public static final String GC_MIN_FREE_BLOCKS_PER_WAY = "smartssd.device.gc.min-free-blocks-per-way";
   public static final String GC_MIN_FREE_BLOCKS_PER_WAY_DEFAULT = "2";
 
-  // In-storage processing. Cores and their clock are set by the profile.
+  // In-storage processing. Set by the profile: the cores and their clock, the controller's clock, the
+  // modelled host's clock, the device DRAM's bandwidth and a lane's memory.
   public static final String ISP_CORES = "smartssd.device.isp.cores";
   public static final String ISP_CORE_MHZ = "smartssd.device.isp.core-mhz";
-
   public static final String ISP_CONTROLLER_MHZ = "smartssd.device.isp.controller-mhz";
-  public static final String ISP_CONTROLLER_MHZ_DEFAULT = "400";
-
   public static final String ISP_HOST_MHZ = "smartssd.device.isp.host-mhz";
-  public static final String ISP_HOST_MHZ_DEFAULT = "2500";
+  /** 0 means unbounded. */
+  public static final String ISP_LANE_MEMORY_BYTES = "smartssd.device.isp.lane-memory-bytes";
 
   public static final String ISP_COMPUTE_MODEL = "smartssd.device.isp.compute-model";
   public static final String ISP_COMPUTE_MODEL_DEFAULT = "counted";
@@ -135,8 +135,8 @@ public final class DeviceConfigKeys {
   public static final String ISP_DRAM_ACCESS_NS = "smartssd.device.isp.dram-access-ns";
   public static final String ISP_DRAM_ACCESS_NS_DEFAULT = "41.25";
 
+  // Set by the profile.
   public static final String ISP_DRAM_MB_PER_S = "smartssd.device.isp.dram-mb-per-s";
-  public static final String ISP_DRAM_MB_PER_S_DEFAULT = "3200";
 
   public static final String ISP_LIBRARY_CALL_OPS = "smartssd.device.isp.library-call-ops";
   public static final String ISP_LIBRARY_CALL_OPS_DEFAULT = "24";
@@ -206,15 +206,13 @@ public final class DeviceConfigKeys {
   public static final String ISP_SHARED_PACKAGES_DEFAULT =
       "org.smartssd.device.tasklet.,org.apache.hadoop.,org.smartssd.devicemapper.tasklet.,org.smartssd.devicemapper.wire.";
 
-  // Energy (Kang et al. measured 35-40 W for the host, 0.9-1.2 W for the Smart SSD).
+  // Energy. The device's and the host's powers are set by the profile (Kang et al. measured 35-40 W for
+  // the host, 0.9-1.2 W for the Smart SSD); the flash's and the link's come from datasheets, the same
+  // for every profile.
   public static final String ENERGY_DEVICE_ACTIVE_W = "smartssd.device.energy.device-active-w";
-  public static final String ENERGY_DEVICE_ACTIVE_W_DEFAULT = "1.2";
   public static final String ENERGY_DEVICE_IDLE_W = "smartssd.device.energy.device-idle-w";
-  public static final String ENERGY_DEVICE_IDLE_W_DEFAULT = "0.9";
   public static final String ENERGY_HOST_ACTIVE_W = "smartssd.device.energy.host-active-w";
-  public static final String ENERGY_HOST_ACTIVE_W_DEFAULT = "40";
   public static final String ENERGY_HOST_IDLE_W = "smartssd.device.energy.host-idle-w";
-  public static final String ENERGY_HOST_IDLE_W_DEFAULT = "35";
   public static final String ENERGY_FLASH_VOLTS = "smartssd.device.energy.flash-volts";
   public static final String ENERGY_FLASH_VOLTS_DEFAULT = "3.3";
   public static final String ENERGY_FLASH_MA = "smartssd.device.energy.flash-ma";
@@ -226,7 +224,8 @@ public final class DeviceConfigKeys {
 
   private static final List<ConfigKey> ALL = List.of(
       key(PROFILE, PROFILE_DEFAULT, "name",
-          "named parameter set for the flash and the host link: " + String.join(", ", Profiles.names())),
+          "named parameter set (the flash, the host link, the device's cores and their memory, the modelled host's clock, the powers): "
+              + String.join(", ", Profiles.names())),
       key(DEVICE_NAME, DEVICE_NAME_DEFAULT, "name",
           "the device's name in logs and device info; empty means the local host name"),
       key(DATA_DIR, DATA_DIR_DEFAULT, "path", "directory of the flash backing files and the metadata"),
@@ -276,12 +275,12 @@ public final class DeviceConfigKeys {
           "garbage collection starts when a way has fewer free blocks than this"),
       profileKey(ISP_CORES, "cores", "device cores running tasklets; channel c is served by core c mod cores (one lane each)"),
       profileKey(ISP_CORE_MHZ, "MHz", "clock of a device core"),
-      new ConfigKey(ISP_CONTROLLER_MHZ, ISP_CONTROLLER_MHZ_DEFAULT, "MHz",
-          "clock of the controller core that merges lanes' results when isp.merge is device (the iSSD's SSD core rate)",
-          "source: Bae et al., iSSD, Table 5 (SSD core rate 400 MHz)"),
-      new ConfigKey(ISP_HOST_MHZ, ISP_HOST_MHZ_DEFAULT, "MHz",
-          "clock of the modelled host CPU, which runs the host's counted work; with compute-model measured, the lanes' CPU time is scaled by host-mhz / core-mhz",
-          "source: Bae et al., iSSD, Table 5 (host CPU at 2.5 GHz)"),
+      profileKey(ISP_CONTROLLER_MHZ, "MHz",
+          "clock of the controller core that merges lanes' results when isp.merge is device (the iSSD's SSD core)"),
+      profileKey(ISP_HOST_MHZ, "MHz",
+          "clock of the modelled host CPU, which runs the host's counted work; with compute-model measured, the lanes' CPU time is scaled by host-mhz / core-mhz"),
+      profileKey(ISP_LANE_MEMORY_BYTES, "bytes",
+          "memory of a lane (a channel core's channel memory, the iSSD's M_ch), for its function's state; 0 means unbounded. Only the analytic model reads it (the swap term, the iSSD's Eq. 9): the simulator bounds no lane's memory"),
       key(ISP_COMPUTE_MODEL, ISP_COMPUTE_MODEL_DEFAULT, "counted|measured|cycles",
           "modelled compute: counted (the bytecode instructions the tasklet's code and the libraries it uses execute, by kind, priced by the core's parameters below: the same input gives the same time on any machine), measured (the lanes' CPU time on this machine, scaled by host-mhz / core-mhz: depends on the machine and its load), or cycles (cycles-per-byte for every tasklet)"),
       key(ISP_CYCLES_PER_BYTE, ISP_CYCLES_PER_BYTE_DEFAULT, "cycles/byte",
@@ -292,9 +291,8 @@ public final class DeviceConfigKeys {
       new ConfigKey(ISP_DRAM_ACCESS_NS, ISP_DRAM_ACCESS_NS_DEFAULT, "ns",
           "extra time of each heap access (field, static or array load or store, allocation) on a device core: the device DRAM's latency, paid in full because the cores have no caches",
           "source: JEDEC JESD79-3 DDR3-1600K speed bin: tRP + tRCD + CL = 3 x 13.75 ns for an access to a closed row; Kang et al. (MSST 2013): the Smart SSD's cores lack caches and its DRAM latency is high"),
-      new ConfigKey(ISP_DRAM_MB_PER_S, ISP_DRAM_MB_PER_S_DEFAULT, "MB/s",
-          "bandwidth of the device's DRAM for bulk copies and array zeroing on a device core (compute-model counted)",
-          "source: Cho et al., XSD, Table III (DRAM bandwidth 3.2 GB/s)"),
+      profileKey(ISP_DRAM_MB_PER_S, "MB/s",
+          "bandwidth of the device's DRAM for bulk copies and array zeroing on a device core (compute-model counted)"),
       new ConfigKey(ISP_LIBRARY_CALL_OPS, ISP_LIBRARY_CALL_OPS_DEFAULT, "ops",
           "counted ops that a call into uncounted code (the Java platform's, libraries outside the shared packages) stands for, on the device's cores and on the host's",
           "calibration: smartssd calibrate host (2026-11-24, the development machine, the median of four runs: 22.5 to 24.4): a library call's time over an op's"),
@@ -341,16 +339,12 @@ public final class DeviceConfigKeys {
           "tasklets whose loaded classes are kept by their jar's SHA-256 and class name, so that installing the same code again reuses its classes and the machine code the JVM compiled for them (their static fields keep their values, as in a reused JVM); a failed or stopped execution drops its tasklet's; least recently used go first; 0: load the classes anew at every install"),
       key(ISP_SHARED_PACKAGES, ISP_SHARED_PACKAGES_DEFAULT, "package prefixes",
           "comma-separated package prefixes of the device's own classes that tasklet code may see (and use only as the device's allow list lets it); the device mapper's runtime among them runs MapReduce tasklets"),
-      new ConfigKey(ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_ACTIVE_W_DEFAULT, "W",
-          "modelled power of the device with all its cores busy; each busy core adds (active - idle) / cores to the idle power",
-          "source: Kang et al., MSST 2013 (0.9 to 1.2 W)"),
-      new ConfigKey(ENERGY_DEVICE_IDLE_W, ENERGY_DEVICE_IDLE_W_DEFAULT, "W",
-          "modelled power of the idle device, drawn for the whole of a run", "source: Kang et al., MSST 2013 (0.9 to 1.2 W)"),
-      new ConfigKey(ENERGY_HOST_ACTIVE_W, ENERGY_HOST_ACTIVE_W_DEFAULT, "W",
-          "modelled power of the host while all its cores compute; each busy core adds (active - idle) / host-cpu.cores",
-          "source: Kang et al., MSST 2013 (35 to 40 W)"),
-      new ConfigKey(ENERGY_HOST_IDLE_W, ENERGY_HOST_IDLE_W_DEFAULT, "W",
-          "modelled power of the host while it waits, drawn for the whole of a run", "source: Kang et al., MSST 2013 (35 to 40 W)"),
+      profileKey(ENERGY_DEVICE_ACTIVE_W, "W",
+          "modelled power of the device with all its cores busy; each busy core adds (active - idle) / cores to the idle power"),
+      profileKey(ENERGY_DEVICE_IDLE_W, "W", "modelled power of the idle device, drawn for the whole of a run"),
+      profileKey(ENERGY_HOST_ACTIVE_W, "W",
+          "modelled power of the host while all its cores compute; each busy core adds (active - idle) / host-cpu.cores"),
+      profileKey(ENERGY_HOST_IDLE_W, "W", "modelled power of the host while it waits, drawn for the whole of a run"),
       new ConfigKey(ENERGY_FLASH_VOLTS, ENERGY_FLASH_VOLTS_DEFAULT, "V",
           "supply voltage of the flash chips; a page read, a page program and a block erase each cost volts x flash-ma x the operation's time (flash.cell-read-ns, cell-program-ns, block-erase-ns)",
           "source: Numonyx NAND01G-B2B / NAND02G-B2C datasheet, 3 V devices (2.7 to 3.6 V)"),

@@ -19,6 +19,10 @@ import org.smartssd.opcount.CoreCost;
  * @param threads machine threads running one execution's lanes
  * @param readRequestPages pages of one channel in an internal read request
  * @param laneBufferBytes results a lane holds before it waits for the host
+ * @param laneMemoryBytes memory a lane (a channel core) has for its function's state, the iSSD's
+ *     M_ch; {@link Long#MAX_VALUE} for unbounded. Only the analytic model's swap term reads it: the
+ *     simulator bounds no lane's memory (a tasklet's heap is bounded per event by memoryBudgetBytes,
+ *     a containment limit, not a modelled memory)
  * @param outputBudgetBytes results one execution may produce
  * @param memoryBudgetBytes heap a tasklet may allocate in one event
  * @param timeLimitMillis wall-clock time an execution may run
@@ -44,6 +48,7 @@ public record IspParameters(
     int threads,
     int readRequestPages,
     int laneBufferBytes,
+    long laneMemoryBytes,
     long outputBudgetBytes,
     long memoryBudgetBytes,
     long timeLimitMillis,
@@ -56,7 +61,16 @@ public record IspParameters(
     List<String> sharedPackages) {
 
   public IspParameters {
+    if (laneMemoryBytes < 1) {
+      throw new IllegalArgumentException("laneMemoryBytes must be positive (Long.MAX_VALUE: unbounded), was "
+          + laneMemoryBytes);
+    }
     sharedPackages = List.copyOf(sharedPackages);
+  }
+
+  /** Whether a lane's memory is bounded ({@link #laneMemoryBytes} is not {@link Long#MAX_VALUE}). */
+  public boolean laneMemoryBounded() {
+    return laneMemoryBytes != Long.MAX_VALUE;
   }
 
   /** How a lane's compute time is modelled ({@code smartssd.device.isp.compute-model}). */

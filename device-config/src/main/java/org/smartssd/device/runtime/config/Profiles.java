@@ -1,5 +1,9 @@
 package org.smartssd.device.runtime.config;
 
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ENERGY_DEVICE_ACTIVE_W;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ENERGY_DEVICE_IDLE_W;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ENERGY_HOST_ACTIVE_W;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ENERGY_HOST_IDLE_W;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_BLOCKS_PER_WAY;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_BLOCK_ERASE_NS;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_CELL_PROGRAM_NS;
@@ -10,8 +14,12 @@ import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_PAGES_PE
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_PAGE_SIZE_BYTES;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_WAYS_PER_CHANNEL;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.LINK_COMMAND_NS;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CONTROLLER_MHZ;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CORES;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CORE_MHZ;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_DRAM_MB_PER_S;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_HOST_MHZ;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_LANE_MEMORY_BYTES;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.LINK_MB_PER_S;
 
 import java.util.Collections;
@@ -21,8 +29,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Named parameter sets for the flash and the host link. Every value carries a note saying whether it
- * is the source's ("source: ...") or ours ("choice..."), so the README can tell them apart.
+ * Named parameter sets: the flash, the host link, the device's cores and their memory, the modelled
+ * host's clock, and the device's and the host's powers. Every value carries a note saying whether it is
+ * a source's ("source: " and the citation) or ours ("choice: " and why). A profile whose source gives
+ * no figure for a key keeps the key's default (the default profile's value), and its note says so
+ * ("choice: the key's default, ...").
  */
 public final class Profiles {
 
@@ -36,14 +47,29 @@ public final class Profiles {
   public static final List<String> PROFILE_KEYS = List.of(
       FLASH_CHANNELS, FLASH_WAYS_PER_CHANNEL, FLASH_BLOCKS_PER_WAY, FLASH_PAGES_PER_BLOCK,
       FLASH_PAGE_SIZE_BYTES, FLASH_CELL_READ_NS, FLASH_CELL_PROGRAM_NS, FLASH_BLOCK_ERASE_NS,
-      FLASH_CHANNEL_MB_PER_S, LINK_MB_PER_S, LINK_COMMAND_NS, ISP_CORES, ISP_CORE_MHZ);
+      FLASH_CHANNEL_MB_PER_S, LINK_MB_PER_S, LINK_COMMAND_NS, ISP_CORES, ISP_CORE_MHZ,
+      ISP_CONTROLLER_MHZ, ISP_HOST_MHZ, ISP_DRAM_MB_PER_S, ISP_LANE_MEMORY_BYTES,
+      ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_IDLE_W, ENERGY_HOST_ACTIVE_W, ENERGY_HOST_IDLE_W);
+
+  /** The value of {@link DeviceConfigKeys#ISP_LANE_MEMORY_BYTES} that means unbounded. */
+  public static final String UNBOUNDED = "0";
 
   private static final String MSST13_PAPER = "Kang et al., MSST 2013";
   private static final String MSST13 = "source: " + MSST13_PAPER;
   private static final String ISSD_T1 = "source: Bae et al., iSSD, Table 1";
   private static final String ISSD_T5 = "source: Bae et al., iSSD, Table 5";
   private static final String XSD_T3 = "source: Cho et al., XSD, Table III";
-  private static final String CHOICE = "choice";
+  /** What the choices below share, so that each note says it the same way. */
+  private static final String NO_ERASE = "choice: none of the sources gives a block erase time (3 ms in every profile)";
+  private static final String NO_COMMAND = "choice: none of the sources gives a per-command cost";
+  private static final String NO_BLOCK = "choice: none of the sources gives pages per block (128 pages: 1 MiB blocks of"
+      + " 8 KiB pages)";
+  private static final String XSD_NO_FLASH = "choice: the XSD gives none (its flash model is its reference [2]'s, of"
+      + " which its Table III restates only the channels and the bandwidth)";
+  private static final String ISSD_HOST = "the iSSD's host CPU (Bae et al., Table 5: 2.5 GHz)";
+  private static final String XSD_DRAM = "the XSD's DRAM bandwidth (Cho et al., Table III: 3.2 GB/s)";
+  private static final String ISSD_SSD_CORE = "the iSSD's SSD core rate (Bae et al., Table 5: 400 MHz)";
+  private static final String KANG_POWER = "the Smart SSD prototype's measured power (Kang et al., MSST 2013)";
 
   private static final Map<String, Profile> PROFILES = build();
 
@@ -59,7 +85,7 @@ public final class Profiles {
     return profile(name).values;
   }
 
-  /** Key to "source: ..." or "choice..." for every value of {@link #parameters}. */
+  /** Key to "source: ..." or "choice: ..." for every value of {@link #parameters}. */
   public static Map<String, String> sources(String name) {
     return profile(name).sources;
   }
@@ -80,86 +106,136 @@ public final class Profiles {
   private static Map<String, Profile> build() {
     Map<String, Profile> all = new LinkedHashMap<>();
 
-    // The source's prototype: SATA 3 Gb/s, internal reads 1.6 times the link.
-    all.put(MSST13_SATA, new Builder("Kang et al., MSST 2013: the Smart SSD prototype on SATA")
+    // The source's prototype: SATA 3 Gb/s, internal reads 1.6 times the link; its power and its host's.
+    Profile msst13 = new Builder("Kang et al., MSST 2013: the Smart SSD prototype on SATA", null)
         .set(LINK_MB_PER_S, "250", MSST13 + " (SATA 3 Gb/s); 250 MB/s as in iSSD Table 1 (SATA 3G)")
         // 8 x 50 MB/s = 400 MB/s = 1.6 x 250 MB/s, the source's internal-to-link ratio.
         .set(FLASH_CHANNELS, "8", "choice: 8 x 50 MB/s = 1.6 x the link, the ratio of " + MSST13_PAPER)
         .set(FLASH_CHANNEL_MB_PER_S, "50", "choice: 8 x 50 MB/s = 1.6 x the link, the ratio of " + MSST13_PAPER)
-        .set(FLASH_WAYS_PER_CHANNEL, "4", CHOICE)
-        .set(FLASH_PAGE_SIZE_BYTES, "8192", CHOICE)
-        .set(FLASH_PAGES_PER_BLOCK, "128", CHOICE)
+        .set(FLASH_WAYS_PER_CHANNEL, "4", "choice: the source gives none; with 4 the cell reads overlap behind the"
+            + " bus, so the channel's bus (the source's 1.6 ratio) bounds its reads")
+        .set(FLASH_PAGE_SIZE_BYTES, "8192", "choice: the source gives none; the iSSD's 8 KiB (Bae et al., Table 5)")
+        .set(FLASH_PAGES_PER_BLOCK, "128", NO_BLOCK)
         .set(FLASH_BLOCKS_PER_WAY, "1024", "choice: 32 GiB raw")
         .set(ISP_CORES, "4", "choice: a multi-core embedded controller (the source gives no count)")
-        .set(ISP_CORE_MHZ, "400", "choice: the iSSD's SSD core rate (Bae et al., Table 5)")
-        .set(FLASH_CELL_READ_NS, "50000", "choice: the iSSD Table 5 figure")
-        .set(FLASH_CELL_PROGRAM_NS, "1200000", "choice: the iSSD Table 5 figure")
-        .set(FLASH_BLOCK_ERASE_NS, "3000000", CHOICE)
-        .set(LINK_COMMAND_NS, "20000", CHOICE)
-        .build());
+        .set(ISP_CORE_MHZ, "400", "choice: the source gives no clock; " + ISSD_SSD_CORE)
+        .set(FLASH_CELL_READ_NS, "50000", "choice: the source gives none; the iSSD's (Bae et al., Table 5)")
+        .set(FLASH_CELL_PROGRAM_NS, "1200000", "choice: the source gives none; the iSSD's (Bae et al., Table 5)")
+        .set(FLASH_BLOCK_ERASE_NS, "3000000", NO_ERASE)
+        .set(LINK_COMMAND_NS, "20000", NO_COMMAND + " (20 us for a SATA link)")
+        .set(ISP_CONTROLLER_MHZ, "400", "choice: the source gives no clock; " + ISSD_SSD_CORE)
+        .set(ISP_HOST_MHZ, "2500", "choice: the source gives no host clock; " + ISSD_HOST)
+        .set(ISP_DRAM_MB_PER_S, "3200", "choice: the source gives no DRAM bandwidth (only that its latency is high); "
+            + XSD_DRAM)
+        .set(ISP_LANE_MEMORY_BYTES, UNBOUNDED, "choice: unbounded: the source gives no memory a core (its cores share"
+            + " the device's DRAM)")
+        .set(ENERGY_DEVICE_ACTIVE_W, "1.2", MSST13 + ": the Smart SSD drew 0.9 to 1.2 W (the upper end taken as all"
+            + " cores busy)")
+        .set(ENERGY_DEVICE_IDLE_W, "0.9", MSST13 + ": the Smart SSD drew 0.9 to 1.2 W (the lower end taken as idle)")
+        .set(ENERGY_HOST_ACTIVE_W, "40", MSST13 + ": the host system used 35 to 40 W (the upper end taken as"
+            + " computing)")
+        .set(ENERGY_HOST_IDLE_W, "35", MSST13 + ": the host system used 35 to 40 W (the lower end taken as waiting)")
+        .build();
+    all.put(MSST13_SATA, msst13);
 
     // The iSSD's current setting: 32 channels of 8 ways, MLC channels of 400 MB/s.
-    all.put(ISSD_CURRENT, issd("Bae et al., iSSD_C: the iSSD's current setting", "32", "128")
+    all.put(ISSD_CURRENT, issd("Bae et al., iSSD_C: the iSSD's current setting", msst13, "32", "128")
         .set(ISP_CORES, "32", "source: Bae et al., iSSD: a channel core for each channel")
         .set(ISP_CORE_MHZ, "200", "source: Bae et al., iSSD_C: 32 channels and their CPUs of 200 MHz")
         .build());
 
     // The iSSD's future setting: as the current one with 256 channels (same raw capacity).
-    all.put(ISSD_FUTURE, issd("Bae et al., iSSD_F: the iSSD's future setting", "256", "16")
+    all.put(ISSD_FUTURE, issd("Bae et al., iSSD_F: the iSSD's future setting", msst13, "256", "16")
         .set(ISP_CORES, "256", "source: Bae et al., iSSD: a channel core for each channel")
         .set(ISP_CORE_MHZ, "800", "source: Bae et al., iSSD_F: 256 channels and their CPUs of 800 MHz")
         .build());
 
-    // An XSD-like device: 8 flash channels, 0.4 GB/s of flash bandwidth in all.
-    all.put(XSD, new Builder("Cho et al., XSD: an XSD-like device with 8 flash channels")
+    // An XSD-like device: Table III's 8 flash channels (0.4 GB/s in all), DRAM, and 4 CPU cores at 0.4 GHz.
+    all.put(XSD, new Builder("Cho et al., XSD: an XSD-like device with 8 flash channels (its GPU not modelled)",
+        msst13)
         .set(FLASH_CHANNELS, "8", XSD_T3)
         .set(FLASH_CHANNEL_MB_PER_S, "50", XSD_T3 + " (0.4 GB/s over 8 channels)")
-        .set(FLASH_WAYS_PER_CHANNEL, "4", CHOICE)
-        .set(FLASH_PAGE_SIZE_BYTES, "8192", CHOICE)
-        .set(FLASH_PAGES_PER_BLOCK, "128", CHOICE)
-        .set(FLASH_BLOCKS_PER_WAY, "1024", "choice: 32 GiB raw")
-        .set(LINK_MB_PER_S, "250", CHOICE)
         .set(ISP_CORES, "4", XSD_T3 + " (4 embedded CPU cores; its GPU is not modelled)")
-        .set(ISP_CORE_MHZ, "400", XSD_T3 + " (CPU at 0.4 GHz, the lower of its two clocks)")
-        .set(FLASH_CELL_READ_NS, "50000", CHOICE)
-        .set(FLASH_CELL_PROGRAM_NS, "1200000", CHOICE)
-        .set(FLASH_BLOCK_ERASE_NS, "3000000", CHOICE)
-        .set(LINK_COMMAND_NS, "20000", CHOICE)
+        .set(ISP_CORE_MHZ, "400", XSD_T3 + " (CPU frequency 1.6/0.4 GHz: 0.4 GHz is the CPU that supports the normal"
+            + " XSD operation, 1.6 GHz the high-performance CPU it is compared with)")
+        .set(ISP_CONTROLLER_MHZ, "400", XSD_T3 + " (the CPU that supports the normal XSD operation runs at 0.4 GHz)")
+        .set(ISP_DRAM_MB_PER_S, "3200", XSD_T3 + " (DRAM bandwidth 3.2 GB/s)")
+        // The XSD names no host interface. Its Section I puts a typical SSD's internal bandwidth at about 2 to 4
+        // times its host interface's: 0.4 GB/s at the low end of that ratio is 200 MB/s.
+        .set(LINK_MB_PER_S, "200", "choice: the XSD names no host interface; 200 MB/s puts its 0.4 GB/s of flash at"
+            + " 2 x the link, the low end of the approximately 2-4x a typical SSD's internal bandwidth has over its"
+            + " host interface (Cho et al., Section I)")
+        .set(FLASH_WAYS_PER_CHANNEL, "4", XSD_NO_FLASH + "; as msst13-sata")
+        .set(FLASH_PAGE_SIZE_BYTES, "8192", XSD_NO_FLASH + "; the iSSD's 8 KiB (Bae et al., Table 5)")
+        .set(FLASH_CELL_READ_NS, "50000", XSD_NO_FLASH + "; the iSSD's (Bae et al., Table 5)")
+        .set(FLASH_CELL_PROGRAM_NS, "1200000", XSD_NO_FLASH + "; the iSSD's (Bae et al., Table 5)")
+        .set(FLASH_PAGES_PER_BLOCK, "128", NO_BLOCK)
+        .set(FLASH_BLOCKS_PER_WAY, "1024", "choice: 32 GiB raw")
+        .set(FLASH_BLOCK_ERASE_NS, "3000000", NO_ERASE)
+        .set(LINK_COMMAND_NS, "20000", NO_COMMAND + " (20 us, as the SATA profiles)")
+        .set(ISP_LANE_MEMORY_BYTES, UNBOUNDED, "choice: unbounded: the XSD gives no memory size (its CPU and GPU share"
+            + " the device's DRAM)")
+        .keep(ISP_HOST_MHZ, ISSD_HOST + "; the XSD gives no host CPU")
+        .keep(ENERGY_DEVICE_ACTIVE_W, KANG_POWER + "; the XSD did not consider energy (its Section V)")
+        .keep(ENERGY_DEVICE_IDLE_W, KANG_POWER + "; the XSD did not consider energy (its Section V)")
+        .keep(ENERGY_HOST_ACTIVE_W, KANG_POWER + "; the XSD did not consider energy (its Section V)")
+        .keep(ENERGY_HOST_IDLE_W, KANG_POWER + "; the XSD did not consider energy (its Section V)")
         .build());
 
     // A current NVMe drive on PCIe 4.0 x4 (figures of the issue, typical of such drives).
-    all.put(NVME_GEN4, new Builder("a current NVMe drive on PCIe 4.0 x4")
+    all.put(NVME_GEN4, new Builder("a current NVMe drive on PCIe 4.0 x4", msst13)
         .set(FLASH_CHANNELS, "8", "choice: typical of current PCIe 4.0 drives")
         .set(FLASH_CHANNEL_MB_PER_S, "1200", "choice: typical of current drives (about 1.2 GB/s a channel)")
         .set(FLASH_PAGE_SIZE_BYTES, "16384", "choice: typical of current TLC flash (16 KiB pages)")
         .set(LINK_MB_PER_S, "7000", "choice: PCIe 4.0 x4 carries about 7 GB/s")
-        .set(FLASH_WAYS_PER_CHANNEL, "4", CHOICE)
-        .set(FLASH_PAGES_PER_BLOCK, "256", CHOICE)
+        .set(FLASH_WAYS_PER_CHANNEL, "4", "choice: no source; as the other 8-channel profiles")
+        .set(FLASH_PAGES_PER_BLOCK, "256", "choice: no source; 4 MiB blocks of 16 KiB pages")
         .set(FLASH_BLOCKS_PER_WAY, "512", "choice: 64 GiB raw")
-        .set(FLASH_CELL_READ_NS, "45000", CHOICE)
-        .set(FLASH_CELL_PROGRAM_NS, "700000", CHOICE)
-        .set(FLASH_BLOCK_ERASE_NS, "3000000", CHOICE)
-        .set(LINK_COMMAND_NS, "5000", CHOICE)
-        .set(ISP_CORES, "4", CHOICE)
-        .set(ISP_CORE_MHZ, "1000", CHOICE)
+        .set(FLASH_CELL_READ_NS, "45000", "choice: no source gives a current drive's cell times")
+        .set(FLASH_CELL_PROGRAM_NS, "700000", "choice: no source gives a current drive's cell times")
+        .set(FLASH_BLOCK_ERASE_NS, "3000000", NO_ERASE)
+        .set(LINK_COMMAND_NS, "5000", NO_COMMAND + " (5 us for an NVMe command, below SATA's 20 us)")
+        .set(ISP_CORES, "4", "choice: no source gives a current drive's embedded cores")
+        .set(ISP_CORE_MHZ, "1000", "choice: no source gives a current drive's core clock")
+        .set(ISP_LANE_MEMORY_BYTES, UNBOUNDED, "choice: unbounded: no source gives a current drive's memory a core")
+        .keep(ISP_CONTROLLER_MHZ, ISSD_SSD_CORE + "; no source gives a current drive's controller clock")
+        .keep(ISP_HOST_MHZ, ISSD_HOST + "; no source gives this profile's host")
+        .keep(ISP_DRAM_MB_PER_S, XSD_DRAM + "; no source gives a current drive's DRAM bandwidth")
+        .keep(ENERGY_DEVICE_ACTIVE_W, KANG_POWER + "; no source gives a current drive's power")
+        .keep(ENERGY_DEVICE_IDLE_W, KANG_POWER + "; no source gives a current drive's power")
+        .keep(ENERGY_HOST_ACTIVE_W, KANG_POWER + "; no source gives this profile's host's power")
+        .keep(ENERGY_HOST_IDLE_W, KANG_POWER + "; no source gives this profile's host's power")
         .build());
 
     return Collections.unmodifiableMap(all);
   }
 
-  private static Builder issd(String description, String channels, String blocksPerWay) {
-    return new Builder(description)
+  private static Builder issd(String description, Profile base, String channels, String blocksPerWay) {
+    return new Builder(description, base)
         .set(FLASH_CHANNELS, channels, ISSD_T5)
         .set(FLASH_WAYS_PER_CHANNEL, "8", ISSD_T5)
         .set(FLASH_PAGE_SIZE_BYTES, "8192", ISSD_T5)
         .set(FLASH_CELL_READ_NS, "50000", ISSD_T5)
         .set(FLASH_CELL_PROGRAM_NS, "1200000", ISSD_T5)
-        .set(LINK_MB_PER_S, "250", ISSD_T1 + " (SATA 3G: 250 MB/s)")
+        .set(LINK_MB_PER_S, "250", ISSD_T1 + " (SATA 3G: 250 MB/s; Table 5: a 3 Gbps host interface)")
         .set(FLASH_CHANNEL_MB_PER_S, "400", ISSD_T1 + " (MLC flash channel: 400 MB/s)")
-        .set(FLASH_PAGES_PER_BLOCK, "128", CHOICE)
+        .set(FLASH_PAGES_PER_BLOCK, "128", NO_BLOCK)
         .set(FLASH_BLOCKS_PER_WAY, blocksPerWay, "choice: 32 GiB raw")
-        .set(FLASH_BLOCK_ERASE_NS, "3000000", CHOICE)
-        .set(LINK_COMMAND_NS, "20000", CHOICE);
+        .set(FLASH_BLOCK_ERASE_NS, "3000000", NO_ERASE)
+        .set(LINK_COMMAND_NS, "20000", NO_COMMAND + " (20 us for a SATA link)")
+        .set(ISP_CONTROLLER_MHZ, "400", ISSD_T5 + " (SSD core rate 400 MHz: the SSD core does the global merge)")
+        .set(ISP_HOST_MHZ, "2500", ISSD_T5 + " (host CPU rate 2.5 GHz)")
+        // Table 5 lists 2, 4, 8 and 16 KB; which is the pivot (set in bold) the text does not say.
+        .set(ISP_LANE_MEMORY_BYTES, "8192", "choice: 8 KB of the channel memory sizes of Bae et al., Table 5 (2, 4, 8"
+            + " and 16 KB; the text does not say which is the pivot, and Table 6 has the ISP's times within 0.2% over"
+            + " them): the smallest that holds one 8 KiB page, the unit Eq. 1 reads from the cells into channel"
+            + " memory")
+        .keep(ISP_DRAM_MB_PER_S, XSD_DRAM + "; the iSSD gives no device DRAM bandwidth (its Table 1's DDR3 6.4 GB/s"
+            + " is the host's main memory)")
+        .keep(ENERGY_DEVICE_ACTIVE_W, KANG_POWER + "; the iSSD gives no power")
+        .keep(ENERGY_DEVICE_IDLE_W, KANG_POWER + "; the iSSD gives no power")
+        .keep(ENERGY_HOST_ACTIVE_W, KANG_POWER + "; the iSSD gives no power")
+        .keep(ENERGY_HOST_IDLE_W, KANG_POWER + "; the iSSD gives no power");
   }
 
   private record Profile(String description, Map<String, String> values, Map<String, String> sources) {}
@@ -167,17 +243,34 @@ public final class Profiles {
   /** Collects one profile's values and checks that it sets every profile key. */
   private static final class Builder {
     private final String description;
+    /** The default profile, whose values are the profile keys' defaults; null while building it. */
+    private final Profile base;
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Map<String, String> sources = new LinkedHashMap<>();
 
-    Builder(String description) {
+    Builder(String description, Profile base) {
       this.description = description;
+      this.base = base;
     }
 
     Builder set(String key, String value, String source) {
+      if (values.containsKey(key)) {
+        throw new IllegalStateException("profile '" + description + "' sets " + key + " twice");
+      }
       values.put(key, value);
       sources.put(key, source);
       return this;
+    }
+
+    /**
+     * Keeps the key's default (the default profile's value) where this profile's source gives no
+     * figure; the note says so, what the default is, and why.
+     */
+    Builder keep(String key, String why) {
+      if (base == null) {
+        throw new IllegalStateException("the default profile has no default to keep for " + key);
+      }
+      return set(key, base.values.get(key), "choice: the key's default, " + why);
     }
 
     Profile build() {

@@ -33,6 +33,56 @@ class DeviceConfigTest {
     assertEquals(new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000, true), config.timing());
     assertEquals(64L << 20, config.checkpointLogBytes());
     assertEquals(2, config.gcMinFreeBlocksPerWay());
+    assertEquals(400, config.isp().controllerMhz());
+    assertEquals(2500, config.isp().hostMhz());
+    assertEquals(3200, config.isp().core().copyMbPerS());
+    assertEquals(Long.MAX_VALUE, config.isp().laneMemoryBytes(), "unbounded");
+    assertEquals("0", config.effective().get(ISP_LANE_MEMORY_BYTES));
+  }
+
+  /** The keys that moved into the profiles are overridden as before: an override beats the profile. */
+  @Test
+  void overridesBeatTheProfileForThePowersClocksAndMemories() {
+    DeviceConfig config = DeviceConfig.load(Map.of(
+        PROFILE, "issd-current",
+        ISP_CONTROLLER_MHZ, "800",
+        ISP_HOST_MHZ, "3000",
+        ISP_DRAM_MB_PER_S, "6400",
+        ISP_LANE_MEMORY_BYTES, "2048",
+        ENERGY_DEVICE_IDLE_W, "0.5",
+        ENERGY_HOST_ACTIVE_W, "90"));
+    assertEquals(800, config.isp().controllerMhz());
+    assertEquals(800, config.isp().controller().mhz());
+    assertEquals(3000, config.isp().hostMhz());
+    assertEquals(3000, config.isp().host().mhz());
+    assertEquals(6400, config.isp().core().copyMbPerS());
+    assertEquals(2048, config.isp().laneMemoryBytes());
+    assertEquals(0.5, config.energy().deviceIdleWatts());
+    assertEquals(1.2, config.energy().deviceActiveWatts(), "from the profile");
+    assertEquals(90, config.energy().hostActiveWatts());
+    assertEquals("2048", config.effective().get(ISP_LANE_MEMORY_BYTES));
+  }
+
+  @Test
+  void laneMemoryZeroIsUnboundedAndAnyOtherValueBoundsIt() {
+    assertEquals(8192, DeviceConfig.load(Map.of(PROFILE, "issd-future")).isp().laneMemoryBytes());
+    DeviceConfig unbounded = DeviceConfig.load(Map.of(PROFILE, "issd-future", ISP_LANE_MEMORY_BYTES, " 0 "));
+    assertEquals(Long.MAX_VALUE, unbounded.isp().laneMemoryBytes());
+    assertFalse(unbounded.isp().laneMemoryBounded());
+    assertEquals(1, DeviceConfig.load(Map.of(ISP_LANE_MEMORY_BYTES, "1")).isp().laneMemoryBytes());
+    assertEquals(16384, DeviceConfig.load(Map.of(PROFILE, "xsd", ISP_LANE_MEMORY_BYTES, "16384")).isp()
+        .laneMemoryBytes());
+  }
+
+  /** What a device reports (DEVICE_INFO's parameters, its effective configuration) loads back to the same. */
+  @Test
+  void theEffectiveConfigurationLoadsBackToTheSameParameters() {
+    DeviceConfig device = DeviceConfig.load(Map.of(PROFILE, "issd-current", ISP_LANE_MEMORY_BYTES, "4096"));
+    DeviceConfig reported = DeviceConfig.load(device.effective());
+    assertEquals(device.effective(), reported.effective());
+    assertEquals(4096, reported.isp().laneMemoryBytes());
+    assertEquals(device.isp().controllerMhz(), reported.isp().controllerMhz());
+    assertEquals(device.energy(), reported.energy());
   }
 
   @Test
@@ -161,6 +211,15 @@ class DeviceConfigTest {
       "smartssd.device.meta.checkpoint-log-bytes      | 0         | must be at least 1",
       "smartssd.device.gc.min-free-blocks-per-way     | 0         | must be at least 1",
       "smartssd.device.gc.min-free-blocks-per-way     | 1024      | must be less than smartssd.device.flash.blocks-per-way (1024)",
+      "smartssd.device.isp.lane-memory-bytes          | -1        | must be at least 0",
+      "smartssd.device.isp.lane-memory-bytes          | 8KB       | is not a whole number",
+      "smartssd.device.isp.lane-memory-bytes          | 2.5       | is not a whole number",
+      "smartssd.device.isp.lane-memory-bytes          | 99999999999999999999 | must be at most 9223372036854775807",
+      "smartssd.device.isp.controller-mhz             | 0         | must be a positive number",
+      "smartssd.device.isp.host-mhz                   | fast      | is not a number",
+      "smartssd.device.isp.dram-mb-per-s              | -3200     | must be a positive number",
+      "smartssd.device.energy.device-idle-w           | 0         | must be a positive number",
+      "smartssd.device.energy.host-active-w           | NaN       | must be a positive number",
   })
   void everyBadValueIsNamedWithWhatIsExpected(String key, String value, String expected) {
     ConfigException e = assertThrows(ConfigException.class, () -> DeviceConfig.load(Map.of(key, value)));

@@ -1,19 +1,28 @@
 package org.smartssd.device.runtime.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.*;
 
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.smartssd.device.DeviceGeometry;
 
 class ProfilesTest {
 
   private static final long GIB = 1L << 30;
+  /** A source note names the source's authors. */
+  private static final Pattern SOURCE_NOTE = Pattern.compile("source: (Kang|Bae|Cho) et al\\.,? .+");
+  /** A choice note says why, in some words. */
+  private static final Pattern CHOICE_NOTE = Pattern.compile("choice: .{10,}");
 
   static List<String> names() {
     return List.copyOf(Profiles.names());
@@ -29,9 +38,40 @@ class ProfilesTest {
   void everyProfileSetsEveryProfileKeyWithASourceNote(String name) {
     assertEquals(Profiles.PROFILE_KEYS, List.copyOf(Profiles.parameters(name).keySet()));
     assertEquals(Profiles.PROFILE_KEYS, List.copyOf(Profiles.sources(name).keySet()));
-    Profiles.sources(name).forEach((key, note) ->
-        assertTrue(note.startsWith("source: ") || note.startsWith("choice"), name + " " + key + ": " + note));
+    Profiles.sources(name).forEach((key, note) -> {
+      // A source is cited by its authors; a choice says why, not just that it is one.
+      assertTrue(SOURCE_NOTE.matcher(note).matches() || CHOICE_NOTE.matcher(note).matches(),
+          name + " " + key + ": " + note);
+    });
     assertTrue(!Profiles.description(name).isBlank());
+  }
+
+  /** Where a profile's source gives no figure it keeps the key's default, and says so. */
+  @ParameterizedTest
+  @MethodSource("names")
+  void aValueKeptAtTheKeysDefaultIsTheDefaultAndSaysSo(String name) {
+    Profiles.sources(name).forEach((key, note) -> {
+      if (note.startsWith("choice: the key's default")) {
+        assertEquals(DeviceConfigKeys.find(key).defaultValue(), Profiles.parameters(name).get(key), name + " " + key);
+      }
+    });
+  }
+
+  /** The powers are measured by Kang et al. only: the other profiles keep them as the key's default, noted. */
+  @Test
+  void onlyTheSmartSsdProfileHasASourceForThePowers() {
+    for (String key : List.of(ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_IDLE_W, ENERGY_HOST_ACTIVE_W, ENERGY_HOST_IDLE_W)) {
+      assertTrue(Profiles.sources("msst13-sata").get(key).startsWith("source: Kang et al., MSST 2013"), key);
+      for (String other : List.of("issd-current", "issd-future", "xsd", "nvme-gen4")) {
+        assertTrue(Profiles.sources(other).get(key).startsWith("choice: the key's default"), other + " " + key);
+        assertEquals(Profiles.parameters("msst13-sata").get(key), Profiles.parameters(other).get(key), other + " " + key);
+      }
+    }
+    EnergyParameters e = load("msst13-sata").energy();
+    assertEquals(1.2, e.deviceActiveWatts());
+    assertEquals(0.9, e.deviceIdleWatts());
+    assertEquals(40, e.hostActiveWatts());
+    assertEquals(35, e.hostIdleWatts());
   }
 
   @ParameterizedTest
@@ -53,6 +93,33 @@ class ProfilesTest {
     assertEquals(8192, geometry.pageSizeBytes());
   }
 
+  /** Bae et al., Table 5: the SSD core at 400 MHz, the host CPU at 2.5 GHz, channel memory of a few KB. */
+  @ParameterizedTest
+  @CsvSource({"issd-current", "issd-future"})
+  void issdControllerHostAndChannelMemory(String name) {
+    IspParameters isp = load(name).isp();
+    assertEquals(400, isp.controllerMhz());
+    assertEquals(2500, isp.hostMhz());
+    assertEquals(8192, isp.laneMemoryBytes());
+    assertTrue(isp.laneMemoryBounded());
+    for (String key : List.of(ISP_CONTROLLER_MHZ, ISP_HOST_MHZ)) {
+      assertTrue(Profiles.sources(name).get(key).startsWith("source: Bae et al., iSSD, Table 5"), key);
+    }
+    String memory = Profiles.sources(name).get(ISP_LANE_MEMORY_BYTES);
+    assertTrue(memory.contains("Table 5") && memory.contains("pivot"), memory);
+    assertTrue(Profiles.sources(name).get(ISP_DRAM_MB_PER_S).startsWith("choice: the key's default"));
+  }
+
+  /** Only the iSSD gives a core's memory; the others leave a lane's memory unbounded. */
+  @ParameterizedTest
+  @CsvSource({"msst13-sata", "xsd", "nvme-gen4"})
+  void laneMemoryIsUnboundedWithoutASource(String name) {
+    assertEquals(Profiles.UNBOUNDED, Profiles.parameters(name).get(ISP_LANE_MEMORY_BYTES));
+    assertTrue(Profiles.sources(name).get(ISP_LANE_MEMORY_BYTES).startsWith("choice: unbounded"));
+    assertEquals(Long.MAX_VALUE, load(name).isp().laneMemoryBytes());
+    assertFalse(load(name).isp().laneMemoryBounded());
+  }
+
   @Test
   void issdCurrentAndFuture() {
     DeviceGeometry current = load("issd-current").geometry();
@@ -70,10 +137,44 @@ class ProfilesTest {
     assertEquals(32 * GIB, future.rawCapacityBytes());
   }
 
+  /** Cho et al., Table III: 8 flash channels, 0.4 GB/s of flash in all, 3.2 GB/s of DRAM, 4 CPU cores at 0.4 GHz. */
   @Test
-  void xsdHasEightChannelsOfPointFourGigabytesInAll() {
-    assertEquals(8, load("xsd").geometry().channels());
+  void xsdCarriesItsTableIII() {
+    DeviceConfig xsd = load("xsd");
+    assertEquals(8, xsd.geometry().channels());
     assertEquals(0.4e9, internal("xsd"));
+    assertEquals(4, xsd.isp().cores());
+    assertEquals(400, xsd.isp().coreMhz());
+    assertEquals(400, xsd.isp().controllerMhz());
+    assertEquals(3200, xsd.isp().core().copyMbPerS());
+    for (String key : List.of(FLASH_CHANNELS, FLASH_CHANNEL_MB_PER_S, ISP_CORES, ISP_CORE_MHZ, ISP_CONTROLLER_MHZ,
+        ISP_DRAM_MB_PER_S)) {
+      assertTrue(Profiles.sources("xsd").get(key).startsWith("source: Cho et al., XSD, Table III"), key);
+    }
+  }
+
+  /**
+   * Where the XSD gives a figure the msst13-sata profile only chose, the xsd profile cites it; where
+   * it gives none, it says so. Its host link is its own choice (from its Section I's ratio), not the
+   * Smart SSD's SATA link.
+   */
+  @Test
+  void xsdDiffersFromTheSmartSsdWhereItsSourceSaysSo() {
+    Map<String, String> xsd = Profiles.sources("xsd");
+    Map<String, String> msst13 = Profiles.sources("msst13-sata");
+    for (String key : List.of(FLASH_CHANNELS, FLASH_CHANNEL_MB_PER_S, ISP_CORES, ISP_CORE_MHZ, ISP_CONTROLLER_MHZ,
+        ISP_DRAM_MB_PER_S)) {
+      assertTrue(msst13.get(key).startsWith("choice"), "msst13-sata chose " + key + ": " + msst13.get(key));
+      assertTrue(xsd.get(key).startsWith("source: Cho et al."), "xsd cites " + key + ": " + xsd.get(key));
+    }
+    for (String key : List.of(FLASH_WAYS_PER_CHANNEL, FLASH_PAGE_SIZE_BYTES, FLASH_CELL_READ_NS,
+        FLASH_CELL_PROGRAM_NS)) {
+      assertTrue(xsd.get(key).startsWith("choice: the XSD gives none"), key + ": " + xsd.get(key));
+    }
+    assertEquals(200e6, load("xsd").timing().linkBytesPerSecond());
+    assertEquals(2.0, internal("xsd") / load("xsd").timing().linkBytesPerSecond(), 1e-12);
+    assertTrue(xsd.get(LINK_MB_PER_S).startsWith("choice: the XSD names no host interface"));
+    assertNotEquals(Profiles.parameters("msst13-sata").get(LINK_MB_PER_S), Profiles.parameters("xsd").get(LINK_MB_PER_S));
   }
 
   @Test
