@@ -17,7 +17,7 @@ import org.knowm.xchart.style.Styler;
  * The comparison's charts, like the source's figures: one bar per mode for each scenario and pacing,
  * drawn headless with XChart into PNG files.
  */
-final class ComparisonCharts {
+public final class ComparisonCharts {
   static final String ELAPSED = "elapsed-time.png";
   static final String MODELLED = "modelled-time.png";
   static final String BYTES = "host-interface-bytes.png";
@@ -104,8 +104,22 @@ final class ComparisonCharts {
         series.put(m, ys);
       }
     }
+    Map<String, List<Double>> named = new LinkedHashMap<>();
+    series.forEach((m, ys) -> named.put(m.optionName(), ys));
+    return bars(dir, file, title, "scenario, device pacing", yTitle, logarithmic, categories, named);
+  }
+
+  /**
+   * A bar chart: one group of bars a category, one bar a series in each, labelled with its value.
+   *
+   * @param series each series' values, one a category, by the series' name (in the legend)
+   */
+  public static Path bars(Path dir, String file, String title, String xTitle, String yTitle, boolean logarithmic,
+      List<String> categories, Map<String, List<Double>> series) throws IOException {
+    // Charts need AWT's fonts, never a display.
+    System.setProperty("java.awt.headless", "true");
     CategoryChart chart = new CategoryChartBuilder().width(900).height(520).title(title)
-        .xAxisTitle("scenario, device pacing").yAxisTitle(yTitle).build();
+        .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setYAxisLogarithmic(logarithmic);
     if (logarithmic) {
@@ -116,7 +130,7 @@ final class ComparisonCharts {
     chart.getStyler().setLabelsVisible(true);
     chart.getStyler().setLabelsRotation(0);
     chart.getStyler().setYAxisDecimalPattern(logarithmic ? "0.#E0" : "#,##0.##");
-    series.forEach((m, ys) -> chart.addSeries(m.optionName(), categories, ys));
+    series.forEach((name, ys) -> chart.addSeries(name, categories, ys));
     Path out = dir.resolve(file);
     BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
     return out;

@@ -1,8 +1,10 @@
 package org.smartssd.examples.loganalysis;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
@@ -48,6 +50,14 @@ public final class DeviceMode {
     if (job.getConfiguration().get(LOCAL_MAP_TASKS) == null) {
       job.getConfiguration().setInt(LOCAL_MAP_TASKS, Math.max(1, devices));
     }
+  }
+
+  /**
+   * As {@link #configure(Job, int)}, for a job over these inputs: the devices holding them are those of
+   * their objfs file systems.
+   */
+  public static void configure(Job job, List<Path> inputs) throws IOException {
+    configure(job, HostInterfaceMeter.devices(job.getConfiguration(), inputs).size());
   }
 
   /** The in-device counters of a finished job. */

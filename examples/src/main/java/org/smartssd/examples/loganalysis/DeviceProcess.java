@@ -27,7 +27,7 @@ import org.smartssd.device.client.SocketDeviceClient;
  * the host's measured CPU time (this JVM's) does not include the device's own work: serving reads and
  * running tasklets. Its log goes to a file. Stopped with the protocol's SHUTDOWN; killed if it does not stop.
  */
-final class DeviceProcess implements Closeable {
+public final class DeviceProcess implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(DeviceProcess.class);
   private static final Pattern LISTENING = Pattern.compile("listening on (\\S+) \\(");
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
@@ -56,7 +56,7 @@ final class DeviceProcess implements Closeable {
    * @param properties more {@code smartssd.device.*} keys
    * @param clientOptions how to connect to it (with its secret, if the properties give it one)
    */
-  static DeviceProcess start(Path dataDir, String profile, boolean paced, Map<String, String> properties, Path log,
+  public static DeviceProcess start(Path dataDir, String profile, boolean paced, Map<String, String> properties, Path log,
       ClientOptions clientOptions) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -112,11 +112,11 @@ final class DeviceProcess implements Closeable {
   }
 
   /** {@code host:port}. */
-  String address() {
+  public String address() {
     return address;
   }
 
-  boolean paced() {
+  public boolean paced() {
     return paced;
   }
 

@@ -25,9 +25,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
@@ -39,8 +37,6 @@ import org.smartssd.devicemapper.JavaGzipCodec;
 import org.smartssd.device.DeviceEnergy;
 import org.smartssd.examples.wc98.Wc98FormatException;
 import org.smartssd.examples.wc98.Wc98Record;
-import org.smartssd.opcount.OpCounts;
-import org.smartssd.opcount.OpMeter;
 
 /**
  * The World Cup 1998 log analysis as Hadoop jobs: builds the job of a scenario in a mode, runs it,
@@ -166,53 +162,20 @@ public final class LogAnalysis {
           + " already exists");
     }
     boolean succeeded = false;
-    try (HostInterfaceMeter meter = HostInterfaceMeter.forInputs(conf, inputs)) {
-      RunStatistics.ModelParameters parameters = meter.parameters();
-      // The host's compute is modelled as the devices' is: counted when theirs is.
-      boolean counting = parameters.counted() && HostCounting.start();
-      Map<String, HostInterfaceMeter.Snapshot> before = meter.snapshot();
-      OpCounts countedBefore = counting ? HostCounting.total() : null;
-      HostCpu procBefore = HostCpu.now();
-      long cpuBefore = processCpuNanos();
-      long started = System.nanoTime();
-      Job job = createJob(conf, scenario, mode, inputs, out);
-      boolean done;
-      // This thread submits the job (counted), then only polls for its end, as often as the wall clock
-      // says: its work while waiting follows this machine's speed and load, not the job, and is left out.
-      OpCounts waiting;
-      java.util.Set<Thread> jobThreadsBefore = counting ? HostCounting.localJobThreads() : java.util.Set.of();
-      try {
-        job.submit();
-        OpCounts beforeWaiting = counting ? OpMeter.current().counts() : null;
-        done = job.waitForCompletion(false);
-        waiting = counting ? OpMeter.current().counts().minus(beforeWaiting) : null;
-        if (counting && !HostCounting.awaitLocalJobThreads(jobThreadsBefore)) {
-          LOG.warn("job '{}': the local job runner's thread has not ended a minute after the job did; the host's"
-              + " counted work leaves out what it does from now on", job.getJobName());
-        }
-      } catch (ClassNotFoundException e) {
-        throw new IOException("job '" + job.getJobName() + "': class not found: " + e.getMessage(), e);
-      }
-      if (!done) {
-        throw new IOException(failureMessage(conf, scenario, inputs, job));
-      }
-      AnalysisResult result = AnalysisResult.fromJobOutput(scenario, readOutput(outFs, out));
-      long wall = System.nanoTime() - started;
-      long cpu = processCpuNanos() - cpuBefore;
-      HostCpu proc = HostCpu.now().since(procBefore);
-      OpCounts counted = counting ? HostCounting.total().minus(countedBefore).minus(waiting) : null;
-      Map<String, HostInterfaceMeter.Snapshot> used = HostInterfaceMeter.used(before, meter.snapshot());
-      DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters()) : DeviceMode.Values.NONE;
+    try {
+      Path outPath = out;
+      MeasuredJob.Measurement<AnalysisResult> measured = MeasuredJob.run(conf, mode, inputs,
+          () -> createJob(conf, scenario, mode, inputs, outPath),
+          job -> AnalysisResult.fromJobOutput(scenario, readOutput(outFs, outPath)),
+          () -> inputProblem(conf, scenario, inputs));
+      AnalysisResult result = measured.result();
       if (checked.compressed()) {
         inputBytes = result.total() * recordBytes; // the input's bytes decompressed: the records the job read
       } else if (result.total() != inputBytes / recordBytes) {
         throw new IOException("the job counted " + result.total() + " records, but the input holds "
             + inputBytes / recordBytes);
       }
-      List<RunStatistics.DeviceShare> shares = shares(used, device);
-      RunStatistics statistics = new RunStatistics(scenario, mode, meter.paced(), inputBytes, recordBytes, wall, shares, cpu, proc,
-          Runtime.getRuntime().availableProcessors(), counted, device.executions(), device.bytesScanned(),
-          device.fallbackSplits(), device.work(), parameters, device.placement());
+      RunStatistics statistics = measured.statistics(scenario, mode, inputBytes, recordBytes);
       if (output != null) {
         try (OutputStream o = outFs.create(new Path(out, RESULT_FILE), false)) {
           o.write(result.text().getBytes(StandardCharsets.UTF_8));
@@ -336,43 +299,16 @@ public final class LogAnalysis {
     return lines;
   }
 
-  /** Why a job failed: the runner's words and the failed tasks' diagnostics (YARN), else a scan of the input. */
-  private static String failureMessage(Configuration conf, Scenario scenario, List<Path> inputs, Job job) {
-    StringBuilder sb = new StringBuilder("job '").append(job.getJobName()).append("' (").append(job.getJobID())
-        .append(") failed");
-    boolean explained = false;
+  /** Why a job failed when no task says: a scan of the input for the first record the mappers refuse. */
+  private static String inputProblem(Configuration conf, Scenario scenario, List<Path> inputs) {
     try {
-      JobStatus status = job.getStatus();
-      String info = status == null ? null : status.getFailureInfo();
-      if (info != null && !info.isBlank() && !info.equals("NA")) {
-        sb.append(": ").append(info.trim());
-      }
-      for (TaskCompletionEvent event : job.getTaskCompletionEvents(0, 1000)) {
-        if (event.getStatus() == TaskCompletionEvent.Status.FAILED) {
-          for (String d : job.getTaskDiagnostics(event.getTaskAttemptId())) {
-            sb.append("; ").append(event.getTaskAttemptId()).append(": ").append(d.lines().findFirst().orElse(""));
-            explained = true;
-            break;
-          }
-        }
-        if (explained) {
-          break;
-        }
-      }
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      LOG.debug("no failure information for {}", job.getJobID(), e);
+      String problem = InputDiagnosis.firstProblem(conf, scenario, inputs);
+      return problem != null ? ": " + problem : " (the input's records are valid; the task's error is in the job's"
+          + " log; from the smartssd command, rerun with SMARTSSD_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log."
+          + "org.apache.hadoop.mapred.LocalJobRunner=warn to see it)";
+    } catch (IOException e) {
+      return " (and reading the input to find why failed too: " + e.getMessage() + ")";
     }
-    if (!explained) {
-      try {
-        String problem = InputDiagnosis.firstProblem(conf, scenario, inputs);
-        sb.append(problem != null ? ": " + problem : " (the input's records are valid; the task's error is in the job's"
-            + " log; from the smartssd command, rerun with SMARTSSD_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log."
-            + "org.apache.hadoop.mapred.LocalJobRunner=warn to see it)");
-      } catch (IOException e) {
-        sb.append(" (and reading the input to find why failed too: ").append(e.getMessage()).append(')');
-      }
-    }
-    return sb.toString();
   }
 
   private static void deleteQuietly(FileSystem fs, Path path) {

@@ -30,6 +30,7 @@ import org.smartssd.opcount.OpCounts;
  * added); and the energy ({@link Energy}), by component. The devices model their own work's energy (each
  * device's account in its STATISTICS, before and after); the host's is modelled here, where the host is.
  *
+ * @param scenario what ran: a log analysis's scenario, or another workload ({@code smartssd mine}'s)
  * @param paced whether the devices hold answers until their modelled completion; null without a device
  * @param inputBytes bytes of the input files
  * @param recordBytes bytes a stored record takes (20, or more when stored padded)
@@ -44,7 +45,7 @@ import org.smartssd.opcount.OpCounts;
  *     predictions; null in host modes
  */
 public record RunStatistics(
-    Scenario scenario,
+    Workload scenario,
     Mode mode,
     Boolean paced,
     long inputBytes,

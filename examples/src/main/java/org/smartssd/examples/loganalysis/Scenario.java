@@ -3,7 +3,7 @@ package org.smartssd.examples.loganalysis;
 import java.util.Locale;
 
 /** The source's two analyses of the World Cup 1998 trace. */
-public enum Scenario {
+public enum Scenario implements Workload {
   /** Accesses per region: the server byte of each record (region = server &gt;&gt; 5). */
   REGIONS("regions"),
   /** The top 5 file types per region: the server and type bytes, then a sort per region. */
@@ -16,6 +16,7 @@ public enum Scenario {
   }
 
   /** The name on the command line and in reports: {@code regions}, {@code top-types}. */
+  @Override
   public String optionName() {
     return optionName;
   }
