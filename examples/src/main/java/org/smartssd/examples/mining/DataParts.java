@@ -1,0 +1,41 @@
+package org.smartssd.examples.mining;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** Writes a data set's records into files (on devices, through objfs) in equal whole-record parts. */
+final class DataParts {
+  private DataParts() {}
+
+  /** Writes records {@code from} (inclusive) to {@code to} (exclusive) to a stream. */
+  @FunctionalInterface
+  interface Records {
+    void write(OutputStream out, long from, long to) throws IOException;
+  }
+
+  /**
+   * Cuts {@code records} records into as many parts as there are targets, in order (sizes differing by
+   * one record at most, the first parts the larger), and writes part {@code i} to target {@code i},
+   * replacing what is there.
+   */
+  static void write(Configuration conf, List<Path> targets, long records, Records writer) throws IOException {
+    if (targets.isEmpty()) {
+      throw new IllegalArgumentException("no target to write the data set to");
+    }
+    long first = 0;
+    for (int i = 0; i < targets.size(); i++) {
+      long size = records / targets.size() + (i < records % targets.size() ? 1 : 0);
+      Path target = targets.get(i);
+      FileSystem fs = target.getFileSystem(conf);
+      try (OutputStream out = new BufferedOutputStream(fs.create(target, true), 1 << 20)) {
+        writer.write(out, first, first + size);
+      }
+      first += size;
+    }
+  }
+}

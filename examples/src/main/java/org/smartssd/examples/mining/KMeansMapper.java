@@ -1,0 +1,46 @@
+package org.smartssd.examples.mining;
+
+import java.io.IOException;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.Mapper;
+
+/**
+ * k-means' map: each point (a fixed-length record of big-endian floats) to its nearest centroid, as
+ * (cluster, the point as a partial sum of one).
+ */
+public class KMeansMapper extends Mapper<LongWritable, BytesWritable, IntWritable, PartialSum> {
+  private Centroids centroids;
+  private float[] point;
+  private final IntWritable cluster = new IntWritable();
+  private final PartialSum one = new PartialSum();
+
+  @Override
+  protected void setup(Context context) {
+    centroids = Centroids.of(context.getConfiguration());
+    point = new float[centroids.dimensions()];
+  }
+
+  @Override
+  protected void map(LongWritable offset, BytesWritable record, Context context)
+      throws IOException, InterruptedException {
+    byte[] b = record.getBytes();
+    if (record.getLength() != 4 * point.length) {
+      throw new IOException("the record at byte " + offset.get() + " has " + record.getLength() + " bytes, not "
+          + point.length + " floats");
+    }
+    for (int i = 0, p = 0; i < point.length; i++, p += 4) {
+      int bits = (b[p] & 0xff) << 24 | (b[p + 1] & 0xff) << 16 | (b[p + 2] & 0xff) << 8 | (b[p + 3] & 0xff);
+      float x = Float.intBitsToFloat(bits);
+      if (!PartialSum.summable(x)) {
+        throw new IOException("the point at byte " + offset.get() + " has coordinate " + i + " = " + x
+            + ": not a number within " + PartialSum.MAX_COORDINATE);
+      }
+      point[i] = x;
+    }
+    cluster.set(centroids.nearest(point));
+    one.setPoint(point);
+    context.write(cluster, one);
+  }
+}
