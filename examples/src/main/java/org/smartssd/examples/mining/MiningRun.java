@@ -29,7 +29,17 @@ public final class MiningRun {
    *
    * @param iteration 1 for the first
    */
-  public record Iteration(int iteration, Mode mode, RunStatistics statistics, List<String> lines) {}
+  public record Iteration(int iteration, Mode mode, RunStatistics statistics) {}
+
+  /**
+   * A mode's iterations, and where they differ from the direct computation's (none when every iteration
+   * found what it found, and they stopped after as many).
+   */
+  public record ModeRun(List<Iteration> iterations, List<String> disagreements) {
+    public boolean agrees() {
+      return disagreements.isEmpty();
+    }
+  }
 
   /**
    * Runs the iterations in a mode: host-normal (the ordinary job over objfs) or device (the same job, its
@@ -37,14 +47,17 @@ public final class MiningRun {
    * this machine, deleted after it is read.
    *
    * @param maxIterations stop after this many even if the workload would go on (the warm-up runs 1)
+   * @param expected the direct computation's states, an iteration each ({@link IterativeMining#direct})
    * @param log told of each iteration
    */
-  public static <S> List<Iteration> run(Configuration conf, IterativeMining<S> mining, Mode mode, List<Path> inputs,
-      int maxIterations, Consumer<String> log) throws IOException, InterruptedException {
+  public static <S> ModeRun run(Configuration conf, IterativeMining<S> mining, Mode mode, List<Path> inputs,
+      int maxIterations, List<S> expected, Consumer<String> log) throws IOException, InterruptedException {
     if (mode != Mode.HOST_NORMAL && mode != Mode.DEVICE) {
       throw new IllegalArgumentException("the mining workloads run in host-normal and device mode, not " + mode);
     }
     List<Iteration> iterations = new ArrayList<>();
+    List<String> disagreements = new ArrayList<>();
+    String name = mining.algorithm().optionName() + " " + mode.optionName();
     S state = mining.initial();
     for (int i = 1; i <= maxIterations; i++) {
       int iteration = i;
@@ -65,7 +78,16 @@ public final class MiningRun {
                 + "it)");
         state = measured.result();
         RunStatistics statistics = measured.statistics(mining.algorithm(), mode, mining.bytes(), mining.recordBytes());
-        iterations.add(new Iteration(iteration, mode, statistics, mining.lines(state)));
+        iterations.add(new Iteration(iteration, mode, statistics));
+        if (iteration > expected.size()) {
+          disagreements.add(String.format(Locale.ROOT, "%s: ran iteration %d, but the direct computation stopped "
+              + "after %d", name, iteration, expected.size()));
+        } else {
+          String difference = firstDifference(mining.lines(state), mining.lines(expected.get(iteration - 1)));
+          if (difference != null) {
+            disagreements.add(String.format(Locale.ROOT, "%s iteration %d: %s", name, iteration, difference));
+          }
+        }
         log.accept(String.format(Locale.ROOT, "%s %-11s iteration %2d: wall %7.3f s, modelled %7.3f s, %,d bytes across "
             + "the host interface%s", mining.algorithm(), mode.optionName(), iteration, statistics.wallSeconds(),
             statistics.modelledSeconds(), statistics.hostInterfaceBytes(),
@@ -74,40 +96,19 @@ public final class MiningRun {
         outFs.delete(out, true);
         Files.deleteIfExists(temporary);
       }
-      if (mining.stop(before, state, iteration)) {
+      if (mining.stop(before, state, iteration) || !disagreements.isEmpty()) {
         break;
       }
     }
-    return iterations;
+    if (disagreements.isEmpty() && iterations.size() < Math.min(maxIterations, expected.size())) {
+      disagreements.add(String.format(Locale.ROOT, "%s: stopped after iteration %d, the direct computation after %d",
+          name, iterations.size(), expected.size()));
+    }
+    return new ModeRun(iterations, disagreements);
   }
 
-  /**
-   * Where a mode's iterations differ from the direct computation's states: an empty list when every
-   * iteration found what the direct computation found, and they stopped after as many iterations.
-   */
-  public static List<String> disagreements(List<Iteration> iterations, List<List<String>> expected, boolean complete) {
-    List<String> found = new ArrayList<>();
-    for (Iteration it : iterations) {
-      if (it.iteration() > expected.size()) {
-        found.add(String.format(Locale.ROOT, "%s %s: ran iteration %d, but the direct computation stopped after %d",
-            it.statistics().scenario().optionName(), it.mode().optionName(), it.iteration(), expected.size()));
-        break;
-      }
-      List<String> want = expected.get(it.iteration() - 1);
-      if (!it.lines().equals(want)) {
-        found.add(String.format(Locale.ROOT, "%s %s iteration %d: %s", it.statistics().scenario().optionName(),
-            it.mode().optionName(), it.iteration(), firstDifference(it.lines(), want)));
-      }
-    }
-    if (complete && !iterations.isEmpty() && iterations.size() < expected.size()) {
-      Iteration last = iterations.get(iterations.size() - 1);
-      found.add(String.format(Locale.ROOT, "%s %s: stopped after iteration %d, the direct computation after %d",
-          last.statistics().scenario().optionName(), last.mode().optionName(), last.iteration(), expected.size()));
-    }
-    return found;
-  }
-
-  private static String firstDifference(List<String> got, List<String> want) {
+  /** The first line where a state differs from the direct computation's, or null when none does. */
+  static String firstDifference(List<String> got, List<String> want) {
     for (int i = 0; i < Math.max(got.size(), want.size()); i++) {
       String g = i < got.size() ? got.get(i) : "(nothing)";
       String w = i < want.size() ? want.get(i) : "(nothing)";
@@ -115,6 +116,6 @@ public final class MiningRun {
         return "line " + (i + 1) + " is '" + g + "', the direct computation's '" + w + "'";
       }
     }
-    return "the same lines";
+    return null;
   }
 }

@@ -43,12 +43,15 @@ final class MiningFixture implements AutoCloseable {
   <S> List<MiningRun.Iteration> runBothModes(IterativeMining<S> mining, String name, int parts) throws Exception {
     List<org.apache.hadoop.fs.Path> inputs = inputs(name, parts);
     mining.load(conf, inputs);
-    List<List<String>> expected = mining.direct().stream().map(mining::lines).toList();
+    List<S> expected = mining.direct();
     assertTrue(!expected.isEmpty());
-    List<MiningRun.Iteration> host = MiningRun.run(conf, mining, Mode.HOST_NORMAL, inputs, Integer.MAX_VALUE, s -> {});
-    List<MiningRun.Iteration> device = MiningRun.run(conf, mining, Mode.DEVICE, inputs, Integer.MAX_VALUE, s -> {});
-    assertEquals(List.of(), MiningRun.disagreements(host, expected, true));
-    assertEquals(List.of(), MiningRun.disagreements(device, expected, true));
+    MiningRun.ModeRun hostRun = MiningRun.run(conf, mining, Mode.HOST_NORMAL, inputs, Integer.MAX_VALUE, expected,
+        s -> {});
+    MiningRun.ModeRun deviceRun = MiningRun.run(conf, mining, Mode.DEVICE, inputs, Integer.MAX_VALUE, expected, s -> {});
+    assertEquals(List.of(), hostRun.disagreements());
+    assertEquals(List.of(), deviceRun.disagreements());
+    List<MiningRun.Iteration> host = hostRun.iterations();
+    List<MiningRun.Iteration> device = deviceRun.iterations();
     assertEquals(expected.size(), host.size());
     assertEquals(expected.size(), device.size());
     for (MiningRun.Iteration it : device) {

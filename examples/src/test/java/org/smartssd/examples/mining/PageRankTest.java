@@ -1,0 +1,156 @@
+package org.smartssd.examples.mining;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** PageRank on the host and in a real device against the direct computation; the graph readers and generator. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PageRankTest {
+  @TempDir static Path dir;
+  MiningFixture fixture;
+
+  @BeforeAll
+  void start() throws Exception {
+    fixture = new MiningFixture(dir);
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    fixture.close();
+  }
+
+  @Test
+  void everyIterationOnTheHostAndInTheDeviceIsTheDirectComputations() throws Exception {
+    Graph graph = Graph.generate(3_000, 4, 11);
+    PageRank pageRank = new PageRank(graph, 0.85, 4);
+    assertTrue(pageRank.description().contains("dangling"), pageRank.description());
+    List<MiningRun.Iteration> device = fixture.runBothModes(pageRank, "pagerank", 3);
+    assertEquals(4, device.size());
+    long[] last = pageRank.direct().get(3);
+    long sum = 0;
+    for (long r : last) {
+      sum += r;
+    }
+    // Rounding down in fixed point drops at most a unit an edge and a node an iteration: the ranks still sum to 1.
+    assertEquals(1.0, sum / (double) RankVector.ONE, 1e-6);
+    assertTrue(device.get(0).statistics().hostBytesOut() < pageRank.bytes(), device.get(0).statistics().toString());
+  }
+
+  @Test
+  void theGeneratedGraphIsDeterministicBySeedAndItsInDegreesAreSkewed() {
+    Graph a = Graph.generate(20_000, 8, 5);
+    Graph b = Graph.generate(20_000, 8, 5);
+    assertArrayEquals(a.sources(), b.sources());
+    assertArrayEquals(a.targets(), b.targets());
+    assertFalse(java.util.Arrays.equals(a.targets(), Graph.generate(20_000, 8, 6).targets()));
+    assertEquals(8, a.edges() / 20_000.0, 0.5);
+    int[] in = new int[a.nodes()];
+    for (int t : a.targets()) {
+      in[t]++;
+    }
+    int max = java.util.Arrays.stream(in).max().orElseThrow();
+    assertTrue(max > 100 * 8, "preferential attachment: a hub with " + max + " in-links");
+    long dangling = java.util.Arrays.stream(a.outDegrees()).filter(d -> d == 0).count();
+    assertEquals(20_000 / 9.0, dangling, 300, "about 1 / (mean + 1) of the nodes have no out-link");
+  }
+
+  /** A graph-tool file made to the format's description, as graph-tool writes it. */
+  static byte[] graphTool(boolean directed, int n, int[][] adjacency, String stats) {
+    ByteBuffer b = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
+    b.put(new byte[] {(byte) 0xe2, (byte) 0x9b, (byte) 0xbe, 0x20, 0x67, 0x74, 1, 0});
+    byte[] comment = ("graph-tool binary file (test) " + stats + ", 0 graph props").getBytes(StandardCharsets.UTF_8);
+    b.putLong(comment.length).put(comment).put((byte) (directed ? 1 : 0)).putLong(n);
+    for (int[] neighbours : adjacency) {
+      b.putLong(neighbours.length);
+      for (int u : neighbours) {
+        b.put((byte) u); // fewer than 256 vertices: a byte each
+      }
+    }
+    b.putLong(0); // property maps: none (the reader stops before them)
+    return java.util.Arrays.copyOf(b.array(), b.position());
+  }
+
+  @Test
+  void graphToolFilesAreReadAsTheFormatSays() throws IOException {
+    byte[] directed = graphTool(true, 4, new int[][] {{1, 2}, {2}, {0}, {}}, "stats: 4 vertices, 4 edges, directed");
+    Path file = dir.resolve("small.gt.gz");
+    try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
+      out.write(directed);
+    }
+    Graph g = GraphFiles.read(file);
+    assertEquals(4, g.nodes());
+    assertArrayEquals(new int[] {0, 0, 1, 2}, g.sources());
+    assertArrayEquals(new int[] {1, 2, 2, 0}, g.targets());
+    assertArrayEquals(new long[] {2, 1, 1, 0}, g.outDegrees());
+
+    // Undirected: each edge both ways, a self-loop once.
+    Graph u = GraphFiles.readGraphTool(new ByteArrayInputStream(graphTool(false, 3, new int[][] {{}, {0, 1}, {1}},
+        "stats: 3 vertices, 3 edges, undirected")), "u.gt");
+    assertArrayEquals(new int[] {1, 0, 1, 2, 1}, u.sources());
+    assertArrayEquals(new int[] {0, 1, 1, 1, 2}, u.targets());
+
+    IOException lying = assertThrows(IOException.class, () -> GraphFiles.readGraphTool(new ByteArrayInputStream(
+        graphTool(true, 4, new int[][] {{1}, {}, {}, {}}, "stats: 4 vertices, 9 edges")), "lying.gt"));
+    assertTrue(lying.getMessage().contains("9 edges") && lying.getMessage().contains("lying.gt"), lying.getMessage());
+    byte[] cut = java.util.Arrays.copyOf(directed, directed.length - 12);
+    IOException truncated = assertThrows(IOException.class, () -> GraphFiles.readGraphTool(new ByteArrayInputStream(
+        cut), "cut.gt"));
+    assertTrue(truncated.getMessage().contains("truncated"), truncated.getMessage());
+    IOException notGt = assertThrows(IOException.class, () -> GraphFiles.readGraphTool(new ByteArrayInputStream(
+        "1 2\n".getBytes(StandardCharsets.UTF_8)), "text.gt"));
+    assertTrue(notGt.getMessage().contains("not a graph-tool"), notGt.getMessage());
+  }
+
+  @Test
+  void edgeListsAreRenumberedInOrder() throws IOException {
+    Path file = dir.resolve("edges.txt");
+    Files.writeString(file, "# FromNodeId\tToNodeId\n10\t30\n30 10\n\n20\t10\n");
+    Graph g = GraphFiles.read(file);
+    assertEquals(3, g.nodes());
+    assertArrayEquals(new int[] {0, 2, 1}, g.sources());
+    assertArrayEquals(new int[] {2, 0, 0}, g.targets());
+    Files.writeString(file, "1 x\n");
+    IOException bad = assertThrows(IOException.class, () -> GraphFiles.read(file));
+    assertTrue(bad.getMessage().contains("line 1"), bad.getMessage());
+  }
+
+  @Test
+  void theRankVectorTravelsExactly() {
+    long[] ranks = {0, 1, 127, 128, RankVector.ONE, Long.MAX_VALUE};
+    Configuration conf = new Configuration(false);
+    conf.set(RankVector.RANKS, RankVector.encode(ranks));
+    conf.set(RankVector.OUT_DEGREES, RankVector.encode(new long[] {1, 2, 3, 0, 5, 1 << 20}));
+    RankVector v = RankVector.of(conf);
+    assertEquals(6, v.nodes());
+    for (int i = 0; i < ranks.length; i++) {
+      assertEquals(ranks[i], v.rank(i));
+    }
+    assertEquals(1 << 20, v.outDegree(5));
+    conf.set(RankVector.OUT_DEGREES, RankVector.encode(new long[] {1}));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> RankVector.of(conf)).getMessage()
+        .contains(RankVector.OUT_DEGREES));
+    conf.setInt(RankVector.DAMPING_PPM, 2_000_000);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> RankVector.dampingPpm(conf)).getMessage()
+        .contains(RankVector.DAMPING_PPM));
+  }
+}
