@@ -1,6 +1,5 @@
 package org.smartssd.examples.mining;
 
-import java.io.ByteArrayOutputStream;
 import java.util.Base64;
 import org.apache.hadoop.conf.Configuration;
 
@@ -106,18 +105,7 @@ public final class RankVector {
 
   /** The value of {@link #RANKS} or {@link #OUT_DEGREES} for these values (each 0 or more). */
   public static String encode(long[] values) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(values.length * 5);
-    for (long v : values) {
-      if (v < 0) {
-        throw new IllegalArgumentException("a negative value: " + v);
-      }
-      while ((v & ~0x7fL) != 0) {
-        out.write((int) (v & 0x7f) | 0x80);
-        v >>>= 7;
-      }
-      out.write((int) v);
-    }
-    return Base64.getEncoder().encodeToString(out.toByteArray());
+    return Base64.getEncoder().encodeToString(Varints.encode(values));
   }
 
   private static long[] decode(Configuration conf, String key) {
@@ -131,31 +119,6 @@ public final class RankVector {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(key + " is not Base64: " + e.getMessage());
     }
-    int count = 0;
-    for (byte x : b) {
-      if (x >= 0) {
-        count++;
-      }
-    }
-    long[] values = new long[count];
-    int at = 0;
-    for (int i = 0, n = 0; n < count; n++) {
-      long v = 0;
-      for (int shift = 0; ; shift += 7) {
-        if (shift > 56) {
-          throw new IllegalArgumentException(key + ": value " + n + " is longer than a long");
-        }
-        byte x = b[i++];
-        v |= (long) (x & 0x7f) << shift;
-        if (x >= 0) {
-          break;
-        }
-      }
-      values[at++] = v;
-    }
-    if (b.length > 0 && b[b.length - 1] < 0) {
-      throw new IllegalArgumentException(key + " ends inside a value");
-    }
-    return values;
+    return Varints.decode(b, key);
   }
 }
