@@ -117,7 +117,7 @@ final class TaskletJarBuilder {
     Map<String, String> defaults = defaults();
 
     Map<String, String> parameters = new TreeMap<>();
-    parameters.put(MapReduceTasklet.CONFIGURATION,
+    JobConfigurations.putDifferences(parameters, MapReduceTasklet.CONFIGURATION,
         JobConfigurations.encodeDifferences(JobConfigurations.entries(original), defaults));
     parameters.put(MapReduceTasklet.INPUT, input.encode());
     parameters.put(MapReduceTasklet.MAPPER_DRIVER, driver);

@@ -107,6 +107,36 @@ class TaskletJarTest {
         .containsEntry(MapReduceTasklet.TASK_ATTEMPT, ATTEMPT.toString());
   }
 
+  /**
+   * A configuration larger than one protocol string (65,535 bytes) goes in parts, each within it, and comes
+   * back whole: a job whose configuration carries a large value (a rank vector) runs in the device.
+   */
+  @Test
+  void aLargeConfigurationGoesInPartsAndComesBackWhole() throws Exception {
+    Configuration conf = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out")));
+    byte[] random = new byte[300_000];
+    new java.util.Random(3).nextBytes(random);
+    String large = java.util.Base64.getEncoder().encodeToString(random); // does not compress
+    conf.set("a.large.value", large);
+    TaskletJarBuilder.Tasklet tasklet = build(conf);
+    Map<String, String> parameters = tasklet.parameters();
+    int parts = Integer.parseInt(parameters.get(MapReduceTasklet.CONFIGURATION + ".parts"));
+    assertThat(parts).isGreaterThan(4);
+    for (int i = 0; i < parts; i++) {
+      String part = parameters.get(i == 0 ? MapReduceTasklet.CONFIGURATION : MapReduceTasklet.CONFIGURATION + "." + i);
+      assertThat(part.length()).isBetween(1, JobConfigurations.PART_CHARS);
+    }
+    byte[] defaults = entries(tasklet.jar()).get(JobConfigurations.DEFAULTS_ENTRY);
+    Configuration shipped = JobConfigurations.decode(defaults,
+        JobConfigurations.getDifferences(parameters, MapReduceTasklet.CONFIGURATION));
+    assertThat(shipped.get("a.large.value")).isEqualTo(large);
+
+    Map<String, String> missing = new java.util.TreeMap<>(parameters);
+    missing.remove(MapReduceTasklet.CONFIGURATION + ".2");
+    assertThatThrownBy(() -> JobConfigurations.getDifferences(missing, MapReduceTasklet.CONFIGURATION))
+        .isInstanceOf(IOException.class).hasMessageContaining(MapReduceTasklet.CONFIGURATION + ".2");
+  }
+
   @Test
   void jobsWithTheSameClassesShipTheSameJarAndOnlyTheirDifferences() throws Exception {
     Configuration a = configured(TestJobs.wordCount(new Configuration(), new Path("/in"), new Path("/out-a")));

@@ -56,7 +56,10 @@ import org.smartssd.device.tasklet.TaskletResult;
  */
 public final class MapReduceTasklet implements MergingTasklet {
   // ---- parameters (CREATE_OBJECT) ----
-  /** The job's configuration as its differences from the defaults in the jar ({@link JobConfigurations}). */
+  /**
+   * The job's configuration as its differences from the defaults in the jar ({@link JobConfigurations}); a
+   * large one in parts, {@code configuration.1} and on, {@code configuration.parts} saying how many.
+   */
   public static final String CONFIGURATION = "configuration";
   /** How records are presented, as the host decided once: an {@link InputSpec}, encoded. */
   public static final String INPUT = "input";
@@ -451,7 +454,7 @@ public final class MapReduceTasklet implements MergingTasklet {
       }
       defaults = in.readAllBytes();
     }
-    JobConf conf = JobConfigurations.decode(defaults, required(parameters, CONFIGURATION));
+    JobConf conf = JobConfigurations.decode(defaults, JobConfigurations.getDifferences(parameters, CONFIGURATION));
     JobClasses.confine(conf, code);
     return conf;
   }

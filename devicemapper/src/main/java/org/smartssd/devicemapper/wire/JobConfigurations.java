@@ -76,6 +76,65 @@ public final class JobConfigurations {
     return Base64.getEncoder().encodeToString(bytes.toByteArray());
   }
 
+  /**
+   * The most characters of one tasklet parameter holding (part of) the differences: the protocol's
+   * string field holds 65,535 bytes of UTF-8, and the differences are Base64, one byte a character.
+   */
+  public static final int PART_CHARS = 65_000;
+
+  /**
+   * Puts the encoded differences into a tasklet's parameters: as {@code name} when they fit in one
+   * parameter; else cut into parts of {@link #PART_CHARS}, {@code name}, {@code name.1}, ... , with
+   * {@code name.parts} saying how many (a job whose configuration carries a large value, such as a
+   * PageRank job's rank vector).
+   */
+  public static void putDifferences(Map<String, String> parameters, String name, String encoded) {
+    if (encoded.length() <= PART_CHARS) {
+      parameters.put(name, encoded);
+      return;
+    }
+    int parts = (encoded.length() + PART_CHARS - 1) / PART_CHARS;
+    for (int i = 0; i < parts; i++) {
+      String part = encoded.substring(i * PART_CHARS, Math.min(encoded.length(), (i + 1) * PART_CHARS));
+      parameters.put(i == 0 ? name : name + "." + i, part);
+    }
+    parameters.put(name + ".parts", Integer.toString(parts));
+  }
+
+  /**
+   * The encoded differences from a tasklet's parameters ({@link #putDifferences}).
+   *
+   * @throws IOException naming the parameter that is missing or malformed
+   */
+  public static String getDifferences(Map<String, String> parameters, String name) throws IOException {
+    String first = parameters.get(name);
+    if (first == null) {
+      throw new IOException("parameter " + name + " is missing");
+    }
+    String count = parameters.get(name + ".parts");
+    if (count == null) {
+      return first;
+    }
+    int parts;
+    try {
+      parts = Integer.parseInt(count);
+    } catch (NumberFormatException e) {
+      throw new IOException("parameter " + name + ".parts is not a number: '" + count + "'");
+    }
+    if (parts < 1 || parts > 65_536) {
+      throw new IOException("parameter " + name + ".parts must be between 1 and 65536, not " + parts);
+    }
+    StringBuilder sb = new StringBuilder(first);
+    for (int i = 1; i < parts; i++) {
+      String part = parameters.get(name + "." + i);
+      if (part == null) {
+        throw new IOException("parameter " + name + "." + i + " is missing (" + name + ".parts is " + parts + ")");
+      }
+      sb.append(part);
+    }
+    return sb.toString();
+  }
+
   /** The job's configuration again: the defaults, then the differences. */
   public static JobConf decode(byte[] defaults, String differences) throws IOException {
     JobConf conf = new JobConf(false);

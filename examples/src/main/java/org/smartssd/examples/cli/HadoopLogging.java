@@ -15,6 +15,15 @@ final class HadoopLogging {
     setIfUnset("org.slf4j.simpleLogger.log.org.apache.hadoop.metrics2", "error");
   }
 
+  /**
+   * As {@link #quiet}, and the device mapper's line a split (the commands that run many jobs print a line
+   * a job of their own); its warnings (a split that ran on the host, and why) still show.
+   */
+  static void quietWithoutSplitLines() {
+    quiet();
+    setIfUnset("org.slf4j.simpleLogger.log.org.smartssd.devicemapper.DeviceRecordReader", "warn");
+  }
+
   /** As {@link #quiet}, and the embedded devices' starts and stops too (the model's commands start many). */
   static void quietWithDevices() {
     quiet();

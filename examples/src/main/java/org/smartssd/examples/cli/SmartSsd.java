@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     versionProvider = Versions.class,
     description = "In-storage processing for Hadoop on a simulated Smart SSD.",
     subcommands = {DeviceCommand.class, org.smartssd.device.runtime.cli.SecretCommand.class, FsCommand.class, org.smartssd.examples.wc98.Wc98Command.class,
-        LogAnalysisCommand.class, CompareCommand.class, ModelCommand.class, SweepCommand.class,
+        LogAnalysisCommand.class, CompareCommand.class, MineCommand.class, ModelCommand.class, SweepCommand.class,
         CalibrateCommand.class, CommandLine.HelpCommand.class})
 public final class SmartSsd implements Runnable {
   @CommandLine.Spec
@@ -20,7 +20,7 @@ public final class SmartSsd implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: device, secret, fs, wc98, loganalysis, compare, model, sweep or calibrate");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: device, secret, fs, wc98, loganalysis, compare, mine, model, sweep or calibrate");
   }
 
   public static void main(String[] args) {
