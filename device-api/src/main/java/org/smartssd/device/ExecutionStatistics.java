@@ -25,7 +25,8 @@ package org.smartssd.device;
  * @param countedMemoryAccesses those of them that touched the heap
  * @param countedLibraryCalls calls into uncounted code (the Java platform's)
  * @param countedBulkBytes bytes moved by bulk library calls and zeroed by array allocations
- * @param modelledHostDelayNanos modelled time host operations on the device delayed the execution's
+ * @param modelledHostDelayNanos modelled time host operations on the device (and the execution's own
+ *     output programs, which take the dies and buses as a host's writes do) delayed the execution's
  *     internal reads (they yield to host reads)
  * @param behindModelNanos on a paced device, how much later than its modelled end the execution really
  *     ended (the simulator could not keep up with the model); 0 when it kept up, and unpaced
