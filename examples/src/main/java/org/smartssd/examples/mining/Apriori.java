@@ -158,11 +158,14 @@ public final class Apriori implements IterativeMining<Apriori.State> {
   }
 
   @Override
-  public Job job(Configuration conf, State state, int pass, List<Path> inputs, Path output) throws IOException {
+  public Job job(Configuration conf, Step<State> step) throws IOException {
+    int pass = step.iteration();
+    State state = step.state();
+    Path output = step.output();
     Job job = Job.getInstance(conf, "apriori pass " + pass);
     job.setJarByClass(Apriori.class);
     job.setInputFormatClass(TextInputFormat.class);
-    for (Path input : inputs) {
+    for (Path input : step.inputs()) {
       FileInputFormat.addInputPath(job, input);
     }
     Configuration c = job.getConfiguration();

@@ -27,15 +27,22 @@ final class DataParts {
     if (targets.isEmpty()) {
       throw new IllegalArgumentException("no target to write the data set to");
     }
-    long first = 0;
     for (int i = 0; i < targets.size(); i++) {
-      long size = records / targets.size() + (i < records % targets.size() ? 1 : 0);
+      long first = first(records, targets.size(), i);
+      long size = first(records, targets.size(), i + 1) - first;
       Path target = targets.get(i);
       FileSystem fs = target.getFileSystem(conf);
       try (OutputStream out = new BufferedOutputStream(fs.create(target, true), 1 << 20)) {
         writer.write(out, first, first + size);
       }
-      first += size;
     }
+  }
+
+  /**
+   * The first record of part {@code part} of {@code parts} (0 for the first; {@code records} for
+   * {@code part == parts}): parts' sizes differ by one record at most, the first parts the larger.
+   */
+  static long first(long records, int parts, int part) {
+    return part * (records / parts) + Math.min(part, records % parts);
   }
 }

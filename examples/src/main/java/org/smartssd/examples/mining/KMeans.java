@@ -2,6 +2,7 @@ package org.smartssd.examples.mining;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -12,6 +13,7 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
@@ -22,8 +24,9 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 /**
  * k-means (Lloyd's iterations) as Hadoop jobs: each iteration's job assigns every point to its nearest
  * centroid ({@link KMeansMapper}), sums each cluster's points ({@link PartialSumCombiner}) and makes the
- * new centroids ({@link CentroidReducer}); the centroids travel in the job's configuration
- * ({@link Centroids}). Points are fixed-length records of {@code d} big-endian floats. The first
+ * new centroids ({@link CentroidReducer}); the centroids are a file on the devices, the last iteration's
+ * reducer output, which the job's configuration names and its tasks read ({@link Centroids}). After the
+ * last iteration a map-only job writes each point's cluster next to the points ({@link AssignmentMapper}). Points are fixed-length records of {@code d} big-endian floats. The first
  * centroids are {@code k} distinct points drawn by the seed. A cluster no point joins keeps its centroid.
  * The iterations stop after {@code maxIterations}, or once no centroid moved more than {@code epsilon}
  * (Euclidean; with 0, once an iteration changed no centroid).
@@ -124,16 +127,21 @@ public final class KMeans implements IterativeMining<KMeans.State> {
   }
 
   @Override
-  public Job job(Configuration conf, State state, int iteration, List<Path> inputs, Path output) throws IOException {
-    Job job = Job.getInstance(conf, "kmeans iteration " + iteration);
-    job.setJarByClass(KMeans.class);
-    job.setInputFormatClass(FixedLengthInputFormat.class);
-    FixedLengthInputFormat.setRecordLength(job.getConfiguration(), recordBytes());
-    for (Path input : inputs) {
-      FileInputFormat.addInputPath(job, input);
-    }
-    job.getConfiguration().setInt(Centroids.DIMENSIONS, d);
-    job.getConfiguration().set(Centroids.CENTROIDS, Centroids.encode(state.centroids()));
+  public boolean stateInDevices() {
+    return true;
+  }
+
+  /** The first centroids, as the reducer writes centroids (0 points each). */
+  @Override
+  public byte[] initialStateFile() {
+    State first = initial();
+    return Centroids.file(first.centroids(), first.counts());
+  }
+
+  /** An iteration's job: its centroids are the previous iteration's output (or the first centroids), read by its tasks. */
+  @Override
+  public Job job(Configuration conf, Step<State> step) throws IOException {
+    Job job = pointsJob(conf, "kmeans iteration " + step.iteration(), step);
     job.setMapperClass(KMeansMapper.class);
     job.setCombinerClass(PartialSumCombiner.class);
     job.setReducerClass(CentroidReducer.class);
@@ -141,42 +149,95 @@ public final class KMeans implements IterativeMining<KMeans.State> {
     job.setMapOutputValueClass(PartialSum.class);
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(Text.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
     job.setNumReduceTasks(1);
-    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
+  /** A job over the step's points that reads the step's centroids file, writing text to the step's output. */
+  private Job pointsJob(Configuration conf, String name, Step<State> step) throws IOException {
+    if (step.stateFiles().isEmpty()) {
+      throw new IllegalArgumentException(name + ": no centroids file to start from");
+    }
+    Job job = Job.getInstance(conf, name);
+    job.setJarByClass(KMeans.class);
+    job.setInputFormatClass(FixedLengthInputFormat.class);
+    FixedLengthInputFormat.setRecordLength(job.getConfiguration(), recordBytes());
+    for (Path input : step.inputs()) {
+      FileInputFormat.addInputPath(job, input);
+    }
+    job.getConfiguration().setInt(Centroids.DIMENSIONS, d);
+    job.getConfiguration().set(Centroids.CENTROIDS_PATH,
+        String.join(",", step.stateFiles().stream().map(Path::toString).toList()));
+    job.setOutputFormatClass(TextOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, step.output());
     return job;
   }
 
   @Override
   public State next(State state, int iteration, List<String> output) throws IOException {
-    double[][] c = new double[k][];
+    Centroids c = Centroids.parse((String.join("\n", output) + "\n").getBytes(StandardCharsets.UTF_8), d,
+        "iteration " + iteration + "'s reducer output");
+    if (c.k() != k) {
+      throw new IOException("iteration " + iteration + ": the reducer wrote " + c.k() + " centroids, not " + k);
+    }
+    double[][] centroids = new double[k][];
     long[] counts = new long[k];
     for (int j = 0; j < k; j++) {
-      c[j] = state.centroids()[j].clone();
+      centroids[j] = c.centroid(j).clone();
+      counts[j] = c.count(j);
     }
-    boolean[] seen = new boolean[k];
-    for (String line : output) {
-      String[] f = line.split("\t");
-      try {
-        if (f.length != 3) {
-          throw new NumberFormatException("not CLUSTER<TAB>POINTS<TAB>COORDINATES");
-        }
-        int j = Integer.parseInt(f[0]);
-        String[] x = f[2].split(" ");
-        if (j < 0 || j >= k || seen[j] || x.length != d) {
-          throw new NumberFormatException("cluster " + j + " of " + k + " with " + x.length + " coordinates");
-        }
-        seen[j] = true;
-        counts[j] = Long.parseLong(f[1]);
-        for (int i = 0; i < d; i++) {
-          c[j][i] = Double.parseDouble(x[i]);
-        }
-      } catch (NumberFormatException e) {
-        throw new IOException("iteration " + iteration + ": the reducer's line '" + line + "' is not a centroid: "
-            + e.getMessage(), e);
+    return new State(centroids, counts);
+  }
+
+  @Override
+  public String finalJobName() {
+    return "assignments";
+  }
+
+  /** Each point's cluster by the last centroids ({@link AssignmentMapper}), map-only. */
+  @Override
+  public Job finalJob(Configuration conf, Step<State> step) throws IOException {
+    Job job = pointsJob(conf, "kmeans assignments", step);
+    job.setMapperClass(AssignmentMapper.class);
+    job.setMapOutputKeyClass(LongWritable.class);
+    job.setMapOutputValueClass(IntWritable.class);
+    job.setOutputKeyClass(LongWritable.class);
+    job.setOutputValueClass(IntWritable.class);
+    job.setNumReduceTasks(0);
+    return job;
+  }
+
+  /** {@code OFFSET<TAB>CLUSTER} for each point of the part: its byte offset in the part, its nearest last centroid. */
+  @Override
+  public List<String> finalLines(State last, int part, int parts) {
+    long first = DataParts.first(n, parts, part);
+    long end = DataParts.first(n, parts, part + 1);
+    List<String> lines = new ArrayList<>();
+    for (long p = first; p < end; p++) {
+      lines.add((p - first) * recordBytes() + "\t" + nearest(last.centroids(), (int) p));
+    }
+    return lines;
+  }
+
+  /**
+   * The direct computation's nearest centroid to point {@code p}: squared distance summed over the dimensions
+   * in order, in double; the lowest index of those equally near.
+   */
+  private int nearest(double[][] c, int p) {
+    int best = 0;
+    double bestDistance = Double.POSITIVE_INFINITY;
+    for (int j = 0; j < c.length; j++) {
+      double distance = 0;
+      for (int i = 0; i < d; i++) {
+        double diff = points[p * d + i] - c[j][i];
+        distance += diff * diff;
+      }
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = j;
       }
     }
-    return new State(c, counts);
+    return best;
   }
 
   @Override
@@ -212,19 +273,7 @@ public final class KMeans implements IterativeMining<KMeans.State> {
       long[] counts = new long[k];
       double[][] c = state.centroids();
       for (int p = 0; p < n; p++) {
-        int best = 0;
-        double bestDistance = Double.POSITIVE_INFINITY;
-        for (int j = 0; j < k; j++) {
-          double distance = 0;
-          for (int i = 0; i < d; i++) {
-            double diff = points[p * d + i] - c[j][i];
-            distance += diff * diff;
-          }
-          if (distance < bestDistance) {
-            bestDistance = distance;
-            best = j;
-          }
-        }
+        int best = nearest(c, p);
         counts[best]++;
         for (int i = 0; i < d; i++) {
           sums[best][i] += Math.round(points[p * d + i] * PartialSum.SCALE);
@@ -252,11 +301,7 @@ public final class KMeans implements IterativeMining<KMeans.State> {
   public List<String> lines(State state) {
     List<String> lines = new ArrayList<>();
     for (int j = 0; j < k; j++) {
-      StringBuilder sb = new StringBuilder().append(j).append('\t').append(state.counts()[j]).append('\t');
-      for (int i = 0; i < d; i++) {
-        sb.append(i == 0 ? "" : " ").append(state.centroids()[j][i]);
-      }
-      lines.add(sb.toString());
+      lines.add(Centroids.line(j, state.counts()[j], state.centroids()[j]));
     }
     return lines;
   }

@@ -8,7 +8,8 @@ import org.apache.hadoop.mapreduce.Mapper;
 
 /**
  * k-means' map: each point (a fixed-length record of big-endian floats) to its nearest centroid, as
- * (cluster, the point as a partial sum of one).
+ * (cluster, the point as a partial sum of one). The centroids are read in {@code setup} from the file the
+ * job's configuration names ({@link Centroids}): in a device, from the device's own flash.
  */
 public class KMeansMapper extends Mapper<LongWritable, BytesWritable, IntWritable, PartialSum> {
   private Centroids centroids;
@@ -17,14 +18,26 @@ public class KMeansMapper extends Mapper<LongWritable, BytesWritable, IntWritabl
   private final PartialSum one = new PartialSum();
 
   @Override
-  protected void setup(Context context) {
-    centroids = Centroids.of(context.getConfiguration());
+  protected void setup(Context context) throws IOException {
+    centroids = Centroids.read(context.getConfiguration(), SideFile.splitPath(context.getInputSplit()));
     point = new float[centroids.dimensions()];
   }
 
   @Override
   protected void map(LongWritable offset, BytesWritable record, Context context)
       throws IOException, InterruptedException {
+    readPoint(offset, record, point);
+    cluster.set(centroids.nearest(point));
+    one.setPoint(point);
+    context.write(cluster, one);
+  }
+
+  /**
+   * Reads a point record into {@code point}.
+   *
+   * @throws IOException naming the record's offset when it is not {@code point.length} summable floats
+   */
+  static void readPoint(LongWritable offset, BytesWritable record, float[] point) throws IOException {
     byte[] b = record.getBytes();
     if (record.getLength() != 4 * point.length) {
       throw new IOException("the record at byte " + offset.get() + " has " + record.getLength() + " bytes, not "
@@ -39,8 +52,5 @@ public class KMeansMapper extends Mapper<LongWritable, BytesWritable, IntWritabl
       }
       point[i] = x;
     }
-    cluster.set(centroids.nearest(point));
-    one.setPoint(point);
-    context.write(cluster, one);
   }
 }

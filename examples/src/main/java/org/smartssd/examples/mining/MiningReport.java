@@ -16,8 +16,9 @@ import org.smartssd.examples.loganalysis.Mode;
 import org.smartssd.examples.loganalysis.RunStatistics;
 
 /**
- * {@code smartssd mine}'s report: the table it prints (each mode's totals over its iterations, then
- * iteration by iteration), {@code results.csv} (a row an iteration and mode, and each mode's total),
+ * {@code smartssd mine}'s report: the table it prints (each mode's totals over its iterations and the jobs
+ * after them, then iteration by iteration, then those jobs), {@code results.csv} (a row an iteration and mode,
+ * a row a job after the iterations, named in the iteration column, and each mode's total),
  * {@code results.json} and charts. Wall times, bytes and host CPU are measured; modelled times and
  * energy come from the model, and say so.
  */
@@ -42,10 +43,12 @@ public final class MiningReport {
       return hostBytesIn + hostBytesOut;
     }
 
+    /** A mode's figures over its iterations and the jobs after them. */
     static Totals of(MiningRun.ModeRun run, Mode mode) {
-      List<RunStatistics> s = run.iterations().stream().map(MiningRun.Iteration::statistics).toList();
+      List<RunStatistics> s = new ArrayList<>(run.iterations().stream().map(MiningRun.Iteration::statistics).toList());
+      s.addAll(run.after().stream().map(MiningRun.FinalJob::statistics).toList());
       boolean hostKnown = s.stream().allMatch(RunStatistics::hostComputeKnown);
-      return new Totals(mode, s.size(), sum(s, RunStatistics::wallSeconds), sum(s, RunStatistics::modelledSeconds),
+      return new Totals(mode, run.iterations().size(), sum(s, RunStatistics::wallSeconds), sum(s, RunStatistics::modelledSeconds),
           sum(s, x -> x.deviceExecutionNanos() / 1e9), sum(s, x -> x.ioNanos() / 1e9),
           hostKnown ? sum(s, x -> x.hostComputeNanos() / 1e9) : null,
           s.stream().mapToLong(RunStatistics::hostBytesIn).sum(), s.stream().mapToLong(RunStatistics::hostBytesOut).sum(),
@@ -104,7 +107,8 @@ public final class MiningReport {
         "mode", "iter.", "wall s", "modelled s", "device s", "I/O s", "host s", "host-interface bytes", "host CPU",
         "energy J", "wall", "modelled", "bytes");
     sb.append(String.format(Locale.ROOT, "%-" + (header.indexOf('|') + 3) + "s%s%n",
-        "totals over the iterations: wall, bytes, host CPU measured; modelled time and energy modelled",
+        "totals over the iterations" + (outcome.modes().stream().anyMatch(m -> !m.after().isEmpty())
+            ? " and the jobs after them" : "") + ": wall, bytes, host CPU measured; modelled time and energy modelled",
         "ratio to host-normal"));
     sb.append(header);
     Totals base = baseline();
@@ -116,18 +120,31 @@ public final class MiningReport {
           t.hostInterfaceBytes(), t.hostCpuSeconds(), t.energyJoules(), ratio(t, base, Totals::wallSeconds),
           ratio(t, base, Totals::modelledSeconds), ratio(t, base, x -> x.hostInterfaceBytes())));
     }
-    sb.append('\n').append(String.format(Locale.ROOT, "%-5s  %-12s  %8s  %10s  %20s%n", "iter.", "mode", "wall s",
-        "modelled s", "host-interface bytes"));
+    boolean stateFiles = outcome.modes().stream().flatMap(m -> m.iterations().stream()).anyMatch(i -> i.stateBytes() > 0);
+    sb.append('\n').append(String.format(Locale.ROOT, "%-5s  %-12s  %8s  %10s  %20s  %12s  %12s  %14s%s%n", "iter.",
+        "mode", "wall s", "modelled s", "host-interface bytes", "to device", "from device", "tasklets",
+        stateFiles ? String.format(Locale.ROOT, "  %12s", "state file") : ""));
     int most = outcome.modes().stream().mapToInt(m -> m.iterations().size()).max().orElse(0);
     for (int i = 0; i < most; i++) {
       for (MiningRun.ModeRun run : outcome.modes()) {
         if (i < run.iterations().size()) {
           MiningRun.Iteration it = run.iterations().get(i);
           RunStatistics s = it.statistics();
-          sb.append(String.format(Locale.ROOT, "%5d  %-12s  %8.3f  %10.3f  %,20d%n", it.iteration(),
-              it.mode().optionName() + (s.fellBack() ? "!" : ""), s.wallSeconds(), s.modelledSeconds(),
-              s.hostInterfaceBytes()));
+          sb.append(String.format(Locale.ROOT, "%5d  %-12s  %8.3f  %10.3f  %,20d  %,12d  %,12d  %,14d%s%n",
+              it.iteration(), it.mode().optionName() + (s.fellBack() ? "!" : ""), s.wallSeconds(), s.modelledSeconds(),
+              s.hostInterfaceBytes(), s.hostBytesIn(), s.hostBytesOut(), it.taskletInstallBytes(),
+              stateFiles ? String.format(Locale.ROOT, "  %,12d", it.stateBytes()) : ""));
         }
+      }
+    }
+    for (MiningRun.ModeRun run : outcome.modes()) {
+      for (MiningRun.FinalJob f : run.after()) {
+        RunStatistics s = f.statistics();
+        sb.append(String.format(Locale.ROOT, "%s, %s%s: wall %.3f s, modelled %.3f s, %,d host-interface bytes (%,d to "
+            + "the device, %,d from it); wrote %,d bytes to %s%s%n", f.name(), f.mode().optionName(),
+            s.fellBack() ? "!" : "", s.wallSeconds(), s.modelledSeconds(), s.hostInterfaceBytes(), s.hostBytesIn(),
+            s.hostBytesOut(), f.outputBytes(), f.output(), f.mode() == Mode.DEVICE
+                ? String.format(Locale.ROOT, ", %,d of them by the device itself", f.deviceOutputBytes()) : ""));
       }
     }
     if (totals().stream().anyMatch(t -> t.fallbackSplits() > 0)) {
@@ -137,6 +154,15 @@ public final class MiningReport {
     if (totals().stream().anyMatch(t -> t.hostComputeSeconds() == null)) {
       sb.append(String.format(Locale.ROOT, "%nhost compute was not counted (this JVM runs without the counting agent, "
           + "-javaagent:smartssd-opcount.jar; bin/smartssd starts it): the modelled times leave it out.%n"));
+    }
+    if (stateFiles) {
+      sb.append(String.format(Locale.ROOT, "%nThe state stays in the devices: each iteration's reducer writes it to a "
+          + "file on the devices (state file: its bytes), copied to every device that holds input, and the next "
+          + "iteration's tasks read it there (in a device, next to the flash). host-interface bytes count the job's "
+          + "data path (to device: the tasklets, the raw records' read requests, the state file and the first "
+          + "iteration's side files written; from device: the results or raw records, the side files the reducer "
+          + "reads); the driver's reading of the state to check it is not counted. tasklets: their CREATE_OBJECT "
+          + "frames, part of to device.%n"));
     }
     sb.append(String.format(Locale.ROOT, "%nwall: measured, job submission to result, summed over the iterations. "
         + "modelled: for each job the slowest device's execution and the time it served the host's commands (I/O: the "
@@ -158,7 +184,7 @@ public final class MiningReport {
     StringBuilder sb = new StringBuilder("algorithm,mode,iteration,paced,records,input_bytes,wall_s,modelled_s,"
         + "modelled_device_execution_s,modelled_io_s,modelled_host_compute_s,modelled_device_compute_s,"
         + "host_interface_bytes,host_bytes_in,host_bytes_out,host_cpu_s,modelled_energy_j,device_executions,"
-        + "fallback_splits,devices\n");
+        + "fallback_splits,devices,tasklet_install_bytes,state_file_bytes,output_bytes,device_output_bytes\n");
     String algorithm = outcome.options().workload().algorithm().optionName();
     long records = outcome.options().workload().records();
     for (MiningRun.ModeRun run : outcome.modes()) {
@@ -170,7 +196,20 @@ public final class MiningReport {
             s.hostComputeKnown() ? num(s.hostComputeNanos() / 1e9) : "", num(s.device().computeNanos() / 1e9),
             Long.toString(s.hostInterfaceBytes()), Long.toString(s.hostBytesIn()), Long.toString(s.hostBytesOut()),
             num(s.hostCpuSeconds()), num(s.energyJoules()), Long.toString(s.deviceExecutions()),
-            Long.toString(s.fallbackSplits()), Integer.toString(s.devices().size()))).append('\n');
+            Long.toString(s.fallbackSplits()), Integer.toString(s.devices().size()),
+            Long.toString(it.taskletInstallBytes()), Long.toString(it.stateBytes()), "", "")).append('\n');
+      }
+      for (MiningRun.FinalJob f : run.after()) {
+        RunStatistics s = f.statistics();
+        sb.append(String.join(",", algorithm, f.mode().optionName(), f.name().replace(',', ';'), paced(),
+            Long.toString(s.inputBytes() / Math.max(1, s.recordBytes())), Long.toString(s.inputBytes()),
+            num(s.wallSeconds()), num(s.modelledSeconds()), num(s.deviceExecutionNanos() / 1e9), num(s.ioNanos() / 1e9),
+            s.hostComputeKnown() ? num(s.hostComputeNanos() / 1e9) : "", num(s.device().computeNanos() / 1e9),
+            Long.toString(s.hostInterfaceBytes()), Long.toString(s.hostBytesIn()), Long.toString(s.hostBytesOut()),
+            num(s.hostCpuSeconds()), num(s.energyJoules()), Long.toString(s.deviceExecutions()),
+            Long.toString(s.fallbackSplits()), Integer.toString(s.devices().size()),
+            Long.toString(f.taskletInstallBytes()), "", Long.toString(f.outputBytes()),
+            Long.toString(f.deviceOutputBytes()))).append('\n');
       }
     }
     for (Totals t : totals()) {
@@ -179,7 +218,8 @@ public final class MiningReport {
           num(t.deviceSeconds()), num(t.ioSeconds()), t.hostComputeSeconds() == null ? "" : num(t.hostComputeSeconds()),
           "", Long.toString(t.hostInterfaceBytes()), Long.toString(t.hostBytesIn()), Long.toString(t.hostBytesOut()),
           num(t.hostCpuSeconds()), num(t.energyJoules()), Long.toString(t.executions()),
-          Long.toString(t.fallbackSplits()), Integer.toString(outcome.options().deviceTotal()))).append('\n');
+          Long.toString(t.fallbackSplits()), Integer.toString(outcome.options().deviceTotal()), "", "", "", ""))
+          .append('\n');
     }
     return sb.toString();
   }
@@ -210,6 +250,18 @@ public final class MiningReport {
         r.putAll(it.statistics().toMap());
         r.put("records", w.records()); // points, edges or transactions (RunStatistics counts bytes over record size)
         r.put("record_bytes", w.recordBytes() == 1 ? null : w.recordBytes());
+        r.put("tasklet_install_bytes", it.taskletInstallBytes());
+        r.put("state_file_bytes", it.stateBytes());
+        runs.add(r);
+      }
+      for (MiningRun.FinalJob f : run.after()) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("job", f.name());
+        r.putAll(f.statistics().toMap());
+        r.put("tasklet_install_bytes", f.taskletInstallBytes());
+        r.put("output", f.output().toString());
+        r.put("output_bytes", f.outputBytes());
+        r.put("device_output_bytes", f.deviceOutputBytes());
         runs.add(r);
       }
     }
@@ -242,7 +294,13 @@ public final class MiningReport {
     d.put("modelled_s", "modelled: the slowest device's execution time plus the time it served the host's commands, "
         + "then the host's counted work on the modelled host CPU (totals: summed over the iterations)");
     d.put("host_interface_bytes", "measured: bytes across the devices' host links, both ways (STATISTICS before and "
-        + "after each job), summed over the devices (and the iterations)");
+        + "after each job), summed over the devices (and the iterations and the jobs after them); for a workload whose "
+        + "state stays in the devices, the job's data path: the first iteration's side files and first state written, "
+        + "the job, the state file copied to the other devices; not the driver's reading of the state to check it");
+    d.put("tasklet_install_bytes", "measured, device mode: the tasklets' CREATE_OBJECT frames (the job's configuration "
+        + "among them), part of host_interface_bytes");
+    d.put("state_file_bytes", "measured: the state file an iteration's reducer wrote on the devices (one copy)");
+    d.put("device_output_bytes", "measured, device mode: what the devices wrote of a map-only job's output themselves");
     d.put("host_cpu_s", "measured: CPU time of the host JVM");
     d.put("modelled_energy_j", "modelled: as compare's, summed over the iterations");
     d.put("direct_s", "measured: the direct computation's wall time, in memory");

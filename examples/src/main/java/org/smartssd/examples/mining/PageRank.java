@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -21,8 +22,9 @@ import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 /**
  * PageRank (power iterations) as Hadoop jobs over an edge list: each iteration's job gives every edge's
  * destination its source's share of rank ({@link PageRankMapper}), sums each node's shares (Hadoop's own
- * {@link LongSumReducer}) and makes the new ranks ({@link RankReducer}); the previous ranks and the
- * out-degrees travel in the job's configuration ({@link RankVector}). Edges are 8-byte records.
+ * {@link LongSumReducer}) and makes the new ranks ({@link RankReducer}); the previous ranks (the last
+ * iteration's reducer output) and the out-degrees are files on the devices, which the job's configuration
+ * names and its tasks read ({@link RankVector}). Edges are 8-byte records.
  *
  * <p>rank'(v) = base + d x sum over edges u -> v of rank(u) / outdeg(u), where base = ((1 - d) + d x the
  * dangling nodes' rank) / N: a node without out-links spreads its rank over all nodes, as if it linked to
@@ -77,23 +79,69 @@ public final class PageRank implements IterativeMining<long[]> {
         dangling += ranks[v];
       }
     }
-    long teleport = RankVector.ONE * (RankVector.MILLION - dampingPpm) / RankVector.MILLION;
-    return (teleport + Math.multiplyExact(dangling, (long) dampingPpm) / RankVector.MILLION) / ranks.length;
+    return base(dangling);
   }
 
+  /** The base term from the dangling nodes' rank (fixed point). */
+  long base(long danglingRank) {
+    long teleport = RankVector.ONE * (RankVector.MILLION - dampingPpm) / RankVector.MILLION;
+    return (teleport + Math.multiplyExact(danglingRank, (long) dampingPpm) / RankVector.MILLION) / graph.nodes();
+  }
+
+  /** The name of the out-degrees side file. */
+  static final String OUT_DEGREES_FILE = "out-degrees";
+
   @Override
-  public Job job(Configuration conf, long[] ranks, int iteration, List<Path> inputs, Path output) throws IOException {
-    Job job = Job.getInstance(conf, "pagerank iteration " + iteration);
+  public boolean stateInDevices() {
+    return true;
+  }
+
+  /** The out-degrees, N varints, written once to each device and read by every iteration's tasks. */
+  @Override
+  public Map<String, byte[]> sideFiles() {
+    return Map.of(OUT_DEGREES_FILE, RankVector.outDegreesFile(outDegrees));
+  }
+
+  /**
+   * An iteration's job. Its ranks are the previous iteration's reducer output (the step's state file; none for
+   * the first iteration, whose ranks are all 1 / N), a node without a line having the previous job's base; its
+   * base term comes from the dangling nodes' rank the previous job's reducer counted (for the first iteration,
+   * from the first ranks). The driver reads no rank to make it.
+   */
+  @Override
+  public Job job(Configuration conf, Step<long[]> step) throws IOException {
+    long rankDefault;
+    long base;
+    if (step.previous() == null) {
+      long[] first = initial();
+      rankDefault = first[0];
+      base = base(first);
+    } else {
+      rankDefault = RankVector.base(step.previous().getConfiguration());
+      base = base(step.previous().getCounters().findCounter(RankReducer.Totals.DANGLING_RANK).getValue());
+      if (step.stateFiles().isEmpty()) {
+        throw new IllegalArgumentException("pagerank iteration " + step.iteration() + ": no ranks file from iteration "
+            + (step.iteration() - 1));
+      }
+    }
+    List<Path> degrees = step.sideFiles().get(OUT_DEGREES_FILE);
+    if (degrees == null || degrees.isEmpty()) {
+      throw new IllegalArgumentException("pagerank iteration " + step.iteration() + ": no out-degrees file");
+    }
+    Job job = Job.getInstance(conf, "pagerank iteration " + step.iteration());
     job.setJarByClass(PageRank.class);
     job.setInputFormatClass(FixedLengthInputFormat.class);
     FixedLengthInputFormat.setRecordLength(job.getConfiguration(), PageRankMapper.EDGE_BYTES);
-    for (Path input : inputs) {
+    for (Path input : step.inputs()) {
       FileInputFormat.addInputPath(job, input);
     }
     Configuration c = job.getConfiguration();
-    c.set(RankVector.RANKS, RankVector.encode(ranks));
-    c.set(RankVector.OUT_DEGREES, RankVector.encode(outDegrees));
-    c.setLong(RankVector.BASE, base(ranks));
+    if (!step.stateFiles().isEmpty()) {
+      c.set(RankVector.RANKS_PATH, String.join(",", step.stateFiles().stream().map(Path::toString).toList()));
+    }
+    c.setLong(RankVector.RANK_DEFAULT, rankDefault);
+    c.set(RankVector.OUT_DEGREES_PATH, String.join(",", degrees.stream().map(Path::toString).toList()));
+    c.setLong(RankVector.BASE, base);
     c.setInt(RankVector.DAMPING_PPM, dampingPpm);
     job.setMapperClass(PageRankMapper.class);
     job.setCombinerClass(LongSumReducer.class);
@@ -104,7 +152,7 @@ public final class PageRank implements IterativeMining<long[]> {
     job.setOutputValueClass(LongWritable.class);
     job.setOutputFormatClass(TextOutputFormat.class);
     job.setNumReduceTasks(1);
-    FileOutputFormat.setOutputPath(job, output);
+    FileOutputFormat.setOutputPath(job, step.output());
     return job;
   }
 

@@ -8,7 +8,9 @@ import org.apache.hadoop.mapreduce.Mapper;
 
 /**
  * PageRank's map: each edge (an 8-byte record: source and destination, big-endian ints) gives its
- * destination the source's share of rank, rank[source] / outdegree[source] (fixed point, rounded down).
+ * destination the source's share of rank, rank[source] / outdegree[source] (fixed point, rounded down). The
+ * ranks and out-degrees are read in {@code setup} from the files the job's configuration names
+ * ({@link RankVector}): in a device, from the device's own flash.
  */
 public class PageRankMapper extends Mapper<LongWritable, BytesWritable, IntWritable, LongWritable> {
   /** Bytes of an edge record. */
@@ -19,8 +21,8 @@ public class PageRankMapper extends Mapper<LongWritable, BytesWritable, IntWrita
   private final LongWritable share = new LongWritable();
 
   @Override
-  protected void setup(Context context) {
-    ranks = RankVector.of(context.getConfiguration());
+  protected void setup(Context context) throws IOException {
+    ranks = RankVector.read(context.getConfiguration(), SideFile.splitPath(context.getInputSplit()));
   }
 
   @Override
@@ -40,7 +42,7 @@ public class PageRankMapper extends Mapper<LongWritable, BytesWritable, IntWrita
     int degree = ranks.outDegree(source);
     if (degree < 1) {
       throw new IOException("the edge at byte " + offset.get() + " leaves node " + source + ", whose out-degree is "
-          + degree + " in the configuration: the out-degrees are not this graph's");
+          + degree + " in the out-degrees file: the out-degrees are not this graph's");
     }
     destination.set(target);
     share.set(ranks.rank(source) / degree);

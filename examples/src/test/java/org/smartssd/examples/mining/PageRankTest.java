@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
@@ -41,13 +42,28 @@ class PageRankTest {
 
   @Test
   void everyIterationOnTheHostAndInTheDeviceIsTheDirectComputations() throws Exception {
-    // 40,000 nodes: the rank vector and out-degrees take more than one tasklet parameter (65,535 bytes) and go in
-    // parts; the device runs every split (the fixture checks that none fell back to the host).
+    // 40,000 nodes: the ranks and out-degrees are files on the device, read by the tasks in their setup; the device
+    // runs every split (the fixture runs with fallback never, and checks that every iteration's ranks file is there).
     Graph graph = Graph.generate(40_000, 2, 11);
     PageRank pageRank = new PageRank(graph, 0.85, 3);
     assertTrue(pageRank.description().contains("dangling"), pageRank.description());
     List<MiningRun.Iteration> device = fixture.runBothModes(pageRank, "pagerank", 3);
     assertEquals(3, device.size());
+    // What the configuration carried before (the previous ranks and the out-degrees, varints in Base64), in every
+    // split's tasklet: now a tasklet carries their paths, a few kilobytes, whatever the graph's size.
+    long carried = Base64.getEncoder().encode(Varints.encode(pageRank.direct().get(0))).length
+        + Base64.getEncoder().encode(Varints.encode(graph.outDegrees())).length;
+    for (MiningRun.Iteration it : device.subList(1, device.size())) {
+      long perSplit = it.taskletInstallBytes() / it.statistics().deviceExecutions();
+      System.out.printf("pagerank %,d nodes, device iteration %d: tasklet frames %,d bytes a split (the configuration "
+          + "carried %,d bytes of ranks and out-degrees before); %,d bytes across the host interface, %,d to the device,"
+          + " state file %,d%n", graph.nodes(), it.iteration(), perSplit, carried, it.statistics().hostInterfaceBytes(),
+          it.statistics().hostBytesIn(), it.stateBytes());
+      assertTrue(perSplit < 8_000 && perSplit * 20 < carried, perSplit + " bytes of tasklet a split, " + carried
+          + " of ranks and out-degrees");
+      // To the device: the tasklets, the results' read requests and the new ranks file, written once.
+      assertTrue(it.statistics().hostBytesIn() < it.stateBytes() + 3 * 8_000 + 20_000, it.toString());
+    }
     long[] last = pageRank.direct().get(2);
     long sum = 0;
     for (long r : last) {
@@ -142,22 +158,63 @@ class PageRankTest {
   }
 
   @Test
-  void theRankVectorTravelsExactly() {
-    long[] ranks = {0, 1, 127, 128, RankVector.ONE, Long.MAX_VALUE};
+  void theRankFilesAreReadExactlyAndBadOnesAreNamed() throws IOException {
+    Path degrees = Files.write(dir.resolve("out-degrees"), RankVector.outDegreesFile(new long[] {1, 2, 3, 0, 5,
+        1 << 20}));
+    Path ranks = Files.writeString(dir.resolve("ranks"), "5\t" + Long.MAX_VALUE / 10 + "\n0\t0\n2\t"
+        + RankVector.ONE + "\n");
     Configuration conf = new Configuration(false);
-    conf.set(RankVector.RANKS, RankVector.encode(ranks));
-    conf.set(RankVector.OUT_DEGREES, RankVector.encode(new long[] {1, 2, 3, 0, 5, 1 << 20}));
-    RankVector v = RankVector.of(conf);
+    conf.set(RankVector.OUT_DEGREES_PATH, degrees.toUri().toString());
+    conf.set(RankVector.RANKS_PATH, ranks.toUri().toString());
+    conf.setLong(RankVector.RANK_DEFAULT, 77);
+    RankVector v = RankVector.read(conf, null);
     assertEquals(6, v.nodes());
-    for (int i = 0; i < ranks.length; i++) {
-      assertEquals(ranks[i], v.rank(i));
-    }
+    assertArrayEquals(new long[] {0, 77, RankVector.ONE, 77, 77, Long.MAX_VALUE / 10},
+        java.util.stream.IntStream.range(0, 6).mapToLong(v::rank).toArray());
     assertEquals(1 << 20, v.outDegree(5));
-    conf.set(RankVector.OUT_DEGREES, RankVector.encode(new long[] {1}));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> RankVector.of(conf)).getMessage()
-        .contains(RankVector.OUT_DEGREES));
+    assertEquals(0, v.outDegree(3));
+    // Without a ranks file (the first iteration) every node has the default.
+    conf.unset(RankVector.RANKS_PATH);
+    assertEquals(77, RankVector.read(conf, null).rank(4));
+
+    conf.set(RankVector.RANKS_PATH, ranks.toUri().toString());
+    Files.writeString(ranks, "0\t1\n6\t5\n");
+    IOException outside = assertThrows(IOException.class, () -> RankVector.read(conf, null));
+    assertTrue(outside.getMessage().contains(RankVector.RANKS_PATH) && outside.getMessage().contains("at byte 4")
+        && outside.getMessage().contains("'6\t5'"), outside.getMessage());
+    Files.writeString(ranks, "0\t1\n0\t2\n");
+    assertTrue(assertThrows(IOException.class, () -> RankVector.read(conf, null)).getMessage().contains("met once"));
+    Files.writeString(ranks, "0\t12x\n");
+    assertTrue(assertThrows(IOException.class, () -> RankVector.read(conf, null)).getMessage().contains("whole number"));
+    Files.writeString(ranks, "0\t12");
+    assertTrue(assertThrows(IOException.class, () -> RankVector.read(conf, null)).getMessage().contains("ending the line"));
+    Files.write(degrees, new byte[] {1, (byte) 0x85});
+    IOException cut = assertThrows(IOException.class, () -> RankVector.read(conf, null));
+    assertTrue(cut.getMessage().contains(RankVector.OUT_DEGREES_PATH) && cut.getMessage().contains("ends inside"),
+        cut.getMessage());
+    conf.unset(RankVector.RANK_DEFAULT);
+    Files.write(degrees, RankVector.outDegreesFile(new long[] {1}));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> RankVector.read(conf, null)).getMessage()
+        .contains(RankVector.RANK_DEFAULT));
     conf.setInt(RankVector.DAMPING_PPM, 2_000_000);
     assertTrue(assertThrows(IllegalArgumentException.class, () -> RankVector.dampingPpm(conf)).getMessage()
         .contains(RankVector.DAMPING_PPM));
+  }
+
+  /**
+   * Over two devices, each iteration's ranks file is copied to both, and each device's splits read their own
+   * device's copy in the device (with fallback never, a copy on the other device would fail the job).
+   */
+  @Test
+  void overTwoDevicesEachReadsItsOwnCopy() throws Exception {
+    try (MiningFixture two = new MiningFixture(dir.resolve("two"), 2)) {
+      Graph graph = Graph.generate(6_000, 4, 3);
+      PageRank pageRank = new PageRank(graph, 0.85, 3);
+      MiningFixture.Runs runs = two.runs(pageRank, "pagerank", 2);
+      for (MiningRun.Iteration it : runs.device().iterations()) {
+        assertEquals(2, it.statistics().deviceExecutions());
+        assertEquals(2, it.statistics().devices().size(), it.toString());
+      }
+    }
   }
 }
