@@ -88,18 +88,23 @@ public final class PageRank implements IterativeMining<long[]> {
     return (teleport + Math.multiplyExact(danglingRank, (long) dampingPpm) / RankVector.MILLION) / graph.nodes();
   }
 
-  /** The name of the out-degrees side file. */
+  /** The names of the side files: the out-degrees (for the mappers), the dangling nodes (for the reducer). */
   static final String OUT_DEGREES_FILE = "out-degrees";
+  static final String DANGLING_FILE = "dangling";
 
   @Override
   public boolean stateInDevices() {
     return true;
   }
 
-  /** The out-degrees, N varints, written once to each device and read by every iteration's tasks. */
+  /**
+   * The out-degrees (N varints, read by every iteration's mappers) and the dangling nodes (read by its reducer),
+   * written once to each device.
+   */
   @Override
   public Map<String, byte[]> sideFiles() {
-    return Map.of(OUT_DEGREES_FILE, RankVector.outDegreesFile(outDegrees));
+    return Map.of(OUT_DEGREES_FILE, RankVector.outDegreesFile(outDegrees), DANGLING_FILE,
+        RankVector.danglingFile(outDegrees));
   }
 
   /**
@@ -125,8 +130,10 @@ public final class PageRank implements IterativeMining<long[]> {
       }
     }
     List<Path> degrees = step.sideFiles().get(OUT_DEGREES_FILE);
-    if (degrees == null || degrees.isEmpty()) {
-      throw new IllegalArgumentException("pagerank iteration " + step.iteration() + ": no out-degrees file");
+    List<Path> dangling = step.sideFiles().get(DANGLING_FILE);
+    if (degrees == null || degrees.isEmpty() || dangling == null || dangling.isEmpty()) {
+      throw new IllegalArgumentException("pagerank iteration " + step.iteration() + ": no out-degrees or dangling "
+          + "nodes file");
     }
     Job job = Job.getInstance(conf, "pagerank iteration " + step.iteration());
     job.setJarByClass(PageRank.class);
@@ -141,6 +148,7 @@ public final class PageRank implements IterativeMining<long[]> {
     }
     c.setLong(RankVector.RANK_DEFAULT, rankDefault);
     c.set(RankVector.OUT_DEGREES_PATH, String.join(",", degrees.stream().map(Path::toString).toList()));
+    c.set(RankVector.DANGLING_PATH, String.join(",", dangling.stream().map(Path::toString).toList()));
     c.setLong(RankVector.BASE, base);
     c.setInt(RankVector.DAMPING_PPM, dampingPpm);
     job.setMapperClass(PageRankMapper.class);

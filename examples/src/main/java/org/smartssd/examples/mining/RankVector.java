@@ -7,12 +7,14 @@ import org.apache.hadoop.fs.Path;
 /**
  * Where a PageRank job's tasks get the previous iteration's rank vector and the out-degrees, and its
  * reducer the base term and the damping factor: the one place that reads {@link #RANKS_PATH},
- * {@link #RANK_DEFAULT}, {@link #OUT_DEGREES_PATH}, {@link #BASE} and {@link #DAMPING_PPM}. The vector and
+ * {@link #RANK_DEFAULT}, {@link #OUT_DEGREES_PATH}, {@link #DANGLING_PATH}, {@link #BASE} and
+ * {@link #DAMPING_PPM}. The vector and
  * the out-degrees are files the configuration names ({@link SideFile}: a copy on each device that holds
  * edges, read whole in {@code setup}, in a device from its own flash), not values in the configuration:
  * the ranks file is the previous iteration's reducer output, {@code NODE<TAB>RANK} lines
  * ({@link RankReducer}), a node without a line having {@link #RANK_DEFAULT}; the out-degrees file is N
- * unsigned LEB128 varints ({@link Varints}), written once by the driver. The mappers' access goes through
+ * unsigned LEB128 varints ({@link Varints}), and the dangling nodes file (for the reducer) their ids, both
+ * written once by the driver. The mappers' access goes through
  * {@link #rank} and {@link #outDegree} only.
  *
  * <p>Ranks are fixed point: {@link #ONE} is a rank of 1 (2^40), so that sums are integers, the same in
@@ -32,6 +34,12 @@ public final class RankVector {
   public static final String RANK_DEFAULT = "smartssd.mining.pagerank.rank-default";
   /** The out-degrees file, as copies, comma-separated, one on each device that holds edges. No default: the driver sets it. */
   public static final String OUT_DEGREES_PATH = "smartssd.mining.pagerank.out-degrees-path";
+  /**
+   * The dangling nodes (those without out-links) file, as copies, comma-separated: their ids ascending, as
+   * unsigned varints of the gaps (the first id, then each id less the one before). No default: the driver sets
+   * it. The reducer reads it.
+   */
+  public static final String DANGLING_PATH = "smartssd.mining.pagerank.dangling-path";
   /**
    * What every node gets before its in-links' share, fixed point: the teleport term (1 - d) / N plus the
    * dangling nodes' ranks spread over all nodes (d x their sum / N). No default: the driver sets it.
@@ -92,6 +100,45 @@ public final class RankVector {
       d[i] = (int) values[i];
     }
     return d;
+  }
+
+  /** The dangling nodes of {@link #DANGLING_PATH}, ascending (the first copy). */
+  public static int[] dangling(Configuration conf) throws IOException {
+    Path file = SideFile.choose(conf, DANGLING_PATH, null);
+    if (file == null) {
+      throw new IllegalArgumentException(DANGLING_PATH + " is not set: the PageRank driver sets it");
+    }
+    String what = DANGLING_PATH + " '" + file + "'";
+    long[] gaps;
+    try {
+      gaps = Varints.decode(SideFile.read(conf, DANGLING_PATH, file), what);
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+    int[] nodes = new int[gaps.length];
+    long node = -1;
+    for (int i = 0; i < gaps.length; i++) {
+      node += i == 0 ? gaps[i] + 1 : gaps[i];
+      if ((i > 0 && gaps[i] == 0) || node > Integer.MAX_VALUE) {
+        throw new IOException(what + ": id " + (i + 1) + " of " + gaps.length + " is not above the one before, or is past "
+            + Integer.MAX_VALUE);
+      }
+      nodes[i] = (int) node;
+    }
+    return nodes;
+  }
+
+  /** The bytes of a dangling nodes file: the nodes whose out-degree is 0, ascending, as varints of the gaps. */
+  public static byte[] danglingFile(long[] outDegrees) {
+    long[] gaps = new long[(int) java.util.Arrays.stream(outDegrees).filter(d -> d == 0).count()];
+    for (int v = 0, i = 0, last = 0; v < outDegrees.length; v++) {
+      if (outDegrees[v] == 0) {
+        gaps[i] = i == 0 ? v : v - last;
+        last = v;
+        i++;
+      }
+    }
+    return Varints.encode(gaps);
   }
 
   /** The bytes of an out-degrees file: each node's out-degree as an unsigned varint. */

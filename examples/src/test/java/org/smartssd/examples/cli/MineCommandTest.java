@@ -30,12 +30,17 @@ class MineCommandTest {
         && json.contains("\"records\": 4000"), json);
     List<String> csv = Files.readAllLines(report.resolve("results.csv"));
     assertTrue(csv.get(0).startsWith("algorithm,mode,iteration,"), csv.get(0));
-    int iterations = (int) csv.stream().filter(l -> l.startsWith("kmeans,device,") && !l.contains(",total,")).count();
+    int iterations = (int) csv.stream().filter(l -> l.matches("kmeans,device,[0-9]+,.*")).count();
     assertTrue(iterations >= 1 && iterations <= 3, String.join("\n", csv));
-    assertEquals(iterations, csv.stream().filter(l -> l.startsWith("kmeans,host-normal,") && !l.contains(",total,"))
-        .count(), String.join("\n", csv));
+    assertEquals(iterations, csv.stream().filter(l -> l.matches("kmeans,host-normal,[0-9]+,.*")).count(),
+        String.join("\n", csv));
     assertEquals(2, csv.stream().filter(l -> l.contains(",total,")).count(), String.join("\n", csv));
+    // After the last iteration, each mode wrote each point's cluster on the device: a row each.
+    assertEquals(2, csv.stream().filter(l -> l.matches("kmeans,(host-normal|device),assignments,.*")).count(),
+        String.join("\n", csv));
+    assertTrue(json.contains("\"job\": \"assignments\"") && json.contains("\"state_file_bytes\""), json);
     assertTrue(run.out().contains("host-normal") && run.out().contains("device"), run.out());
+    assertTrue(run.out().contains("assignments, device:") && run.out().contains("by the device itself"), run.out());
     assertTrue(!run.out().contains("device!"), "no split fell back: " + run.out());
   }
 

@@ -173,6 +173,11 @@ class PageRankTest {
         java.util.stream.IntStream.range(0, 6).mapToLong(v::rank).toArray());
     assertEquals(1 << 20, v.outDegree(5));
     assertEquals(0, v.outDegree(3));
+    Path dangling = Files.write(dir.resolve("dangling"), RankVector.danglingFile(new long[] {0, 3, 0, 0, 1, 0}));
+    conf.set(RankVector.DANGLING_PATH, dangling.toUri().toString());
+    assertArrayEquals(new int[] {0, 2, 3, 5}, RankVector.dangling(conf));
+    Files.write(dangling, new byte[] {2, 1, 0});
+    assertTrue(assertThrows(IOException.class, () -> RankVector.dangling(conf)).getMessage().contains("id 3 of 3"));
     // Without a ranks file (the first iteration) every node has the default.
     conf.unset(RankVector.RANKS_PATH);
     assertEquals(77, RankVector.read(conf, null).rank(4));
