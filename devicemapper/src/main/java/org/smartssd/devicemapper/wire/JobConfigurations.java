@@ -85,8 +85,8 @@ public final class JobConfigurations {
   /**
    * Puts the encoded differences into a tasklet's parameters: as {@code name} when they fit in one
    * parameter; else cut into parts of {@link #PART_CHARS}, {@code name}, {@code name.1}, ... , with
-   * {@code name.parts} saying how many (a job whose configuration carries a large value, such as a
-   * PageRank job's rank vector).
+   * {@code name.parts} saying how many (a job whose configuration carries a large value, such as an
+   * Apriori pass's candidates).
    */
   public static void putDifferences(Map<String, String> parameters, String name, String encoded) {
     if (encoded.length() <= PART_CHARS) {

@@ -5,9 +5,9 @@ import org.smartssd.examples.loganalysis.Workload;
 
 /** The iSSD's three data-mining workloads (its Table 3 and 4). */
 public enum Algorithm implements Workload {
-  /** Clustering: one job an iteration, the centroids in the job's configuration. */
+  /** Clustering: one job an iteration, the centroids a file on the devices that the next job reads. */
   KMEANS("kmeans"),
-  /** Web page ranking over an edge list: one job an iteration, the rank vector in the job's configuration. */
+  /** Web page ranking over an edge list: one job an iteration, the ranks a file on the devices that the next job reads. */
   PAGERANK("pagerank"),
   /** Frequent itemsets: one job a pass, the pass's candidate itemsets in the job's configuration. */
   APRIORI("apriori");
