@@ -111,6 +111,9 @@ final class LaneWorker implements Runnable {
     this.lanes = lanes;
     this.instances = new Tasklet[exec.lanes()];
     this.readyAt = new long[exec.lanes()];
+    this.setupCounts = new OpCounts[exec.lanes()];
+    java.util.Arrays.fill(setupCounts, OpCounts.ZERO);
+    this.setupCpu = new long[exec.lanes()];
     this.store = store;
     this.timing = timing;
     this.hostWaiting = hostWaiting;
@@ -165,7 +168,15 @@ final class LaneWorker implements Runnable {
       for (int lane : lanes) {
         ExecutionInfo info = new ExecutionInfo(exec.id(), exec.inputs(), exec.options(), lane, exec.lanes(),
             exec.outputPath());
+        long start = exec.model().computeStart(lane, 0);
+        readyAt[lane] = start;
+        long cpu = measuredCpu();
+        OpCounts counted = meter.counts();
         call(lane, "onExecute", () -> instances[lane].onExecute(info));
+        // The lane's set-up (its instance made and onCreate, then onExecute: a job's mapper setup, which
+        // the host's map task does too) is the lane's work from the execution's start, before any record.
+        compute(lane, start, 0, measuredCpu() - cpu + setupCpu[lane],
+            meter.counts().minus(counted).plus(setupCounts[lane]));
       }
       scan();
       // Every lane's reads done, every record that straddles pages is complete and with its owner.
@@ -202,10 +213,15 @@ final class LaneWorker implements Runnable {
   // ---- start: one instance a lane, every lane agreeing on the record format ----
 
   private boolean arrivedInstalled;
+  /** Each lane's counted work and measured CPU in {@link #install} (its onCreate), charged with its onExecute. */
+  private final OpCounts[] setupCounts;
+  private final long[] setupCpu;
 
   private void install() throws Stop {
     try {
       for (int lane : lanes) {
+        long cpu = measuredCpu();
+        OpCounts counted = meter.counts();
         Tasklet instance;
         try {
           instance = exec.tasklet().code().newInstance();
@@ -218,6 +234,8 @@ final class LaneWorker implements Runnable {
         call(lane, "onCreate", () -> instance.onCreate(context));
         RecordFormat[] format = new RecordFormat[1];
         call(lane, "recordFormat", () -> format[0] = instance.recordFormat());
+        setupCounts[lane] = meter.counts().minus(counted);
+        setupCpu[lane] = measuredCpu() - cpu;
         if (format[0] == null) {
           exec.fail("tasklet " + exec.tasklet().className() + " returned no record format on lane " + lane);
           throw new Stop();
