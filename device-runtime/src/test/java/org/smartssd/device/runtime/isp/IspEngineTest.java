@@ -837,8 +837,10 @@ class IspEngineTest {
       }
       assertTrue(computeByAccesses.get("64/all") > 10 * computeByAccesses.get("1/all"), computeByAccesses.toString());
       assertTrue(computeByAccesses.get("64/stop") < computeByAccesses.get("64/all"), computeByAccesses.toString());
-      assertEquals(computeByAccesses.get("1/all"), computeByAccesses.get("1/stop"), 64.0,
-          "no match to stop at: the same work");
+      // No match to stop at: the same work a record. The lanes' set-up is charged too, and parsing
+      // stop-at-first-match=true costs a few operations more than =false: within 1%.
+      assertEquals(computeByAccesses.get("1/all"), computeByAccesses.get("1/stop"),
+          0.01 * computeByAccesses.get("1/all"), "no match to stop at: the same work");
     }
   }
 
