@@ -5,14 +5,11 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.runtime.cli.Cli;
 import org.smartssd.examples.loganalysis.Comparison;
 import org.smartssd.examples.loganalysis.ComparisonReport;
@@ -41,9 +38,6 @@ import picocli.CommandLine.Option;
       "--trace runs it over real trace files instead (smartssd compare --trace wc_day46_1.gz --trace wc_day46_2.gz), "
           + "--gzip over the trace stored compressed."})
 public final class CompareCommand implements Callable<Integer> {
-  /** The most devices compare starts: each is a JVM of its own. */
-  static final int MAX_DEVICES = 64;
-
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -141,31 +135,7 @@ public final class CompareCommand implements Callable<Integer> {
     if (chosenScenarios.isEmpty()) {
       chosenScenarios.addAll(List.of(Scenario.values()));
     }
-    if (!devices.isEmpty() && deviceCount != null) {
-      throw new CommandLine.ParameterException(cl, "--devices " + deviceCount + " starts devices of compare's own, "
-          + "--device uses running ones: give one or the other");
-    }
-    int toStart = deviceCount == null ? 1 : deviceCount;
-    if (toStart < 1 || toStart > MAX_DEVICES) {
-      throw new CommandLine.ParameterException(cl, "--devices must be between 1 and " + MAX_DEVICES
-          + " (each is a JVM of its own), not " + toStart);
-    }
-    Set<String> seen = new HashSet<>();
-    for (String d : devices) {
-      DeviceAddress address;
-      try {
-        address = DeviceAddress.parse(d);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(cl, "--device: " + e.getMessage());
-      }
-      if (address.isUnix()) {
-        throw new CommandLine.ParameterException(cl, "--device " + d + ": compare reads through objfs, which reaches "
-            + "devices over TCP only (HOST:PORT)");
-      }
-      if (!seen.add(address.toString())) {
-        throw new CommandLine.ParameterException(cl, "--device " + d + " is given twice");
-      }
-    }
+    int toStart = DeviceOptions.checked(cl, "compare", devices, deviceCount);
     DeviceConf.checked(cl, deviceProperties, profile);
     PrintWriter out = cl.getOut();
     PrintWriter err = cl.getErr();

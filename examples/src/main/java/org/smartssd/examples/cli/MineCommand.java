@@ -5,14 +5,11 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import org.smartssd.device.client.DeviceAddress;
 import org.smartssd.device.runtime.cli.Cli;
 import org.smartssd.examples.mining.Algorithm;
 import org.smartssd.examples.mining.Apriori;
@@ -151,31 +148,7 @@ public final class MineCommand implements Callable<Integer> {
             + own.getValue() + ", not of " + chosen);
       }
     }
-    if (!devices.isEmpty() && deviceCount != null) {
-      throw new CommandLine.ParameterException(cl, "--devices " + deviceCount + " starts devices of mine's own, "
-          + "--device uses running ones: give one or the other");
-    }
-    int toStart = deviceCount == null ? 1 : deviceCount;
-    if (toStart < 1 || toStart > CompareCommand.MAX_DEVICES) {
-      throw new CommandLine.ParameterException(cl, "--devices must be between 1 and " + CompareCommand.MAX_DEVICES
-          + " (each is a JVM of its own), not " + toStart);
-    }
-    Set<String> seen = new HashSet<>();
-    for (String d : devices) {
-      DeviceAddress address;
-      try {
-        address = DeviceAddress.parse(d);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(cl, "--device: " + e.getMessage());
-      }
-      if (address.isUnix()) {
-        throw new CommandLine.ParameterException(cl, "--device " + d + ": mine reads through objfs, which reaches "
-            + "devices over TCP only (HOST:PORT)");
-      }
-      if (!seen.add(address.toString())) {
-        throw new CommandLine.ParameterException(cl, "--device " + d + " is given twice");
-      }
-    }
+    int toStart = DeviceOptions.checked(cl, "mine", devices, deviceCount);
     DeviceConf.checked(cl, deviceProperties, profile);
     IterativeMining<?> workload = workload(cl, chosen);
     PrintWriter out = cl.getOut();
