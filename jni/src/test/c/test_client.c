@@ -950,10 +950,11 @@ static uint8_t execute_payload[256];
 static uint32_t execute_len;
 static uint32_t read_object_asked; /* the last READ_OBJECT's max result bytes */
 
-/* A device of s->max_version (the version the client negotiates with it, up to 5) that starts
+/* A device of s->max_version (the version the client negotiates with it, up to 6) that starts
  * executions (ids 0xE0, 0xE1, ...) and answers READ_OBJECT with a done execution: lanes 2,
  * counter i the value i + 1, from version 5 on output bytes 1000, pages programmed 3 and modelled
- * write 4444; one result "ok" of lane 0. */
+ * write 4444, from version 6 on lane state bytes 7777 and swap pages read 55; one result "ok" of
+ * lane 0. */
 static void script_execution(server *s, int fd) {
   frame a;
   while (read_frame(fd, &a)) {
@@ -978,6 +979,11 @@ static void script_execution(server *s, int fd) {
         be64(out + at + 8, 3);
         be64(out + at + 16, 4444);
         at += 24;
+      }
+      if (s->max_version >= 6) {
+        be64(out + at, 7777);
+        be64(out + at + 8, 55);
+        at += 16;
       }
       be32(out + at, 1); /* one result */
       be16(out + at + 4, 1); /* lane 0, sent as lane + 1 */
@@ -1540,19 +1546,19 @@ static void test_connect_errors(void) {
 
   /* No common version. */
   server s;
-  server_tcp_versions(&s, script_silent, 6, 7, true);
+  server_tcp_versions(&s, script_silent, 7, 8, true);
   snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
   CHECK_INT(ssd_connect(address, NULL, &c, &err), SSD_E_VERSION);
-  CHECK_CONTAINS(err.message, "no common protocol version: this client speaks 1..5, the device 6..7");
+  CHECK_CONTAINS(err.message, "no common protocol version: this client speaks 1..6, the device 7..8");
   server_stop(&s);
 
-  /* The highest common one: 5 with a device of 1..9, 4 with a device of 1..4, 2 with a device of
+  /* The highest common one: 6 with a device of 1..9, 4 with a device of 1..4, 2 with a device of
    * 1..2, 1 with a device of version 1 only. */
-  CHECK_INT(SSD_MAX_VERSION, 5);
+  CHECK_INT(SSD_MAX_VERSION, 6);
   server_tcp_versions(&s, script_silent, 1, 9, true);
   snprintf(address, sizeof address, "127.0.0.1:%d", s.port);
   REQUIRE(ssd_connect(address, NULL, &c, &err) == SSD_OK);
-  CHECK_INT(ssd_protocol_version(c), 5);
+  CHECK_INT(ssd_protocol_version(c), 6);
   ssd_close(c);
   server_stop(&s);
   server_tcp_versions(&s, script_silent, 1, 4, true);
@@ -1608,8 +1614,9 @@ static void check_progress(ssd_client *c, int version) {
   uint64_t nanos = 0;
   REQUIRE(ssd_read_object(c, 0xE0, 100000, &pr, &nanos, &err) == SSD_OK);
   CHECK_EQ(nanos, 12);
-  /* The frame limit (1024) less the other fields of this version's answer: 204, 228 from 5 on. */
-  CHECK_EQ(read_object_asked, version >= 5 ? 1024 - 228 : 1024 - 204);
+  /* The frame limit (1024) less the other fields of this version's answer: 204, 228 from 5 on,
+   * 244 from 6 on. */
+  CHECK_EQ(read_object_asked, version >= 6 ? 1024 - 244 : version >= 5 ? 1024 - 228 : 1024 - 204);
   CHECK_INT(pr.state, SSD_EXEC_DONE);
   CHECK_EQ(pr.stats.lanes, 2);
   CHECK_EQ(pr.stats.bytes_scanned, 1);
@@ -1618,6 +1625,8 @@ static void check_progress(ssd_client *c, int version) {
   CHECK_EQ(pr.stats.output_bytes, version >= 5 ? 1000 : 0);
   CHECK_EQ(pr.stats.pages_programmed, version >= 5 ? 3 : 0);
   CHECK_EQ(pr.stats.modelled_write_nanos, version >= 5 ? 4444 : 0);
+  CHECK_EQ(pr.stats.lane_state_bytes, version >= 6 ? 7777 : 0);
+  CHECK_EQ(pr.stats.swap_pages_read, version >= 6 ? 55 : 0);
   REQUIRE(pr.n_results == 1);
   CHECK_INT(pr.results[0].lane, 0);
   CHECK_EQ(pr.results[0].len, 2);
@@ -1707,6 +1716,17 @@ static void test_output_objects(void) {
   CHECK_EQ(execute_len, sizeof v4_payload);
   CHECK_MEM(execute_payload, v4_payload, sizeof v4_payload);
   check_progress(c, 4);
+  ssd_close(c);
+  server_stop(&s);
+
+  /* A version 6 device: the lanes' memory after the output's statistics. */
+  server_tcp_versions(&s, script_execution, 1, 6, true);
+  c = connect_to(&s, &opt);
+  CHECK_INT(ssd_protocol_version(c), SSD_LANE_MEMORY_VERSION);
+  executions = 0;
+  CHECK_INT(ssd_execute_object(c, 7, &in, 1, keys, values, 1, &id, NULL, &err), SSD_OK);
+  CHECK_EQ(execute_version, 6);
+  check_progress(c, 6);
   ssd_close(c);
   server_stop(&s);
 }

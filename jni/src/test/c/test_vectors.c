@@ -413,6 +413,8 @@ static void check_no_output(const ssd_execution_stats *s) {
   CHECK_EQ(s->output_bytes, 0);
   CHECK_EQ(s->pages_programmed, 0);
   CHECK_EQ(s->modelled_write_nanos, 0);
+  CHECK_EQ(s->lane_state_bytes, 0);
+  CHECK_EQ(s->swap_pages_read, 0);
 }
 
 static void check_statistics(const ssd_device_statistics *st) {
@@ -724,6 +726,8 @@ static void test_responses(void) {
   CHECK_EQ(pr.stats.output_bytes, UINT64_C(0x8000000000000018));
   CHECK_EQ(pr.stats.pages_programmed, 25);
   CHECK_EQ(pr.stats.modelled_write_nanos, 26);
+  CHECK_EQ(pr.stats.lane_state_bytes, 0);
+  CHECK_EQ(pr.stats.swap_pages_read, 0);
   REQUIRE(pr.n_results == 1);
   CHECK_INT(pr.results[0].lane, SSD_MERGE_LANE);
   CHECK_EQ(pr.results[0].len, 10);
@@ -739,6 +743,28 @@ static void test_responses(void) {
   p = response("response-progress-empty.bin", &f, SSD_OP_READ_OBJECT, 0x22, 0, 500, &len);
   CHECK_INT(ssd_decode_execution_progress(p, len, 5, &pr, &err), SSD_E_PROTOCOL);
   CHECK_CONTAINS(err.message, "statistics.outputBytes");
+  free(f.data);
+
+  /* Version 6: lane state bytes and swap pages read after the output's statistics. */
+  p = response_of("response-progress-v6.bin", &f, 6, SSD_OP_READ_OBJECT, 0x22, 0,
+                  UINT64_C(0x100000000), &len);
+  REQUIRE(ssd_decode_execution_progress(p, len, 6, &pr, &err) == SSD_OK);
+  check_stats_counted(&pr.stats);
+  CHECK_EQ(pr.stats.output_bytes, UINT64_C(0x8000000000000018));
+  CHECK_EQ(pr.stats.modelled_write_nanos, 26);
+  CHECK_EQ(pr.stats.lane_state_bytes, UINT64_C(0x800000000000001B));
+  CHECK_EQ(pr.stats.swap_pages_read, 28);
+  REQUIRE(pr.n_results == 1);
+  CHECK_MEM(pr.results[0].data, "records=3\n", 10);
+  CHECK(pr.finished);
+  ssd_execution_progress_free(&pr);
+  /* Read as version 5, the lane state bytes' high half (top bit set) is taken for the result count. */
+  CHECK_INT(ssd_decode_execution_progress(p, len, 5, &pr, &err), SSD_E_PROTOCOL);
+  CHECK_CONTAINS(err.message, "results");
+  free(f.data);
+  p = response_of("response-progress-v5.bin", &f, 5, SSD_OP_READ_OBJECT, 0x22, 0,
+                  UINT64_C(0x100000000), &len);
+  CHECK_INT(ssd_decode_execution_progress(p, len, 6, &pr, &err), SSD_E_PROTOCOL);
   free(f.data);
 }
 
@@ -824,7 +850,7 @@ static void test_error_responses(void) {
 enum kind {
   K_VERSIONS, K_INFO, K_STATISTICS, K_STATISTICS_V2, K_STATISTICS_V3, K_EMPTY, K_OPENED, K_U64,
   K_STATUS, K_DATA, K_LISTING, K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED, K_STATUS_V4,
-  K_LISTING_V4, K_PROGRESS_V5
+  K_LISTING_V4, K_PROGRESS_V5, K_PROGRESS_V6
 };
 
 static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
@@ -878,9 +904,11 @@ static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
       return rc;
     }
     case K_PROGRESS:
-    case K_PROGRESS_V5: {
+    case K_PROGRESS_V5:
+    case K_PROGRESS_V6: {
       ssd_execution_progress x;
-      int rc = ssd_decode_execution_progress(p, len, k == K_PROGRESS ? 1 : 5, &x, err);
+      int rc = ssd_decode_execution_progress(p, len, k == K_PROGRESS ? 1 : k == K_PROGRESS_V5 ? 5 : 6,
+                                             &x, err);
       ssd_execution_progress_free(&x);
       return rc;
     }
@@ -932,6 +960,7 @@ static const struct {
     {"response-listing-v4.bin", K_LISTING_V4},
     {"response-error-permission-denied.bin", K_ERROR},
     {"response-progress-v5.bin", K_PROGRESS_V5},
+    {"response-progress-v6.bin", K_PROGRESS_V6},
 };
 
 /* Every strict prefix of every payload, and the payload plus one byte, are malformed. Each
@@ -1027,6 +1056,8 @@ static void test_bad_values(void) {
   expect_rejected("response-progress-v5.bin", K_PROGRESS_V5, 1 + 2 + 4 + 27 * 8, 0x40, "results");
   expect_rejected("response-progress-v5.bin", K_PROGRESS_V5, 1 + 2 + 4 + 27 * 8 + 4 + 6 + 10, 2,
                   "finished");
+  /* Version 6: the result count after the lanes' memory. */
+  expect_rejected("response-progress-v6.bin", K_PROGRESS_V6, 1 + 2 + 4 + 29 * 8, 0x40, "results");
   /* the handshake: a bool of 2; a nonce of the wrong length for `required`; a short proof */
   expect_rejected("response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE, 0, 2, "required");
   expect_rejected("response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE, 0, 1,

@@ -45,7 +45,7 @@ extern "C" {
 #define SSD_HEADER_BYTES 32
 #define SSD_FLAG_RESPONSE 0x0001u
 #define SSD_MIN_VERSION 1 /* protocol versions this library speaks */
-#define SSD_MAX_VERSION 5
+#define SSD_MAX_VERSION 6
 #define SSD_CURRENT_VERSION 1 /* written when no version was negotiated: the request frame encoders */
 #define SSD_DISK_USE_VERSION 2 /* the first version whose STATISTICS answer carries DiskUse */
 #define SSD_ENERGY_VERSION 3   /* the first version whose STATISTICS answer carries DeviceEnergy */
@@ -60,6 +60,9 @@ extern "C" {
 /* The first version with output objects: EXECUTE_OBJECT names an object for the execution to write
  * on flash (and its permission), and ExecutionStatistics ends with what it wrote. */
 #define SSD_OUTPUT_VERSION 5
+/* The first version whose ExecutionStatistics end with the lanes' memory: the most a lane's function
+ * held, and the pages lanes read again to swap. */
+#define SSD_LANE_MEMORY_VERSION 6
 #define SSD_UNKNOWN_BYTES UINT64_MAX /* ssd_disk_use.allocated_bytes of a device that cannot tell */
 #define SSD_TO_END UINT64_MAX /* ssd_input_range.length: to the end of the object */
 #define SSD_MERGE_LANE (-1)   /* ssd_tasklet_result.lane of the controller core's merge */
@@ -309,6 +312,10 @@ typedef struct ssd_execution_stats {
                                     garbage collection's moves on the way included) */
   uint64_t modelled_write_nanos; /* modelled time it added after the processing ended: its last
                                     programs and its commit */
+  /* From a device of protocol version 6 (SSD_LANE_MEMORY_VERSION) on; 0 from an older one. */
+  uint64_t lane_state_bytes; /* the most any lane's function said it held (the iSSD's M(f)) */
+  uint64_t swap_pages_read;  /* of pages_read, those lanes read again because their function held
+                                more than a lane's memory (the iSSD's swap, Eq. 9) */
 } ssd_execution_stats;
 
 typedef struct ssd_tasklet_result {
@@ -777,7 +784,8 @@ SSD_API int ssd_decode_data(const void *payload, size_t len, const uint8_t **dat
 SSD_API int ssd_decode_listing(const void *payload, size_t len, int version, ssd_listing *out,
                                ssd_error *err);
 /* READ_OBJECT, as protocol `version` lays its statistics out (output bytes, pages programmed and
- * modelled write from SSD_OUTPUT_VERSION on; 0 before). */
+ * modelled write from SSD_OUTPUT_VERSION on, lane state bytes and swap pages read from
+ * SSD_LANE_MEMORY_VERSION on; 0 before). */
 SSD_API int ssd_decode_execution_progress(const void *payload, size_t len, int version,
                                           ssd_execution_progress *out, ssd_error *err);
 /* The payload of a reply with a status other than OK: one string. The message (NUL-terminated,

@@ -794,6 +794,13 @@ static void get_execution_stats(ssd_reader *r, int version, ssd_execution_stats 
     s->pages_programmed = 0;
     s->modelled_write_nanos = 0;
   }
+  if (version >= SSD_LANE_MEMORY_VERSION) {
+    s->lane_state_bytes = ssd_get_u64(r, "statistics.laneStateBytes");
+    s->swap_pages_read = ssd_get_u64(r, "statistics.swapPagesRead");
+  } else {
+    s->lane_state_bytes = 0;
+    s->swap_pages_read = 0;
+  }
 }
 
 SSD_API int ssd_decode_versions(const void *payload, size_t len, uint16_t *min_version,

@@ -26,15 +26,18 @@
 #define SSD_MIN_MAP_ENTRY_BYTES (2 + 2)
 #define SSD_MIN_TASKLET_RESULT_BYTES (2 + 4)
 #define SSD_CHANNEL_STATISTICS_BYTES (4 * 8)
-/* ExecutionStatistics: the lane count and 24 counters; from protocol version 5 on, 3 more. */
+/* ExecutionStatistics: the lane count and 24 counters; from protocol version 5 on, 3 more; from
+ * version 6 on, 2 more. */
 #define SSD_EXECUTION_STATS_BYTES (4 + 24 * 8)
 #define SSD_OUTPUT_STATS_BYTES (3 * 8)
+#define SSD_LANE_MEMORY_STATS_BYTES (2 * 8)
 
 /* Bytes of a READ_OBJECT reply besides its results (state, empty message, statistics, count,
- * finished) in a frame of protocol `version`: 204, and 228 from version 5 on. */
+ * finished) in a frame of protocol `version`: 204, 228 from version 5 on, 244 from version 6 on. */
 #define SSD_READ_OBJECT_OVERHEAD(version)                                          \
   (1 + 2 + SSD_EXECUTION_STATS_BYTES +                                             \
-   ((version) >= SSD_OUTPUT_VERSION ? SSD_OUTPUT_STATS_BYTES : 0) + 4 + 1)
+   ((version) >= SSD_OUTPUT_VERSION ? SSD_OUTPUT_STATS_BYTES : 0) +                \
+   ((version) >= SSD_LANE_MEMORY_VERSION ? SSD_LANE_MEMORY_STATS_BYTES : 0) + 4 + 1)
 /* The device's default smartssd.device.host.max-frame-bytes: the largest request payload a
  * device accepts unless configured otherwise. */
 #define SSD_DEVICE_MAX_FRAME_DEFAULT (64u << 20)

@@ -42,6 +42,11 @@ package org.smartssd.device;
  * @param modelledWriteNanos modelled time the output object added after the processing (lanes and
  *     merge) ended: its last programs and its commit, the XSD's DRAM-to-flash stage where it does not
  *     overlap the others
+ * @param laneStateBytes the most any lane's function said it held as its intermediate result
+ *     ({@code TaskletContext.holding}: the iSSD's M(f)); 0 when none said
+ * @param swapPagesRead of {@code pagesRead}, the pages lanes read again because their function held
+ *     more than a lane's memory ({@code smartssd.device.isp.lane-memory-bytes}, the iSSD's M_ch): the
+ *     passes of the iSSD's swap (Eq. 9) beyond the first
  */
 public record ExecutionStatistics(
     int lanes,
@@ -71,7 +76,24 @@ public record ExecutionStatistics(
     long countedTailBulkBytes,
     long outputBytes,
     long pagesProgrammed,
-    long modelledWriteNanos) {
+    long modelledWriteNanos,
+    long laneStateBytes,
+    long swapPagesRead) {
+
+  /** Statistics of an execution whose lanes said they held nothing (protocol versions before 6). */
+  public ExecutionStatistics(int lanes, long bytesScanned, long pagesRead, long records, long resultRecords,
+      long resultBytes, long wallNanos, long laneCpuNanos, long modelledNanos, long modelledReadNanos,
+      long modelledComputeNanos, long modelledMergeNanos, long modelledTransferNanos, long modelledDeviceMicrojoules,
+      long modelledHostMicrojoules, long countedOps, long countedMemoryAccesses, long countedLibraryCalls,
+      long countedBulkBytes, long modelledHostDelayNanos, long behindModelNanos, long countedTailOps,
+      long countedTailMemoryAccesses, long countedTailLibraryCalls, long countedTailBulkBytes, long outputBytes,
+      long pagesProgrammed, long modelledWriteNanos) {
+    this(lanes, bytesScanned, pagesRead, records, resultRecords, resultBytes, wallNanos, laneCpuNanos, modelledNanos,
+        modelledReadNanos, modelledComputeNanos, modelledMergeNanos, modelledTransferNanos, modelledDeviceMicrojoules,
+        modelledHostMicrojoules, countedOps, countedMemoryAccesses, countedLibraryCalls, countedBulkBytes,
+        modelledHostDelayNanos, behindModelNanos, countedTailOps, countedTailMemoryAccesses, countedTailLibraryCalls,
+        countedTailBulkBytes, outputBytes, pagesProgrammed, modelledWriteNanos, 0, 0);
+  }
 
   /** Statistics of an execution that wrote no output object. */
   public ExecutionStatistics(int lanes, long bytesScanned, long pagesRead, long records, long resultRecords,

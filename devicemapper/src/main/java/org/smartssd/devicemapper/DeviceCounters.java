@@ -46,6 +46,16 @@ public enum DeviceCounters {
   DEVICE_OUTPUT_BYTES,
   /** Flash pages the devices programmed for those files. */
   DEVICE_OUTPUT_PAGES,
+  /**
+   * The most a lane's function held in each execution (the combiner's pairs: the iSSD's M(f)), summed over
+   * the executions: over {@link #DEVICE_EXECUTIONS}, their mean.
+   */
+  DEVICE_LANE_STATE_BYTES,
+  /**
+   * Flash pages lanes read again because their function held more than a lane's memory
+   * ({@code smartssd.device.isp.lane-memory-bytes}): the iSSD's swap.
+   */
+  DEVICE_SWAP_PAGES_READ,
   /** Lanes of the executions, summed (a device's cores, once for each execution). */
   DEVICE_LANES,
   /** Modelled time host operations on the devices delayed the executions' internal reads. */

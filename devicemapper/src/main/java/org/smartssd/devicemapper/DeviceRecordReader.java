@@ -306,6 +306,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     count(DeviceCounters.DEVICE_RESULT_BYTES, s.resultBytes());
     count(DeviceCounters.DEVICE_OUTPUT_BYTES, s.outputBytes());
     count(DeviceCounters.DEVICE_OUTPUT_PAGES, s.pagesProgrammed());
+    count(DeviceCounters.DEVICE_LANE_STATE_BYTES, s.laneStateBytes());
+    count(DeviceCounters.DEVICE_SWAP_PAGES_READ, s.swapPagesRead());
     count(DeviceCounters.DEVICE_LANES, s.lanes());
     count(DeviceCounters.MODELLED_HOST_DELAY_NANOS, s.modelledHostDelayNanos());
     count(DeviceCounters.BEHIND_MODEL_NANOS, s.behindModelNanos());
@@ -319,7 +321,9 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
         s.resultBytes(), s.resultRecords(), s.lanes(), s.wallNanos() / 1_000_000, s.laneCpuNanos() / 1_000_000,
         s.modelledNanos() / 1_000_000, s.modelledReadNanos() / 1_000_000, s.modelledComputeNanos() / 1_000_000,
         s.lanes(), s.countedOps(), s.modelledTransferNanos() / 1_000_000, s.modelledHostDelayNanos() / 1_000_000,
-        s.behindModelNanos() > 0 ? "; paced, " + s.behindModelNanos() / 1_000_000 + " ms behind the model" : "");
+        (s.behindModelNanos() > 0 ? "; paced, " + s.behindModelNanos() / 1_000_000 + " ms behind the model" : "")
+        + (s.swapPagesRead() > 0 ? "; a lane held " + s.laneStateBytes() + " bytes, more than its memory: "
+            + s.swapPagesRead() + " pages read again to swap" : ""));
   }
 
   @SuppressWarnings("unchecked")

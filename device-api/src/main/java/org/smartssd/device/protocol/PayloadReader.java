@@ -235,7 +235,8 @@ public final class PayloadReader {
 
   /**
    * ExecutionStatistics in a frame of protocol {@code version}: from version 5 on, followed by output
-   * bytes, pages programmed and modelled write (ns); before, those are 0.
+   * bytes, pages programmed and modelled write (ns), and from version 6 on by the lane state bytes and
+   * the swap pages read; before, those are 0.
    */
   public ExecutionStatistics executionStatistics(int version, String field) throws ProtocolException {
     int lanes = u32(field + ".lanes");
@@ -270,7 +271,9 @@ public final class PayloadReader {
         u64(field + ".countedTailBulkBytes"),
         version >= ProtocolConstants.OUTPUT_VERSION ? u64(field + ".outputBytes") : 0,
         version >= ProtocolConstants.OUTPUT_VERSION ? u64(field + ".pagesProgrammed") : 0,
-        version >= ProtocolConstants.OUTPUT_VERSION ? u64(field + ".modelledWriteNanos") : 0);
+        version >= ProtocolConstants.OUTPUT_VERSION ? u64(field + ".modelledWriteNanos") : 0,
+        version >= ProtocolConstants.LANE_MEMORY_VERSION ? u64(field + ".laneStateBytes") : 0,
+        version >= ProtocolConstants.LANE_MEMORY_VERSION ? u64(field + ".swapPagesRead") : 0);
   }
 
   /** A tasklet result: {@code u16} lane + 1 (0: lane -1, the merge), then {@code bytes} data (a view). */

@@ -217,12 +217,16 @@ public final class PayloadWriter {
   /**
    * ExecutionStatistics in a frame of protocol {@code version}: from version 5 on, the base counters
    * then output bytes, pages programmed and modelled write (ns) as {@code u64}; before, the base
-   * counters only (a client of an earlier version does not know output objects).
+   * counters only (a client of an earlier version does not know output objects); from version 6 on,
+   * then the lane state bytes and the swap pages read.
    */
   public PayloadWriter executionStatistics(int version, ExecutionStatistics s) {
     executionStatistics(s);
     if (version >= ProtocolConstants.OUTPUT_VERSION) {
       u64(s.outputBytes()).u64(s.pagesProgrammed()).u64(s.modelledWriteNanos());
+    }
+    if (version >= ProtocolConstants.LANE_MEMORY_VERSION) {
+      u64(s.laneStateBytes()).u64(s.swapPagesRead());
     }
     return this;
   }

@@ -40,4 +40,22 @@ public interface TaskletContext {
   default java.nio.ByteBuffer readObject(String path) throws java.io.IOException, InterruptedException {
     throw new UnsupportedOperationException("this context reads no objects");
   }
+
+  /**
+   * Tells the device how many bytes the lane's function now holds as its intermediate result (the
+   * iSSD's M(f): partial sums, counts, a combiner's pairs), as it changes; the largest is what counts.
+   * The device does not measure a lane's memory itself, so a tasklet that never says holds nothing.
+   * On a device whose lanes have a bounded memory ({@code smartssd.device.isp.lane-memory-bytes}, the
+   * iSSD's channel memory M_ch), a lane that held more than fits swaps to flash as the iSSD's Eq. 9 has
+   * it: its data is read again from flash {@code ceil(M(f) / M_ch) - 1} more times, modelled as
+   * internal reads after its last work. The merging instance's (lane -1) memory is the controller's
+   * and is not bounded.
+   *
+   * @throws IllegalArgumentException if {@code bytes} is negative
+   */
+  default void holding(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("a lane holds no negative bytes: " + bytes);
+    }
+  }
 }

@@ -272,11 +272,11 @@ class SocketDeviceClientTest {
   @ParameterizedTest
   @EnumSource(FakeDevice.Listener.class)
   void noCommonVersionFailsConnectAndClosesTheConnection(FakeDevice.Listener listener) throws Exception {
-    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(6, 7), (connection, frame) -> { })) {
+    try (FakeDevice device = new FakeDevice(listener, new Response.Versions(7, 8), (connection, frame) -> { })) {
       DeviceException.UnsupportedVersion e = assertThrows(DeviceException.UnsupportedVersion.class,
           () -> SocketDeviceClient.connect(device.address(), PATIENT));
       assertTrue(e.getMessage().startsWith(device.address() + ": no common protocol version"), e.getMessage());
-      assertTrue(e.getMessage().contains("1..5") && e.getMessage().contains("6..7"), e.getMessage());
+      assertTrue(e.getMessage().contains("1..6") && e.getMessage().contains("7..8"), e.getMessage());
       assertTrue(device.connections.take().ended.await(30, TimeUnit.SECONDS), "the client must close");
     }
   }

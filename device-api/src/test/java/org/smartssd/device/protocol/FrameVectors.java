@@ -92,6 +92,11 @@ final class FrameVectors {
       4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19, 20, 21, 22,
       23, 0x8000_0000_0000_0018L, 25, 26);
 
+  /** As a version 6 device answers for an execution whose lanes swapped: each new counter different. */
+  static final ExecutionStatistics STATS_SWAPPED = new ExecutionStatistics(
+      4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+      23, 0x8000_0000_0000_0018L, 25, 26, 0x8000_0000_0000_001BL, 28);
+
   static final ExecutionStatistics STATS_RUNNING = new ExecutionStatistics(
       8, 0x1_0000_0000L, 131_072, 0, 0, 0, 5_000_000, 4_000_000, 7_000_000, 6_000_000, 3_000_000, 0, 0,
       1_234, 56_789, 250_000_000, 60_000_000, 1_000_000, 4_096, 12_345, 0, 0, 0, 0, 0);
@@ -212,6 +217,11 @@ final class FrameVectors {
               Map.of("merge", "device"), "/données/out/part-00000", 01640), 0),
       new Vector("response-progress-v5.bin", ProtocolConstants.OUTPUT_VERSION, Opcode.READ_OBJECT, 0x22,
           new Response.ExecutionProgress(ExecutionState.DONE, "", STATS_WRITTEN, List.of(
+              new TaskletResult(-1, ascii("records=3\n"))), true), 0x1_0000_0000L),
+
+      // Version 6: the lanes' memory in the statistics.
+      new Vector("response-progress-v6.bin", ProtocolConstants.LANE_MEMORY_VERSION, Opcode.READ_OBJECT, 0x22,
+          new Response.ExecutionProgress(ExecutionState.DONE, "", STATS_SWAPPED, List.of(
               new TaskletResult(-1, ascii("records=3\n"))), true), 0x1_0000_0000L));
 
   /** A version 4 request in the file named after its opcode ({@code request-set-owner.bin}). */

@@ -2,6 +2,7 @@ package org.smartssd.devicemapper.tasklet;
 
 import org.smartssd.devicemapper.wire.ResultCodec;
 import java.io.IOException;
+import java.util.function.LongConsumer;
 import java.util.Arrays;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
@@ -74,6 +75,7 @@ final class MapOutputCollector {
   // The combiner's output, serialized one pair at a time into the carry.
   private final DataOutputBuffer scratch = new DataOutputBuffer();
   private final DataOutputBuffer carry = new DataOutputBuffer();
+  private final LongConsumer holding;
   private int[] carryKeyLength = new int[1024];
   private int[] carryValueLength = new int[1024];
   private int carried;
@@ -92,11 +94,14 @@ final class MapOutputCollector {
    * @param combiner the job's combiner, or null to hand the map output on as it is
    * @param maxRecords records buffered before the combiner runs
    * @param maxBytes serialized bytes buffered before the combiner runs
+   * @param holding told the bytes of the combined pairs after each combine: the lane's partial result,
+   *     what it keeps between records (the iSSD's M(f); {@code TaskletContext.holding})
    */
   @SuppressWarnings({"rawtypes", "unchecked"})
   MapOutputCollector(JobConf conf, TaskAttemptID attempt, Class<? extends Reducer> combiner, StatusReporter reporter,
-      ResultCodec.PairBatcher out, int maxRecords, int maxBytes) throws IOException {
+      ResultCodec.PairBatcher out, int maxRecords, int maxBytes, LongConsumer holding) throws IOException {
     this.conf = conf;
+    this.holding = holding;
     this.attempt = attempt;
     this.keyClass = conf.getMapOutputKeyClass();
     this.valueClass = conf.getMapOutputValueClass();
@@ -199,6 +204,7 @@ final class MapOutputCollector {
     carry.reset();
     carried = 0;
     combine(buffer.getData());
+    holding.accept(carry.getLength());
     count = 0;
     buffer.reset();
     byte[] pairs = carry.getData();

@@ -146,7 +146,7 @@ public final class MapReduceTasklet implements MergingTasklet {
         : JobClasses.combiner(combinerName, code);
     CountersReporter reporter = new CountersReporter(counters);
     collector = new MapOutputCollector(conf, attempt, combiner, reporter, batcher, intParameter(p, BUFFER_RECORDS),
-        intParameter(p, BUFFER_BYTES));
+        intParameter(p, BUFFER_BYTES), context::holding);
     if (context.lane() < 0) {
       return; // the controller core's instance only merges
     }

@@ -94,10 +94,46 @@ class MapOutputCollectorTest {
     }
   }
 
+  @Test
+  void theLaneHoldsItsCombinedPairsBetweenRecords() throws Exception {
+    Random random = new Random(7);
+    List<Pair> input = new ArrayList<>();
+    Map<String, Long> keys = new TreeMap<>();
+    for (int i = 0; i < 5000; i++) {
+      Pair p = new Pair("key-" + random.nextInt(40), 1);
+      input.add(p);
+      keys.merge(p.key(), 1L, Long::sum);
+    }
+    // A Text is its length (one byte here) and its bytes; a LongWritable eight bytes.
+    long pairBytes = keys.keySet().stream().mapToLong(k -> 1 + k.length() + 8).sum();
+    long[] most = new long[1];
+    long[] told = new long[1];
+    java.util.function.LongConsumer holding = b -> {
+      most[0] = Math.max(most[0], b);
+      told[0]++;
+    };
+    // Every key stays buffered, combined, from the first combine on: the lane holds one pair a key.
+    collect(LongSumReducer.class, false, 1000, input, holding);
+    // A combine each time the buffer (its carried pairs with the new records) fills, and the last.
+    assertThat(told[0]).isEqualTo(6);
+    assertThat(most[0]).isEqualTo(pairBytes);
+    // Without a combiner the buffer is handed on as it fills: the lane holds no partial result.
+    most[0] = 0;
+    told[0] = 0;
+    collect(null, false, 1000, input, holding);
+    assertThat(told[0]).isZero();
+  }
+
   /** The pairs a lane's collector hands on for {@code input}, decoded. */
   @SuppressWarnings("rawtypes")
   private static List<Pair> collect(Class<? extends Reducer> combiner, boolean jobComparator, int bufferRecords,
       List<Pair> input) throws Exception {
+    return collect(combiner, jobComparator, bufferRecords, input, b -> {});
+  }
+
+  @SuppressWarnings("rawtypes")
+  private static List<Pair> collect(Class<? extends Reducer> combiner, boolean jobComparator, int bufferRecords,
+      List<Pair> input, java.util.function.LongConsumer holding) throws Exception {
     JobConf conf = new JobConf(false);
     conf.setMapOutputKeyClass(Text.class);
     conf.setMapOutputValueClass(LongWritable.class);
@@ -112,7 +148,7 @@ class MapOutputCollectorTest {
       results.add(copy);
     });
     MapOutputCollector collector = new MapOutputCollector(conf, TaskAttemptID.forName("attempt_1_0001_m_000000_0"),
-        combiner, new CountersReporter(new Counters()), batcher, bufferRecords, 1 << 20);
+        combiner, new CountersReporter(new Counters()), batcher, bufferRecords, 1 << 20, holding);
     Text key = new Text();
     LongWritable value = new LongWritable();
     for (Pair p : input) {

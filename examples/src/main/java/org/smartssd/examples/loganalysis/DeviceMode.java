@@ -79,7 +79,9 @@ public final class DeviceMode {
         counters.findCounter(DeviceCounters.MODELLED_HOST_DELAY_NANOS).getValue(),
         counters.findCounter(DeviceCounters.BEHIND_MODEL_NANOS).getValue(),
         counters.findCounter(DeviceCounters.DEVICE_RESULT_BYTES).getValue(),
-        counters.findCounter(DeviceCounters.DEVICE_LANES).getValue());
+        counters.findCounter(DeviceCounters.DEVICE_LANES).getValue(),
+        counters.findCounter(DeviceCounters.DEVICE_LANE_STATE_BYTES).getValue(),
+        counters.findCounter(DeviceCounters.DEVICE_SWAP_PAGES_READ).getValue());
     return new Values(counters.findCounter(DeviceCounters.DEVICE_EXECUTIONS).getValue(),
         counters.findCounter(DeviceCounters.DEVICE_BYTES_SCANNED).getValue(),
         counters.findCounter(DeviceCounters.HOST_INTERFACE_BYTES).getValue(),

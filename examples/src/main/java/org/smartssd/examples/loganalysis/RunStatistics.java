@@ -116,10 +116,13 @@ public record RunStatistics(
    * @param behindModelNanos paced, how much later than modelled the executions really ended
    * @param resultBytes result bytes the tasklets produced
    * @param lanes lanes of the executions, summed
+   * @param laneStateBytes the most a lane's function held in each execution (the iSSD's M(f)), summed over
+   *     the executions
+   * @param swapPagesRead pages lanes read again because their function held more than a lane's memory
    */
   public record DeviceWork(long computeNanos, OpCounts counted, OpCounts countedTail, long hostDelayNanos,
-      long behindModelNanos, long resultBytes, long lanes) {
-    public static final DeviceWork NONE = new DeviceWork(0, OpCounts.ZERO, OpCounts.ZERO, 0, 0, 0, 0);
+      long behindModelNanos, long resultBytes, long lanes, long laneStateBytes, long swapPagesRead) {
+    public static final DeviceWork NONE = new DeviceWork(0, OpCounts.ZERO, OpCounts.ZERO, 0, 0, 0, 0, 0, 0);
 
     public long countedOps() {
       return counted.ops();
@@ -340,6 +343,8 @@ public record RunStatistics(
     m.put("device_counted_tail_ops", device.countedTail().ops());
     m.put("device_counted_tail_memory_accesses", device.countedTail().memoryAccesses());
     m.put("device_lanes", device.lanes());
+    m.put("device_lane_state_bytes", device.laneStateBytes());
+    m.put("device_swap_pages_read", device.swapPagesRead());
     m.put("host_interface_bytes", hostInterfaceBytes());
     m.put("host_bytes_in", hostBytesIn());
     m.put("host_bytes_out", hostBytesOut());

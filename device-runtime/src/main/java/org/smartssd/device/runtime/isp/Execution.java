@@ -62,6 +62,8 @@ final class Execution {
   private volatile RecordFormat format;
   private volatile RecordAssembler[] assemblers;
   private ArrayDeque<WorkItem>[] channelQueues;
+  /** Every segment each channel reads (after {@link #plan}): what a lane that swaps reads again. */
+  private List<WorkItem>[] channelPlans;
   /** Segments still to be accepted, per input: the worker that accepts the last one finishes the input. */
   private AtomicLong[] segmentsLeft;
   /** Per input, its route to its owner lane when the record format is STREAM, else null. */
@@ -77,6 +79,10 @@ final class Execution {
 
   private final AtomicLong bytesScanned = new AtomicLong();
   private final AtomicLong pagesRead = new AtomicLong();
+  /** The most any lane's function said it held ({@code TaskletContext.holding}), the iSSD's M(f). */
+  private final AtomicLong laneStateBytes = new AtomicLong();
+  /** Of {@link #pagesRead}, those read again by lanes that swapped (the iSSD's Eq. 9). */
+  private final AtomicLong swapPagesRead = new AtomicLong();
   private final AtomicLong resultRecords = new AtomicLong();
   private final AtomicLong resultBytes = new AtomicLong();
   private final AtomicLong laneCpuNanos = new AtomicLong();
@@ -286,6 +292,22 @@ final class Execution {
     laneCpuNanos.addAndGet(nanos);
   }
 
+  /** A lane's function said it holds {@code bytes} now. */
+  void holding(long bytes) {
+    laneStateBytes.accumulateAndGet(bytes, Math::max);
+  }
+
+  /** Pages a lane read again because its function did not fit its memory: internal reads too. */
+  void swapRead(int pages) {
+    pagesRead.addAndGet(pages);
+    swapPagesRead.addAndGet(pages);
+  }
+
+  /** Every segment {@code channel} reads, in order (after {@link #plan}). */
+  List<WorkItem> channelPlan(int channel) {
+    return channelPlans[channel];
+  }
+
   /** An internal read request of {@code pages} pages that brought {@code bytes} bytes of the inputs. */
   void scanned(int pages, long bytes) {
     pagesRead.addAndGet(pages);
@@ -398,6 +420,11 @@ final class Execution {
       }
     }
     streams = routes;
+    List<WorkItem>[] plans = new List[channels];
+    for (int c = 0; c < channels; c++) {
+      plans[c] = List.copyOf(queues[c]);
+    }
+    channelPlans = plans;
     channelQueues = queues;
     segmentsLeft = left;
     format = recordFormat;
@@ -520,7 +547,8 @@ final class Execution {
         model.hostMicrojoules(), c.ops(),
         c.memoryAccesses(), c.libraryCalls(), c.bulkBytes(), model.hostDelayNanos(), model.behindModelNanos(),
         tail.ops(), tail.memoryAccesses(), tail.libraryCalls(), tail.bulkBytes(),
-        flashOutput == null ? 0 : flashOutput.bytes(), outputPagesProgrammed(), model.writeNanos());
+        flashOutput == null ? 0 : flashOutput.bytes(), outputPagesProgrammed(), model.writeNanos(),
+        laneStateBytes.get(), swapPagesRead.get());
   }
 
   private long outputPagesProgrammed() {

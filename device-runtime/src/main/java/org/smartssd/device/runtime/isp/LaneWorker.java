@@ -80,6 +80,8 @@ final class LaneWorker implements Runnable {
   private final int[] lanes;
   private final Tasklet[] instances;
   private final long[] readyAt;
+  /** The most each lane's function said it held ({@code TaskletContext.holding}). */
+  private final long[] held;
   private final ScanSource store;
   private final TimingModel timing;
   private final IntSupplier hostWaiting;
@@ -111,6 +113,7 @@ final class LaneWorker implements Runnable {
     this.lanes = lanes;
     this.instances = new Tasklet[exec.lanes()];
     this.readyAt = new long[exec.lanes()];
+    this.held = new long[exec.lanes()];
     this.setupCounts = new OpCounts[exec.lanes()];
     java.util.Arrays.fill(setupCounts, OpCounts.ZERO);
     this.setupCpu = new long[exec.lanes()];
@@ -194,6 +197,9 @@ final class LaneWorker implements Runnable {
         OpCounts tail = meter.counts().minus(counted);
         exec.countTail(tail);
         compute(lane, start, 0, measuredCpu() - cpu, tail);
+      }
+      for (int lane : lanes) {
+        swap(lane);
       }
     } catch (Stop e) {
       // The execution ended (failed, cancelled, or stopped by its time limit).
@@ -373,6 +379,13 @@ final class LaneWorker implements Runnable {
       public ByteBuffer readObject(String path) throws IOException {
         return readSideObject(lane, path);
       }
+
+      @Override
+      public void holding(long bytes) {
+        TaskletContext.super.holding(bytes);
+        held[lane] = Math.max(held[lane], bytes);
+        exec.holding(bytes);
+      }
     };
   }
 
@@ -415,6 +428,58 @@ final class LaneWorker implements Runnable {
     // The lane's core waits for the last page.
     exec.model().compute(lane, timeline.doneNanos(), 0);
     return all.asReadOnlyBuffer();
+  }
+
+  /**
+   * The iSSD's swap (its Eq. 9), for a lane whose function held more than the lane's memory: a pass over
+   * the lane's data holds only as much of its intermediate result as fits, so the data is read
+   * {@code ceil(M(f) / M_ch)} times in all. The passes beyond the first are read again here, after the
+   * lane's last work, as internal reads of its channels' pages (really read, and booked on the dies and
+   * buses like any), and the lane ends when the last has arrived. As in Eq. 9 the passes cost reads,
+   * not compute: the tasklet runs over its records once. Nothing is charged on a device whose lanes'
+   * memory is unbounded ({@code isp.lane-memory-bytes} 0).
+   */
+  private void swap(int lane) throws Stop {
+    IspParameters isp = exec.isp();
+    if (!isp.laneMemoryBounded() || held[lane] <= isp.laneMemoryBytes()) {
+      return;
+    }
+    long again = (held[lane] + isp.laneMemoryBytes() - 1) / isp.laneMemoryBytes() - 1;
+    int pageSize = exec.targets().isEmpty() ? 0 : exec.targets().get(0).pageSize();
+    ByteBuffer page = ByteBuffer.allocate(Math.max(1, pageSize));
+    long start = exec.model().computeStart(lane, 0);
+    long last = start;
+    for (long pass = 0; pass < again; pass++) {
+      for (int channel = 0; channel < exec.channels(); channel++) {
+        if (exec.laneOf(channel) != lane) {
+          continue;
+        }
+        List<Execution.WorkItem> plan = exec.channelPlan(channel);
+        for (int at = 0; at < plan.size(); ) {
+          if (exec.isStopped()) {
+            throw new Stop();
+          }
+          InternalTimeline timeline = timing.internalReads(Math.max(start, exec.model().channelReady(channel)));
+          int n = 0;
+          for (; n < isp.readRequestPages() && at < plan.size(); n++, at++) {
+            Execution.WorkItem item = plan.get(at);
+            page.clear();
+            try {
+              store.readPageForScan(exec.targets().get(item.input()).objectId(), item.page(), page, timeline);
+            } catch (StoreException | IOException e) {
+              exec.fail("internal read of page " + item.page() + " of " + exec.targets().get(item.input()).path()
+                  + " failed while lane " + lane + " swapped: " + e.getMessage());
+              throw new Stop();
+            }
+          }
+          exec.model().readDone(channel, timeline.doneNanos(), timeline.hostDelayNanos());
+          exec.swapRead(n);
+          last = Math.max(last, timeline.doneNanos());
+        }
+      }
+    }
+    // The lane's core waits for the last pass's last page.
+    exec.model().compute(lane, last, 0);
   }
 
   private static IOException asIoException(String path, StoreException e) {

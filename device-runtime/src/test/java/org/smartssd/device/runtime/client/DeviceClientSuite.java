@@ -333,9 +333,10 @@ public abstract class DeviceClientSuite {
     assertThat(client.transferCounts().since(before))
         .isEqualTo(new TransferCounts(header + 2 + 16, header + 2 + message.getBytes(StandardCharsets.UTF_8).length));
 
-    // READ_OBJECT: u64, u32; u8 state, string message, statistics (u32, 24 u64; 27 from version 5 on), u32 n,
-    // n results (u16 lane, bytes data), bool finished.
-    int counters = client.protocolVersion() >= ProtocolConstants.OUTPUT_VERSION ? 27 : 24;
+    // READ_OBJECT: u64, u32; u8 state, string message, statistics (u32, 24 u64; 27 from version 5 on, 29 from
+    // version 6 on), u32 n, n results (u16 lane, bytes data), bool finished.
+    int counters = client.protocolVersion() >= ProtocolConstants.LANE_MEMORY_VERSION ? 29
+        : client.protocolVersion() >= ProtocolConstants.OUTPUT_VERSION ? 27 : 24;
     long counter = client.createObject(ByteBuffer.allocate(0), RecordCounter.class.getName(),
         Map.of("record-length", "20"));
     long exec = client.executeObject(counter, List.of(InputRange.whole("/counted/records")), Map.of());
