@@ -220,7 +220,8 @@ final class PlacementPlanner {
   }
 
   /** What the sample executions measured. */
-  record Sample(long records, double bytesPerRecord, Work lane, Work tail, ResultCurve laneResults, Work merge) {
+  record Sample(long records, double bytesPerRecord, Work lane, Work tail, ResultCurve laneResults, Work merge,
+      ResultCurve laneState) {
 
     /**
      * Runs the sample executions over the split's first bytes on {@code device}: its lanes are its cores
@@ -267,12 +268,16 @@ final class PlacementPlanner {
         ExecutionStatistics[] runs = {t1, t2, small, large};
         double[] perLane = new double[runs.length];
         double[] bytesPerLane = new double[runs.length];
+        double[] held = new double[runs.length];
         for (int i = 0; i < runs.length; i++) {
           int active = AnalyticModel.activeLanes(device, runs[i].bytesScanned());
           perLane[i] = (double) runs[i].records() / active;
           bytesPerLane[i] = (double) runs[i].resultBytes() / active;
+          held[i] = runs[i].laneStateBytes();
         }
         ResultCurve results = ResultCurve.through(perLane, bytesPerLane);
+        // What the busiest lane's function held (the iSSD's M(f), for the swap), against the same sizes.
+        ResultCurve state = ResultCurve.through(perLane, held);
         // Merged on the device: the same two again, merged there; what they count beyond is the merge's, a
         // fixed part and a part a byte of the lanes' results.
         Work merge = Work.NONE;
@@ -285,7 +290,7 @@ final class PlacementPlanner {
           Counts mergeLarge = counts(largeMerged).minus(counts(large)).atLeastZero();
           merge = Work.fitOrScale(small.resultBytes(), mergeSmall, large.resultBytes(), mergeLarge);
         }
-        return new Sample(large.records(), bytesPerRecord, lane, tail, results, merge);
+        return new Sample(large.records(), bytesPerRecord, lane, tail, results, merge, state);
       } finally {
         try {
           client.removeObject(installed.taskletId());
@@ -311,7 +316,7 @@ final class PlacementPlanner {
       hostPerSplit.put(Mode.HOST_OPTIMIZED, perSplit);
       hostPerSplit.put(Mode.DEVICE, perSplit);
       return new Workload("sampled job", (int) Math.max(1, Math.round(bytesPerRecord)), lane, tail, merge,
-          laneResults, host, hostPerSplit, Counts.ZERO, 0);
+          laneResults, host, hostPerSplit, Counts.ZERO, laneState);
     }
 
     private static ExecutionStatistics execute(DeviceClient client, long taskletId, String path, long start,

@@ -160,7 +160,7 @@ public final class AnalyticModel {
     // What the lane computes once told its input ended (its last buffer's combine): after its last read.
     double tail = Math.min(compute, w.laneTail().of(job.lastBufferRecords(recordsPerLane)).nanos(core));
     double streamed = compute - tail;
-    double swap = swapNanos(w.laneMemoryBytes(), job.laneMemoryBytes(), read);
+    double swap = swapNanos((long) Math.ceil(w.laneState().bytes(recordsPerLane)), job.laneMemoryBytes(), read);
     double lastCompute = streamed / Math.max(1, requests);
     double streaming = Math.max(read + lastCompute, fullRequest + streamed);
     // The lane combines its buffer each time it fills: its work comes in bursts, not evenly. Reads run
@@ -259,9 +259,10 @@ public final class AnalyticModel {
   /**
    * The iSSD's Eq. 9: a function whose memory M(f) exceeds its core's M reads its data ceil(M(f) / M)
    * times. Written here as the reads beyond the first, which Eq. 5 already counts (taken literally,
-   * Eq. 9 charges one more read even when M(f) fits). A job on a device takes M from the device's
-   * {@code isp.lane-memory-bytes} (bounded in the iSSD profiles only), but the sampled workloads do
-   * not measure M(f) (they say 0), so for them this is zero; the simulator bounds no lane's memory.
+   * Eq. 9 charges one more read even when M(f) fits), after the lane's work, as the simulator reads
+   * them. A job on a device takes M from the device's {@code isp.lane-memory-bytes} (bounded in the
+   * iSSD profiles only); M(f) is the workload's lane state at the busiest lane's records, as the
+   * device reported it on the samples.
    */
   static double swapNanos(long functionBytes, long memoryBytes, double readNanos) {
     if (functionBytes <= memoryBytes) {

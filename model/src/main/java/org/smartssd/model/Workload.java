@@ -23,11 +23,21 @@ import java.util.Objects;
  *     and clears each map task's output buffer, for one); a mode left out has none
  * @param hostPerResultByte device mode: the host's work for each byte of partial results it receives
  *     (decoding them, combining and reducing them)
- * @param laneMemoryBytes memory one lane's function needs (the iSSD's M(f), for its swap cost)
+ * @param laneState the most a lane's function holds (the iSSD's M(f), for its swap cost) against the
+ *     records the lane read, as the device reports it ({@code TaskletContext.holding}: with a combiner,
+ *     the combined pairs, about the distinct keys among the records); {@link ResultCurve#NONE} for a
+ *     function that holds nothing
  */
 public record Workload(String name, int recordBytes, Work deviceLane, Work laneTail, Work merge,
     ResultCurve laneResults, Map<Mode, Work> host, Map<Mode, Counts> hostPerSplit, Counts hostPerResultByte,
-    long laneMemoryBytes) {
+    ResultCurve laneState) {
+
+  /** A workload whose lanes hold {@code laneStateBytes} whatever they read. */
+  public Workload(String name, int recordBytes, Work deviceLane, Work laneTail, Work merge, ResultCurve laneResults,
+      Map<Mode, Work> host, Map<Mode, Counts> hostPerSplit, Counts hostPerResultByte, long laneStateBytes) {
+    this(name, recordBytes, deviceLane, laneTail, merge, laneResults, host, hostPerSplit, hostPerResultByte,
+        ResultCurve.constant(laneStateBytes));
+  }
 
   public Workload {
     Objects.requireNonNull(name, "name");
@@ -39,6 +49,7 @@ public record Workload(String name, int recordBytes, Work deviceLane, Work laneT
     Objects.requireNonNull(hostPerResultByte, "hostPerResultByte");
     Objects.requireNonNull(merge, "merge");
     Objects.requireNonNull(laneResults, "laneResults");
+    Objects.requireNonNull(laneState, "laneState");
     for (Mode m : Mode.values()) {
       if (!host.containsKey(m)) {
         throw new IllegalArgumentException("the host's work in mode " + m.optionName() + " is missing");

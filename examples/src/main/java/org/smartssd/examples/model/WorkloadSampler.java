@@ -33,7 +33,8 @@ import org.smartssd.model.Workload;
  * host does for each split (a map task's own work), and on a device of many lanes, merged on the host
  * and on the device, what the host does for each byte of partial results. The lanes' result bytes of
  * every device run, against the records a lane read, give the result curve ({@link ResultCurve}: with
- * a combiner, the keys a lane sees as its records grow). Every runner
+ * a combiner, the keys a lane sees as its records grow); what the busiest lane's function said it held,
+ * against the same, gives the lane state (the iSSD's M(f), for the swap). Every runner
  * runs its jobs once before it measures: classes load and initialise once a JVM, and a measured run
  * that did so would count it.
  */
@@ -160,18 +161,22 @@ public final class WorkloadSampler {
     RunStatistics.DeviceWork[] runs = {manyLanes.device(), tailSmall.device(), tailLarge.device(), ds, dl};
     double[] perLane = new double[runs.length];
     double[] bytesPerLane = new double[runs.length];
+    double[] held = new double[runs.length];
     for (int i = 0; i < runs.length; i++) {
       int active = AnalyticModel.activeLanes(i == 0 ? wideConfig : config, (double) records[i] * recordBytes);
       perLane[i] = (double) records[i] / active;
       bytesPerLane[i] = (double) runs[i].resultBytes() / active;
+      held[i] = runs[i].laneStateBytes(); // one device, one execution a run: its busiest lane's
     }
     ResultCurve laneResults = ResultCurve.through(perLane, bytesPerLane);
+    // What a lane's function held (the iSSD's M(f), for the swap) against the same lane sizes.
+    ResultCurve laneState = ResultCurve.through(perLane, held);
     // No lane's buffer filled in these two: every record was still held at the end.
     Work tailFit = Work.fit(tail1, Counts.of(tailSmall.device().countedTail()), tail2,
         Counts.of(tailLarge.device().countedTail()));
     Work tail = new Work(tailFit.perRecord(), tailFit.fixed().times(1.0 / lanes));
     Workload w = new Workload(scenario.optionName(), recordBytes, lane, tail, merge, laneResults, host,
-        hostPerSplit, hostPerResultByte, 0);
+        hostPerSplit, hostPerResultByte, laneState);
     say(log, "work a record: device lane %.0f ops (%.0f heap, %.1f calls); host %s",
         lane.perRecord().ops(), lane.perRecord().memory(), lane.perRecord().calls(),
         String.join(", ", host.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f ops",
