@@ -38,16 +38,21 @@ import org.smartssd.opcount.CoreCost;
 public final class AnalyticModel {
   private AnalyticModel() {}
 
-  /** All three modes. */
+  /** Every mode the workload runs in ({@link Workload#modes}). */
   public static Map<Mode, Prediction> predict(Workload w, DeviceConfig device, Job job) {
     Map<Mode, Prediction> m = new EnumMap<>(Mode.class);
-    for (Mode mode : Mode.values()) {
+    for (Mode mode : w.modes()) {
       m.put(mode, predict(w, device, job, mode));
     }
     return m;
   }
 
+  /** @throws IllegalArgumentException for a mode the workload does not run in */
   public static Prediction predict(Workload w, DeviceConfig device, Job job, Mode mode) {
+    if (!w.host().containsKey(mode)) {
+      throw new IllegalArgumentException(w.name() + " does not run in mode " + mode.optionName() + " (it runs in "
+          + String.join(", ", w.modes().stream().map(Mode::optionName).toList()) + ")");
+    }
     return mode == Mode.DEVICE ? device(w, device, job) : host(w, device, job, mode);
   }
 

@@ -1,7 +1,10 @@
 package org.smartssd.model;
 
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A job as the analytic model sees it: its input and the counted work of its functions, measured on
@@ -18,7 +21,9 @@ import java.util.Objects;
  *     it merges (in {@link Work#perRecord}: here a result byte, not an input record)
  * @param laneResults the bytes of one lane's results against the records it read (with a combiner,
  *     about the distinct keys among them)
- * @param host the host's work in each mode, per input record and fixed per job
+ * @param host the host's work in each mode the job has, per input record and fixed per job: device mode's
+ *     always (the host reads the partial results and reduces), a host mode's where the job runs in it (the
+ *     data-mining workloads have no host-optimized mode; the model predicts no mode a workload lacks)
  * @param hostPerSplit the host's work in each mode for each split (a map task's own: Hadoop allocates
  *     and clears each map task's output buffer, for one); a mode left out has none
  * @param hostPerResultByte device mode: the host's work for each byte of partial results it receives
@@ -50,11 +55,15 @@ public record Workload(String name, int recordBytes, Work deviceLane, Work laneT
     Objects.requireNonNull(merge, "merge");
     Objects.requireNonNull(laneResults, "laneResults");
     Objects.requireNonNull(laneState, "laneState");
-    for (Mode m : Mode.values()) {
-      if (!host.containsKey(m)) {
-        throw new IllegalArgumentException("the host's work in mode " + m.optionName() + " is missing");
-      }
+    if (!host.containsKey(Mode.DEVICE) || host.size() < 2) {
+      throw new IllegalArgumentException("the host's work is needed in device mode and a host mode, not only in "
+          + String.join(", ", host.keySet().stream().map(Mode::optionName).toList()));
     }
+  }
+
+  /** The modes the job runs in: those the host's work is known in, in the enum's order. */
+  public Set<Mode> modes() {
+    return Collections.unmodifiableSet(EnumSet.copyOf(host.keySet()));
   }
 
   /** The host's work for each split in a mode. */

@@ -341,6 +341,26 @@ class AnalyticModelTest {
         within(1.0));
   }
 
+  /** The data-mining workloads run host-normal and in the devices only: no host-optimized time is made up. */
+  @Test
+  void aModeTheWorkloadLacksIsNotPredicted() {
+    Workload all = workload(1_000, 500, 100);
+    Map<Mode, Work> host = new java.util.EnumMap<>(all.host());
+    host.remove(Mode.HOST_OPTIMIZED);
+    Workload two = new Workload("two modes", 20, all.deviceLane(), all.laneTail(), all.merge(), all.laneResults(), host,
+        all.hostPerSplit(), all.hostPerResultByte(), 0);
+    DeviceConfig d = device("msst13-sata");
+    Job job = Job.of(1_000_000, false);
+    Map<Mode, Prediction> p = AnalyticModel.predict(two, d, job);
+    assertThat(p.keySet()).containsExactly(Mode.HOST_NORMAL, Mode.DEVICE);
+    assertThat(p.get(Mode.DEVICE).totalNanos()).isEqualTo(AnalyticModel.predict(all, d, job, Mode.DEVICE).totalNanos());
+    assertThatThrownBy(() -> AnalyticModel.predict(two, d, job, Mode.HOST_OPTIMIZED))
+        .hasMessageContaining("host-optimized");
+    assertThatThrownBy(() -> new Workload("device only", 20, all.deviceLane(), all.laneTail(), all.merge(),
+        all.laneResults(), Map.of(Mode.DEVICE, Work.NONE), Map.of(), Counts.ZERO, 0))
+        .hasMessageContaining("a host mode");
+  }
+
   @Test
   void badInputsAreNamed() {
     assertThatThrownBy(() -> Mode.parse("hybrid")).hasMessageContaining("'hybrid'");
