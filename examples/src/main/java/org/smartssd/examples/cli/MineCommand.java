@@ -18,7 +18,6 @@ import org.smartssd.examples.mining.Graph;
 import org.smartssd.examples.mining.GraphFiles;
 import org.smartssd.examples.mining.IterativeMining;
 import org.smartssd.examples.mining.KMeans;
-import org.smartssd.examples.mining.KMeansData;
 import org.smartssd.examples.mining.Mine;
 import org.smartssd.examples.mining.MiningReport;
 import org.smartssd.examples.mining.PageRank;
@@ -61,12 +60,12 @@ public final class MineCommand implements Callable<Integer> {
   Integer iterations;
 
   @Option(names = "--k", paramLabel = "K", description = "kmeans: clusters (default: ${DEFAULT-VALUE}).",
-      defaultValue = "8")
+      defaultValue = "" + KMeans.DEFAULT_K)
   int k;
 
   @Option(names = "--dimensions", paramLabel = "D",
       description = "kmeans: coordinates of a point, each a float (default: ${DEFAULT-VALUE}, the iSSD's Table 4).",
-      defaultValue = "8")
+      defaultValue = "" + KMeans.DEFAULT_DIMENSIONS)
   int dimensions;
 
   @Option(names = "--epsilon", paramLabel = "E", defaultValue = "0",
@@ -74,11 +73,11 @@ public final class MineCommand implements Callable<Integer> {
           + "moves none).")
   double epsilon;
 
-  @Option(names = "--damping", paramLabel = "D", defaultValue = "0.85",
+  @Option(names = "--damping", paramLabel = "D", defaultValue = "" + PageRank.DEFAULT_DAMPING,
       description = "pagerank: the damping factor, 0 to 1 (default: ${DEFAULT-VALUE}).")
   double damping;
 
-  @Option(names = "--out-degree", paramLabel = "M", defaultValue = "8",
+  @Option(names = "--out-degree", paramLabel = "M", defaultValue = "" + Graph.MEAN_OUT_DEGREE,
       description = "pagerank: the generated graph's mean out-degree (default: ${DEFAULT-VALUE}).")
   double outDegree;
 
@@ -88,11 +87,11 @@ public final class MineCommand implements Callable<Integer> {
           + "list (SOURCE TARGET a line, plain or .gz). Not with --size.")
   Path graph;
 
-  @Option(names = "--support", paramLabel = "S", defaultValue = "0.01",
+  @Option(names = "--support", paramLabel = "S", defaultValue = "" + Apriori.DEFAULT_SUPPORT,
       description = "apriori: the minimum support, as a fraction of the transactions (default: ${DEFAULT-VALUE}).")
   double support;
 
-  @Option(names = "--items", paramLabel = "T", defaultValue = "8",
+  @Option(names = "--items", paramLabel = "T", defaultValue = "" + AprioriData.MEAN_TRANSACTION_SIZE,
       description = "apriori: the mean items a generated transaction holds (default: ${DEFAULT-VALUE}, the iSSD's "
           + "Table 4).")
   double items;
@@ -197,9 +196,7 @@ public final class MineCommand implements Callable<Integer> {
         if (!(epsilon >= 0)) {
           throw new CommandLine.ParameterException(cl, "--epsilon must be 0 or more, not " + epsilon);
         }
-        float[] points = KMeansData.generate((int) n, dimensions, k, seed);
-        return new KMeans(points, dimensions, k, seed, iterations == null ? 30 : iterations, epsilon,
-            "generated: " + k + " Gaussian clusters, seed " + seed);
+        return KMeans.generated((int) n, dimensions, k, seed, iterations == null ? 30 : iterations, epsilon);
       }
       case PAGERANK -> {
         if (!(damping >= 0 && damping <= 1)) {
@@ -245,10 +242,7 @@ public final class MineCommand implements Callable<Integer> {
         if (!(items >= 1 && items <= 1000)) {
           throw new CommandLine.ParameterException(cl, "--items must be between 1 and 1000, not " + items);
         }
-        int[][] transactions = AprioriData.generate((int) n, items, seed);
-        return new Apriori(transactions, support, iterations == null ? 20 : iterations,
-            "generated like the IBM Quest generator: " + AprioriData.ITEMS + " items, " + AprioriData.PATTERNS
-                + " patterns of mean size " + AprioriData.MEAN_PATTERN_SIZE + ", seed " + seed);
+        return Apriori.generated((int) n, items, support, seed, iterations == null ? 20 : iterations);
       }
     }
   }

@@ -35,6 +35,9 @@ public final class Apriori implements IterativeMining<Apriori.State> {
   /** The most candidates a pass may have: they travel in the job's configuration. */
   static final int MAX_CANDIDATES = 2_000_000;
 
+  /** {@code smartssd mine}'s minimum support: 1% of the transactions. */
+  public static final double DEFAULT_SUPPORT = 0.01;
+
   /** A frequent itemset: its items, ascending, and the transactions that contain it. */
   public record Itemset(int[] items, long support) {}
 
@@ -87,6 +90,13 @@ public final class Apriori implements IterativeMining<Apriori.State> {
     this.minSupport = Math.max(1, (long) Math.ceil(support * transactions.length - 1e-9));
     this.maxPasses = maxPasses;
     this.source = source;
+  }
+
+  /** Apriori over {@code n} generated transactions of {@code meanItems} items on average ({@link AprioriData}). */
+  public static Apriori generated(int n, double meanItems, double support, long seed, int maxPasses) {
+    return new Apriori(AprioriData.generate(n, meanItems, seed), support, maxPasses,
+        "generated like the IBM Quest generator: " + AprioriData.ITEMS + " items, " + AprioriData.PATTERNS
+            + " patterns of mean size " + AprioriData.MEAN_PATTERN_SIZE + ", seed " + seed);
   }
 
   @Override

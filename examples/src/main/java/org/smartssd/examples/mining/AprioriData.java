@@ -22,6 +22,8 @@ public final class AprioriData {
   public static final int ITEMS = 1000;
   public static final int PATTERNS = 2000;
   public static final double MEAN_PATTERN_SIZE = 4;
+  /** {@code smartssd mine}'s mean items a transaction (the iSSD's Table 4). */
+  public static final double MEAN_TRANSACTION_SIZE = 8;
 
   public static int[][] generate(int transactions, double meanTransactionSize, long seed) {
     return generate(transactions, meanTransactionSize, ITEMS, PATTERNS, MEAN_PATTERN_SIZE, seed);

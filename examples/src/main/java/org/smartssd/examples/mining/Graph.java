@@ -22,6 +22,9 @@ public record Graph(int nodes, int[] sources, int[] targets, String source) {
     }
   }
 
+  /** {@code smartssd mine}'s mean out-degree of a generated graph. */
+  public static final double MEAN_OUT_DEGREE = 8;
+
   public int edges() {
     return sources.length;
   }

@@ -37,6 +37,10 @@ public final class KMeans implements IterativeMining<KMeans.State> {
    */
   public record State(double[][] centroids, long[] counts) {}
 
+  /** {@code smartssd mine}'s clusters and a point's floats (the iSSD's Table 4's 8 dimensions). */
+  public static final int DEFAULT_K = 8;
+  public static final int DEFAULT_DIMENSIONS = 8;
+
   private final float[] points;
   private final int n;
   private final int d;
@@ -75,6 +79,15 @@ public final class KMeans implements IterativeMining<KMeans.State> {
     this.maxIterations = maxIterations;
     this.epsilon = epsilon;
     this.source = source;
+  }
+
+  /**
+   * k-means over {@code n} generated points of {@code d} dimensions ({@link KMeansData}: {@code k} Gaussian
+   * clusters), its first centroids drawn by the same seed.
+   */
+  public static KMeans generated(int n, int d, int k, long seed, int maxIterations, double epsilon) {
+    return new KMeans(KMeansData.generate(n, d, k, seed), d, k, seed, maxIterations, epsilon,
+        "generated: " + k + " Gaussian clusters, seed " + seed);
   }
 
   @Override

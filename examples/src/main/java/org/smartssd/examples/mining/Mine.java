@@ -40,6 +40,11 @@ public final class Mine {
   /** The modes the workloads run in. */
   public static final List<Mode> MODES = List.of(Mode.HOST_NORMAL, Mode.DEVICE);
 
+  /** Where a workload's data set goes on each device, a part a device: the path after {@code objfs://ADDRESS}. */
+  public static String devicePath(Algorithm algorithm) {
+    return DEVICE_DIRECTORY + "/" + algorithm.optionName() + "/part-00000";
+  }
+
   /**
    * What to run.
    *
@@ -141,8 +146,7 @@ public final class Mine {
       }
       List<org.apache.hadoop.fs.Path> inputs = new ArrayList<>();
       for (String address : addresses) {
-        inputs.add(new org.apache.hadoop.fs.Path("objfs://" + address + DEVICE_DIRECTORY + "/"
-            + workload.algorithm().optionName() + "/part-00000"));
+        inputs.add(new org.apache.hadoop.fs.Path("objfs://" + address + devicePath(workload.algorithm())));
       }
       long loadStarted = System.nanoTime();
       workload.load(conf, inputs);

@@ -33,6 +33,9 @@ import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
  * order. The first ranks are 1 / N each. A fixed number of iterations.
  */
 public final class PageRank implements IterativeMining<long[]> {
+  /** {@code smartssd mine}'s damping factor, the usual one. */
+  public static final double DEFAULT_DAMPING = 0.85;
+
   private final Graph graph;
   private final long[] outDegrees;
   private final int dampingPpm;
