@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.smartssd.examples.loganalysis.Json;
 import org.smartssd.examples.loganalysis.Scenario;
+import org.smartssd.examples.model.ScenarioRunner;
 import org.smartssd.examples.model.Setting;
 import org.smartssd.examples.model.WorkloadSampler;
 import org.smartssd.model.AnalyticModel;
@@ -52,7 +53,7 @@ public final class ModelCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
-    Workload w = WorkloadSampler.sample(s, setting.deviceKeys(), setting.recordBytes(), cl.getErr());
+    Workload w = WorkloadSampler.sample(ScenarioRunner.job(s), setting.deviceKeys(), setting.hadoopKeys(), cl.getErr());
     Map<Mode, Prediction> p = AnalyticModel.predict(w, setting.config(), setting.job(records));
     PrintWriter out = cl.getOut();
     if (json) {

@@ -6,9 +6,12 @@ import org.smartssd.examples.loganalysis.Scenario;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
-/** The options {@code model} and {@code sweep} share: which scenario, how many records, on what devices. */
+/**
+ * The options {@code model} and {@code sweep} share: which scenario, how many records, on what devices
+ * ({@code model} needs a scenario; {@code sweep} takes one or a data-mining workload).
+ */
 final class ScenarioOptions {
-  @Option(names = "--scenario", paramLabel = "S", required = true, description = "regions or top-types.")
+  @Option(names = "--scenario", paramLabel = "S", description = "The log analysis's scenario: regions or top-types.")
   String scenario;
 
   @Option(names = "--records", paramLabel = "N", required = true, description = "Input records.")
@@ -29,13 +32,20 @@ final class ScenarioOptions {
    * @throws CommandLine.ParameterException naming what is wrong
    */
   Scenario scenario(CommandLine cl) {
-    if (records < 1) {
-      throw new CommandLine.ParameterException(cl, "--records must be 1 or more, not " + records);
+    checkRecords(cl);
+    if (scenario == null) {
+      throw new CommandLine.ParameterException(cl, "Missing required option: '--scenario=S'");
     }
     try {
       return Scenario.parse(scenario);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+  }
+
+  void checkRecords(CommandLine cl) {
+    if (records < 1) {
+      throw new CommandLine.ParameterException(cl, "--records must be 1 or more, not " + records);
     }
   }
 }

@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.smartssd.examples.loganalysis.Scenario;
+import org.smartssd.examples.model.SampledJob;
+import org.smartssd.examples.model.ScenarioRunner;
 import org.smartssd.examples.model.Setting;
 import org.smartssd.examples.model.Sweep;
 import picocli.CommandLine;
@@ -21,8 +22,9 @@ import picocli.CommandLine.Option;
     name = "sweep",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs the log analysis's scenario in the simulator (devices of this JVM, unpaced: modelled times) and predicts "
-          + "it with the analytic model at every point of a grid, every combination of the --vary values. Writes "
+      "Runs a job in the simulator (devices of this JVM, unpaced: modelled times) and predicts it with the analytic "
+          + "model at every point of a grid, every combination of the --vary values. The job is the log analysis's "
+          + "--scenario in its three modes. Writes "
           + "DIR/sweep.csv (a row a point and mode: the varied keys, mode, simulated_s, analytic_s and the "
           + "analytic breakdown), DIR/simulated.jsonl (the simulator's run statistics, a line a row) and a chart "
           + "a varied key (DIR/<key>.png), and prints the Pearson correlation and "
@@ -36,8 +38,8 @@ public final class SweepCommand implements Callable<Integer> {
   ScenarioOptions options;
 
   @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
-      description = "A key and its values (a device key, devices or record-bytes); repeat to vary several, the "
-          + "grid is every combination.")
+      description = "A key and its values (a device key, devices, or with --scenario record-bytes); repeat to vary "
+          + "several, the grid is every combination.")
   List<String> vary = new ArrayList<>();
 
   @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where sweep.csv and the charts go.")
@@ -47,7 +49,7 @@ public final class SweepCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     HadoopLogging.quietWithDevices();
     CommandLine cl = spec.commandLine();
-    Scenario s = options.scenario(cl);
+    SampledJob job = ScenarioRunner.job(options.scenario(cl));
     long records = options.records;
     String profile = options.profile;
     Map<String, String> settings = options.settings;
@@ -71,13 +73,13 @@ public final class SweepCommand implements Callable<Integer> {
         }
         grid.put(key, values);
       }
-      Setting.of(profile, settings); // the fixed settings checked before the grid's points are
+      Setting.of(profile, settings, job.storesTraceRecords()); // the fixed settings checked before the grid's points are
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
     List<Sweep.Row> rows;
     try {
-      rows = Sweep.run(s, records, profile, settings, grid, cl.getErr());
+      rows = Sweep.run(job, records, profile, settings, grid, cl.getErr());
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
@@ -86,8 +88,8 @@ public final class SweepCommand implements Callable<Integer> {
     Path simulated = Sweep.writeSimulated(out, rows);
     List<Path> charts = Sweep.writeCharts(out, keys, rows);
     PrintWriter o = cl.getOut();
-    o.printf(Locale.ROOT, "%s, %,d records, %s: %d points (all times modelled)%n", s.optionName(), records, profile,
-        rows.size() / org.smartssd.examples.loganalysis.Mode.values().length);
+    o.printf(Locale.ROOT, "%s, %,d records, %s: %d points (all times modelled)%n", job.name(), records, profile,
+        rows.size() / job.modes().size());
     o.printf(Locale.ROOT, "%-15s %7s %9s %20s%n", "mode", "points", "PCC", "worst relative error");
     for (Sweep.Agreement a : Sweep.agreement(rows).values()) {
       o.printf(Locale.ROOT, "%-15s %7d %9s %19.1f%%%n", a.mode().optionName(), a.points(),

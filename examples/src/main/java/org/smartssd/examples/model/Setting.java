@@ -13,8 +13,9 @@ import org.smartssd.model.Job;
 
 /**
  * One point of the design space: a profile, device keys ({@code smartssd.device.*}), the number of
- * devices ({@value #DEVICES}) and the bytes a stored record takes ({@value #RECORD_BYTES}), as {@code
- * model --set} and {@code sweep --vary} give them.
+ * devices ({@value #DEVICES}) and the bytes a stored record of the log analysis's trace takes ({@value
+ * #RECORD_BYTES}; 0 for a job whose records are its own, a data-mining workload's), as {@code model --set}
+ * and {@code sweep --vary} give them.
  */
 public record Setting(String profile, Map<String, String> deviceKeys, int devices, int recordBytes) {
   /** The key that says how many devices hold the input. */
@@ -27,23 +28,41 @@ public record Setting(String profile, Map<String, String> deviceKeys, int device
     if (devices < 1 || devices > 64) {
       throw new IllegalArgumentException(DEVICES + " must be between 1 and 64, not " + devices);
     }
-    Wc98Record.checkStoredBytes(RECORD_BYTES, recordBytes);
+    if (recordBytes != 0) {
+      Wc98Record.checkStoredBytes(RECORD_BYTES, recordBytes);
+    }
   }
 
   /**
-   * A setting from a profile and {@code key=value} pairs: device keys, {@value #DEVICES} or {@value
-   * #RECORD_BYTES}.
+   * A setting of the log analysis from a profile and {@code key=value} pairs: device keys, {@value #DEVICES}
+   * or {@value #RECORD_BYTES}.
    *
    * @throws IllegalArgumentException naming a key that is none of these, or a bad value
    */
   public static Setting of(String profile, Map<String, String> keys) {
+    return of(profile, keys, true);
+  }
+
+  /**
+   * A setting from a profile and {@code key=value} pairs, for a job that stores the log analysis's trace
+   * records ({@code storedRecords}: {@value #RECORD_BYTES} may be given) or one whose records are its own (it
+   * may not).
+   *
+   * @throws IllegalArgumentException naming a key that is none of these, or a bad value
+   */
+  public static Setting of(String profile, Map<String, String> keys, boolean storedRecords) {
     Map<String, String> device = new LinkedHashMap<>();
     int devices = 1;
-    int recordBytes = Wc98Record.BYTES;
+    int recordBytes = storedRecords ? Wc98Record.BYTES : 0;
     for (Map.Entry<String, String> e : keys.entrySet()) {
       if (e.getKey().equals(DEVICES)) {
         devices = whole(DEVICES, e.getValue());
       } else if (e.getKey().equals(RECORD_BYTES)) {
+        if (!storedRecords) {
+          throw new IllegalArgumentException(RECORD_BYTES + " sizes the log analysis's stored trace records; a "
+              + "data-mining workload's records are its own (a point, an edge, a transaction's line): not with "
+              + "--algorithm");
+        }
         recordBytes = whole(RECORD_BYTES, e.getValue());
       } else if (e.getKey().startsWith(DeviceConfigKeys.PREFIX)) {
         device.put(e.getKey(), e.getValue());
@@ -66,9 +85,9 @@ public record Setting(String profile, Map<String, String> deviceKeys, int device
     }
   }
 
-  /** The jobs' Hadoop keys for this setting: the stored record size. */
+  /** The jobs' Hadoop keys for this setting: the stored record size, if the job stores trace records. */
   public Map<String, String> hadoopKeys() {
-    return Map.of(LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes));
+    return recordBytes == 0 ? Map.of() : Map.of(LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes));
   }
 
   /** The devices' configuration. */

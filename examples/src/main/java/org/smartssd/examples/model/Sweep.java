@@ -24,7 +24,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 import org.smartssd.examples.loganalysis.Json;
 import org.smartssd.examples.loganalysis.Mode;
 import org.smartssd.examples.loganalysis.RunStatistics;
-import org.smartssd.examples.loganalysis.Scenario;
 import org.smartssd.model.AnalyticModel;
 import org.smartssd.model.Prediction;
 import org.smartssd.model.Workload;
@@ -32,7 +31,7 @@ import org.smartssd.model.Workload;
 /**
  * Runs the simulator and the analytic model at every point of a grid of settings, and compares them
  * as the iSSD validated its model: the Pearson correlation of the two times and the worst relative
- * error, per mode. The workload is counted once, at the grid's first point.
+ * error, per mode the job runs in. The workload is counted once, at the grid's first point.
  */
 public final class Sweep {
   private static final long SEED = 1998;
@@ -63,14 +62,14 @@ public final class Sweep {
    * @param fixed settings every point has ({@code model --set}'s)
    * @param vary each varied key with its values, in order; the grid is every combination
    */
-  public static List<Row> run(Scenario scenario, long records, String profile, Map<String, String> fixed,
+  public static List<Row> run(SampledJob job, long records, String profile, Map<String, String> fixed,
       Map<String, List<String>> vary, PrintWriter log) throws IOException, InterruptedException {
     List<Map<String, String>> grid = grid(vary);
     List<Setting> settings = new ArrayList<>();
     for (Map<String, String> point : grid) {
       Map<String, String> keys = new LinkedHashMap<>(fixed);
       keys.putAll(point);
-      settings.add(Setting.of(profile, keys)); // every value checked before anything runs
+      settings.add(Setting.of(profile, keys, job.storesTraceRecords())); // every value checked before anything runs
     }
     // The work per record depends on the record's size only: counted once a size, on the first point's device.
     Map<Integer, Workload> workloads = new java.util.HashMap<>();
@@ -81,15 +80,18 @@ public final class Sweep {
       log.flush();
       Workload w = workloads.get(s.recordBytes());
       if (w == null) {
-        w = WorkloadSampler.sample(scenario, settings.get(0).deviceKeys(), s.recordBytes(), log);
+        w = WorkloadSampler.sample(job, settings.get(0).deviceKeys(), s.hadoopKeys(), log);
         workloads.put(s.recordBytes(), w);
       }
       Map<Mode, RunStatistics> simulated;
-      try (ScenarioRunner runner = new ScenarioRunner(s.deviceKeys(), s.devices(), s.hadoopKeys())) {
-        simulated = runner.run(scenario, records, SEED, List.of(Mode.values()));
+      try (Runner runner = job.open(s.deviceKeys(), s.devices(), s.hadoopKeys())) {
+        simulated = runner.run(records, SEED, job.modes());
       }
-      Map<org.smartssd.model.Mode, Prediction> analytic = AnalyticModel.predict(w, s.config(), s.job(records));
-      for (Mode m : Mode.values()) {
+      // The model's records are the run's, as its statistics count them (a mining data set's edges, or bytes
+      // of text, need not be the records asked for); every mode read the same.
+      long modelRecords = simulated.get(job.modes().get(0)).records();
+      Map<org.smartssd.model.Mode, Prediction> analytic = AnalyticModel.predict(w, s.config(), s.job(modelRecords));
+      for (Mode m : job.modes()) {
         Row r = new Row(grid.get(i), m, simulated.get(m).modelledSeconds(),
             analytic.get(WorkloadSampler.modelMode(m)), simulated.get(m));
         rows.add(r);

@@ -11,10 +11,8 @@ import org.smartssd.device.runtime.config.DeviceConfig;
 import org.smartssd.device.runtime.config.DeviceConfigKeys;
 import org.smartssd.devicemapper.DeviceMapperConfigKeys;
 import org.smartssd.examples.loganalysis.HostCounting;
-import org.smartssd.examples.loganalysis.LogAnalysis;
 import org.smartssd.examples.loganalysis.Mode;
 import org.smartssd.examples.loganalysis.RunStatistics;
-import org.smartssd.examples.loganalysis.Scenario;
 import org.smartssd.model.AnalyticModel;
 import org.smartssd.model.Counts;
 import org.smartssd.model.Job;
@@ -23,8 +21,10 @@ import org.smartssd.model.Work;
 import org.smartssd.model.Workload;
 
 /**
- * Measures a scenario's work on a sample, as the analytic model takes it: the scenario runs in every
- * mode on two sample sizes on a simulated device of this JVM, counted on both sides, and a straight
+ * Measures a job's work on a sample, as the analytic model takes it ({@link SampledJob}: a scenario of the
+ * log analysis, or a data-mining workload's job): the job runs in each of its modes (the log analysis has
+ * three, the data-mining workloads host-normal and device only: a mode a job lacks is absent from the
+ * workload, not estimated) on two sample sizes on a simulated device of this JVM, counted on both sides, and a straight
  * line through the two gives each function's work per record and its fixed part; both again merged
  * on the device, and what they count beyond the first two is the controller's merge, a fixed part
  * and a part a byte of the lanes' results (a line through the two). Two more device runs, small
@@ -51,13 +51,16 @@ public final class WorkloadSampler {
   private WorkloadSampler() {}
 
   /**
-   * Samples the scenario on a device with these keys ({@code smartssd.device.*}), its records stored in
-   * {@code recordBytes} bytes each.
+   * Samples a job on a device with these keys ({@code smartssd.device.*}), in the modes the job has. A
+   * record is one as the runs' statistics count it ({@link RunStatistics#records}), and so are the fits'
+   * sizes.
    *
+   * @param hadoopKeys the jobs' keys (a scenario's stored record size); the sampler sets where the lanes'
+   *     results are merged
    * @throws IllegalStateException if this JVM does not count the host's work (no agent)
    */
-  public static Workload sample(Scenario scenario, Map<String, String> deviceKeys, int recordBytes, PrintWriter log)
-      throws IOException, InterruptedException {
+  public static Workload sample(SampledJob job, Map<String, String> deviceKeys, Map<String, String> hadoopKeys,
+      PrintWriter log) throws IOException, InterruptedException {
     if (!HostCounting.start()) {
       throw new IllegalStateException("the analytic model's workload is counted: start the JVM with the counting "
           + "agent (-javaagent:smartssd-opcount.jar; bin/smartssd does)");
@@ -67,7 +70,7 @@ public final class WorkloadSampler {
       throw new IllegalArgumentException("the analytic model prices counted work: "
           + "smartssd.device.isp.compute-model must be counted");
     }
-    List<Mode> modes = List.of(Mode.values());
+    List<Mode> modes = job.modes();
     Map<Mode, RunStatistics> small;
     Map<Mode, RunStatistics> large;
     RunStatistics merged;
@@ -81,30 +84,30 @@ public final class WorkloadSampler {
     long tail2 = Math.max(2 * tail1, Math.min(TAIL_CAP, lanes * Job.BUFFER_RECORDS * 7 / 10));
     RunStatistics tailSmall;
     RunStatistics tailLarge;
-    say(log, "sampling %s: %,d and %,d records of %d bytes in every mode, counted", scenario.optionName(), SMALL,
-        LARGE, recordBytes);
+    say(log, "sampling %s: %,d and %,d records in %s, counted", job.name(), SMALL, LARGE,
+        modes.size() == Mode.values().length ? "every mode"
+            : String.join(" and ", modes.stream().map(Mode::optionName).toList()) + " mode");
     // Merged on the host, whatever the device's default (smartssd.device.isp.merge): the merge is measured
     // as what the merged runs count beyond these.
-    Map<String, String> hadoop = Map.of(LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes),
-        DeviceMapperConfigKeys.MERGE, "host");
-    try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 1, hadoop)) {
-      runner.run(scenario, SMALL, SEED + 1, modes); // warm: classes load and initialize once, uncounted after
-      small = runner.run(scenario, SMALL, SEED, modes);
-      large = runner.run(scenario, LARGE, SEED, modes);
-      tailSmall = runner.run(scenario, tail1, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
-      tailLarge = runner.run(scenario, tail2, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
+    Map<String, String> hadoop = merge(hadoopKeys, "host");
+    Map<String, String> hadoopMerged = merge(hadoopKeys, "device");
+    try (Runner runner = job.open(deviceKeys, 1, hadoop)) {
+      runner.run(SMALL, SEED + 1, modes); // warm: classes load and initialize once, uncounted after
+      small = runner.run(SMALL, SEED, modes);
+      large = runner.run(LARGE, SEED, modes);
+      tailSmall = runner.run(tail1, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
+      tailLarge = runner.run(tail2, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
     }
-    try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 1,
-        Map.of(DeviceMapperConfigKeys.MERGE, "device", LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes)))) {
-      runner.run(scenario, SMALL, SEED + 1, List.of(Mode.DEVICE));
-      merged = runner.run(scenario, SMALL, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
-      mergedLarge = runner.run(scenario, LARGE, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
+    try (Runner runner = job.open(deviceKeys, 1, hadoopMerged)) {
+      runner.run(SMALL, SEED + 1, List.of(Mode.DEVICE));
+      merged = runner.run(SMALL, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
+      mergedLarge = runner.run(LARGE, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
     }
     // The same records over two devices, two splits: what the host counts beyond one split is a split's own.
     Map<Mode, RunStatistics> twoSplits;
-    try (ScenarioRunner runner = new ScenarioRunner(deviceKeys, 2, hadoop)) {
-      runner.run(scenario, SMALL, SEED + 1, modes);
-      twoSplits = runner.run(scenario, SMALL, SEED, modes);
+    try (Runner runner = job.open(deviceKeys, 2, hadoop)) {
+      runner.run(SMALL, SEED + 1, modes);
+      twoSplits = runner.run(SMALL, SEED, modes);
     }
     // Device mode: merged on the device, the host receives one lane's partial results instead of every
     // lane's; what it then does less is its work for those bytes. A few lanes' partial results are a
@@ -115,14 +118,13 @@ public final class WorkloadSampler {
     wide.put(DeviceConfigKeys.ISP_CORES, Integer.toString(RESULT_LANES));
     RunStatistics manyLanes;
     RunStatistics manyLanesMerged;
-    try (ScenarioRunner runner = new ScenarioRunner(wide, 1, hadoop)) {
-      runner.run(scenario, SMALL, SEED + 1, List.of(Mode.DEVICE));
-      manyLanes = runner.run(scenario, SMALL, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
+    try (Runner runner = job.open(wide, 1, hadoop)) {
+      runner.run(SMALL, SEED + 1, List.of(Mode.DEVICE));
+      manyLanes = runner.run(SMALL, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
     }
-    try (ScenarioRunner runner = new ScenarioRunner(wide, 1,
-        Map.of(DeviceMapperConfigKeys.MERGE, "device", LogAnalysis.RECORD_BYTES, Integer.toString(recordBytes)))) {
-      runner.run(scenario, SMALL, SEED + 1, List.of(Mode.DEVICE));
-      manyLanesMerged = runner.run(scenario, SMALL, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
+    try (Runner runner = job.open(wide, 1, hadoopMerged)) {
+      runner.run(SMALL, SEED + 1, List.of(Mode.DEVICE));
+      manyLanesMerged = runner.run(SMALL, SEED, List.of(Mode.DEVICE)).get(Mode.DEVICE);
     }
     long lessResultBytes = manyLanes.hostBytesOut() - manyLanesMerged.hostBytesOut();
     Counts hostPerResultByte = lessResultBytes <= 0 ? Counts.ZERO
@@ -131,7 +133,8 @@ public final class WorkloadSampler {
     Map<org.smartssd.model.Mode, Work> host = new EnumMap<>(org.smartssd.model.Mode.class);
     Map<org.smartssd.model.Mode, Counts> hostPerSplit = new EnumMap<>(org.smartssd.model.Mode.class);
     for (Mode m : modes) {
-      Work fit = Work.fit(SMALL, Counts.of(small.get(m).hostCounted()), LARGE, Counts.of(large.get(m).hostCounted()));
+      Work fit = Work.fit(small.get(m).records(), Counts.of(small.get(m).hostCounted()), large.get(m).records(),
+          Counts.of(large.get(m).hostCounted()));
       Counts perSplit = Counts.of(twoSplits.get(m).hostCounted()).minus(Counts.of(small.get(m).hostCounted()));
       if (m == Mode.DEVICE) {
         // The second split's partial results are work per result byte, not per split.
@@ -142,9 +145,12 @@ public final class WorkloadSampler {
       host.put(modelMode(m), new Work(fit.perRecord(), fit.fixed().minus(perSplit).atLeastZero()));
       hostPerSplit.put(modelMode(m), perSplit);
     }
-    RunStatistics.DeviceWork ds = small.get(Mode.DEVICE).device();
-    RunStatistics.DeviceWork dl = large.get(Mode.DEVICE).device();
-    Work execution = Work.fit(SMALL, Counts.of(ds.counted()), LARGE, Counts.of(dl.counted()));
+    RunStatistics smallDevice = small.get(Mode.DEVICE);
+    RunStatistics largeDevice = large.get(Mode.DEVICE);
+    RunStatistics.DeviceWork ds = smallDevice.device();
+    RunStatistics.DeviceWork dl = largeDevice.device();
+    Work execution = Work.fit(smallDevice.records(), Counts.of(ds.counted()), largeDevice.records(),
+        Counts.of(dl.counted()));
     // The lanes that read: a device has a lane a core, but a core without a channel reads nothing.
     long executionLanes = lanes;
     Work lane = new Work(execution.perRecord(), execution.fixed().times(1.0 / executionLanes));
@@ -157,31 +163,38 @@ public final class WorkloadSampler {
     // A lane's results against the records it read (with a combiner, the keys among them): every run's lanes.
     // A small run reaches only the lanes of the channels its stripes do.
     DeviceConfig wideConfig = DeviceConfig.load(wide);
-    long[] records = {SMALL, tail1, tail2, SMALL, LARGE};
-    RunStatistics.DeviceWork[] runs = {manyLanes.device(), tailSmall.device(), tailLarge.device(), ds, dl};
+    RunStatistics[] runs = {manyLanes, tailSmall, tailLarge, smallDevice, largeDevice};
     double[] perLane = new double[runs.length];
     double[] bytesPerLane = new double[runs.length];
     double[] held = new double[runs.length];
     for (int i = 0; i < runs.length; i++) {
-      int active = AnalyticModel.activeLanes(i == 0 ? wideConfig : config, (double) records[i] * recordBytes);
-      perLane[i] = (double) records[i] / active;
-      bytesPerLane[i] = (double) runs[i].resultBytes() / active;
-      held[i] = runs[i].laneStateBytes(); // one device, one execution a run: its busiest lane's
+      int active = AnalyticModel.activeLanes(i == 0 ? wideConfig : config, (double) runs[i].inputBytes());
+      perLane[i] = (double) runs[i].records() / active;
+      bytesPerLane[i] = (double) runs[i].device().resultBytes() / active;
+      held[i] = runs[i].device().laneStateBytes(); // one device, one execution a run: its busiest lane's
     }
     ResultCurve laneResults = ResultCurve.through(perLane, bytesPerLane);
     // What a lane's function held (the iSSD's M(f), for the swap) against the same lane sizes.
     ResultCurve laneState = ResultCurve.through(perLane, held);
     // No lane's buffer filled in these two: every record was still held at the end.
-    Work tailFit = Work.fit(tail1, Counts.of(tailSmall.device().countedTail()), tail2,
+    Work tailFit = Work.fit(tailSmall.records(), Counts.of(tailSmall.device().countedTail()), tailLarge.records(),
         Counts.of(tailLarge.device().countedTail()));
     Work tail = new Work(tailFit.perRecord(), tailFit.fixed().times(1.0 / lanes));
-    Workload w = new Workload(scenario.optionName(), recordBytes, lane, tail, merge, laneResults, host,
+    int recordBytes = smallDevice.recordBytes();
+    Workload w = new Workload(job.name(), recordBytes, lane, tail, merge, laneResults, host,
         hostPerSplit, hostPerResultByte, laneState);
-    say(log, "work a record: device lane %.0f ops (%.0f heap, %.1f calls); host %s",
+    say(log, "work a record (%d bytes): device lane %.0f ops (%.0f heap, %.1f calls); host %s", recordBytes,
         lane.perRecord().ops(), lane.perRecord().memory(), lane.perRecord().calls(),
         String.join(", ", host.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f ops",
             e.getKey().optionName(), e.getValue().perRecord().ops())).toList()));
     return w;
+  }
+
+  /** The jobs' keys with the lanes' results merged {@code where} ({@code host} or {@code device}). */
+  private static Map<String, String> merge(Map<String, String> hadoopKeys, String where) {
+    Map<String, String> keys = new HashMap<>(hadoopKeys);
+    keys.put(DeviceMapperConfigKeys.MERGE, where);
+    return keys;
   }
 
   /** The analytic model's name for a mode of the log analysis. */
