@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.smartssd.examples.mining.Algorithm;
+import org.smartssd.examples.mining.Graph;
+import org.smartssd.examples.model.MiningRunner;
 import org.smartssd.examples.model.SampledJob;
 import org.smartssd.examples.model.ScenarioRunner;
 import org.smartssd.examples.model.Setting;
@@ -24,7 +27,9 @@ import picocli.CommandLine.Option;
     description = {
       "Runs a job in the simulator (devices of this JVM, unpaced: modelled times) and predicts it with the analytic "
           + "model at every point of a grid, every combination of the --vary values. The job is the log analysis's "
-          + "--scenario in its three modes. Writes "
+          + "--scenario in its three modes, or one job of a data-mining --algorithm in host-normal and device mode "
+          + "(k-means' and PageRank's first iteration, Apriori's second pass: its candidates' merge), its data set "
+          + "generated as smartssd mine generates it. Writes "
           + "DIR/sweep.csv (a row a point and mode: the varied keys, mode, simulated_s, analytic_s and the "
           + "analytic breakdown), DIR/simulated.jsonl (the simulator's run statistics, a line a row) and a chart "
           + "a varied key (DIR/<key>.png), and prints the Pearson correlation and "
@@ -36,6 +41,12 @@ public final class SweepCommand implements Callable<Integer> {
 
   @CommandLine.Mixin
   ScenarioOptions options;
+
+  @Option(names = "--algorithm", paramLabel = "kmeans|pagerank|apriori",
+      description = "A data-mining workload instead of a --scenario; --records is then its size: points "
+          + "(kmeans), edges (pagerank: a generated graph of a node for every " + (int) Graph.MEAN_OUT_DEGREE
+          + " edges) or transactions (apriori).")
+  String algorithm;
 
   @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
       description = "A key and its values (a device key, devices, or with --scenario record-bytes); repeat to vary "
@@ -49,7 +60,7 @@ public final class SweepCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     HadoopLogging.quietWithDevices();
     CommandLine cl = spec.commandLine();
-    SampledJob job = ScenarioRunner.job(options.scenario(cl));
+    SampledJob job = job(cl);
     long records = options.records;
     String profile = options.profile;
     Map<String, String> settings = options.settings;
@@ -107,5 +118,24 @@ public final class SweepCommand implements Callable<Integer> {
     }
     o.flush();
     return 0;
+  }
+
+  /** The job: a scenario of the log analysis or a data-mining workload's, one of the two. */
+  private SampledJob job(CommandLine cl) {
+    if ((options.scenario == null) == (algorithm == null)) {
+      throw new CommandLine.ParameterException(cl, "sweep takes --scenario (a log analysis scenario) or --algorithm "
+          + "(a data-mining workload), " + (algorithm == null ? "one of the two" : "not both"));
+    }
+    if (algorithm == null) {
+      return ScenarioRunner.job(options.scenario(cl));
+    }
+    options.checkRecords(cl);
+    try {
+      Algorithm a = Algorithm.parse(algorithm.trim());
+      MiningRunner.check(a, options.records);
+      return MiningRunner.job(a);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--algorithm: " + e.getMessage());
+    }
   }
 }
