@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
           + "generated as smartssd mine generates it. Writes "
           + "DIR/sweep.csv (a row a point and mode: the varied keys, mode, simulated_s, analytic_s and the "
           + "analytic breakdown), DIR/simulated.jsonl (the simulator's run statistics, a line a row) and a chart "
-          + "a varied key (DIR/<key>.png), and prints the Pearson correlation and "
+          + "a --vary (DIR/<key>.png), and prints the Pearson correlation and "
           + "the worst relative error of the model against the simulator, per mode. Progress goes to standard "
           + "error. All times are modelled."})
 public final class SweepCommand implements Callable<Integer> {
@@ -48,9 +48,10 @@ public final class SweepCommand implements Callable<Integer> {
           + " edges) or transactions (apriori).")
   String algorithm;
 
-  @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
+  @Option(names = "--vary", paramLabel = "KEY[,KEY...]=V1,V2,...", required = true,
       description = "A key and its values (a device key, devices, or with --scenario record-bytes); repeat to vary "
-          + "several, the grid is every combination.")
+          + "several, the grid is every combination. Keys joined by commas take the same value at each point (the "
+          + "iSSD's channels with a core each: smartssd.device.flash.channels,smartssd.device.isp.cores=8,16,32).")
   List<String> vary = new ArrayList<>();
 
   @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where sweep.csv and the charts go.")
@@ -71,10 +72,19 @@ public final class SweepCommand implements Callable<Integer> {
         if (eq <= 0 || eq == v.length() - 1) {
           throw new IllegalArgumentException("--vary takes KEY=V1,V2,...: '" + v + "'");
         }
-        String key = v.substring(0, eq).trim();
-        if (grid.containsKey(key) || settings.containsKey(key)) {
-          throw new IllegalArgumentException(key + " is given twice (--vary or --set)");
+        List<String> keys = new ArrayList<>();
+        for (String key : v.substring(0, eq).split(",", -1)) {
+          if (key.isBlank()) {
+            throw new IllegalArgumentException("--vary has an empty key: '" + v + "'");
+          }
+          key = key.trim();
+          if (keys.contains(key) || Sweep.keys(List.copyOf(grid.keySet())).contains(key)
+              || settings.containsKey(key)) {
+            throw new IllegalArgumentException(key + " is given twice (--vary or --set)");
+          }
+          keys.add(key);
         }
+        String key = String.join(",", keys);
         List<String> values = new ArrayList<>();
         for (String value : v.substring(eq + 1).split(",", -1)) {
           if (value.isBlank()) {
@@ -94,10 +104,10 @@ public final class SweepCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
-    List<String> keys = List.copyOf(grid.keySet());
-    Path csv = Sweep.writeCsv(out, keys, rows);
+    List<String> axes = List.copyOf(grid.keySet());
+    Path csv = Sweep.writeCsv(out, Sweep.keys(axes), rows);
     Path simulated = Sweep.writeSimulated(out, rows);
-    List<Path> charts = Sweep.writeCharts(out, keys, rows);
+    List<Path> charts = Sweep.writeCharts(out, axes, rows);
     PrintWriter o = cl.getOut();
     o.printf(Locale.ROOT, "%s, %,d records, %s: %d points (all times modelled)%n", job.name(), records, profile,
         rows.size() / job.modes().size());

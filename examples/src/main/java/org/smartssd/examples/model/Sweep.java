@@ -60,7 +60,8 @@ public final class Sweep {
    * Runs the grid.
    *
    * @param fixed settings every point has ({@code model --set}'s)
-   * @param vary each varied key with its values, in order; the grid is every combination
+   * @param vary each axis with its values, in order; the grid is every combination. An axis is a key, or
+   *     keys joined by commas that take the same value at each point ({@link #keys})
    */
   public static List<Row> run(SampledJob job, long records, String profile, Map<String, String> fixed,
       Map<String, List<String>> vary, PrintWriter log) throws IOException, InterruptedException {
@@ -103,7 +104,7 @@ public final class Sweep {
     return rows;
   }
 
-  /** Every combination of the varied values, the first key varying slowest. */
+  /** Every combination of the varied values, the first axis varying slowest; an axis's keys all take its value. */
   static List<Map<String, String>> grid(Map<String, List<String>> vary) {
     List<Map<String, String>> points = new ArrayList<>();
     points.add(new LinkedHashMap<>());
@@ -112,13 +113,28 @@ public final class Sweep {
       for (Map<String, String> p : points) {
         for (String v : e.getValue()) {
           Map<String, String> q = new LinkedHashMap<>(p);
-          q.put(e.getKey(), v);
+          for (String key : keys(e.getKey())) {
+            q.put(key, v);
+          }
           next.add(q);
         }
       }
       points = next;
     }
     return points;
+  }
+
+  /**
+   * The keys of an axis: one, or several joined by commas that vary together (the iSSD's channels, each with
+   * its core: {@code smartssd.device.flash.channels,smartssd.device.isp.cores}).
+   */
+  public static List<String> keys(String axis) {
+    return List.of(axis.split(","));
+  }
+
+  /** The keys of all the axes, in order. */
+  public static List<String> keys(List<String> axes) {
+    return axes.stream().flatMap(a -> keys(a).stream()).toList();
   }
 
   /** Pearson's correlation and the worst relative error of analytic against simulated, per mode. */
@@ -222,27 +238,32 @@ public final class Sweep {
     return Files.writeString(dir.resolve("simulated.jsonl"), sb.toString(), StandardCharsets.UTF_8);
   }
 
-  /** One chart a varied key: time against its values, simulated and analytic, a series each per mode. */
-  public static List<Path> writeCharts(Path dir, List<String> keys, List<Row> rows) throws IOException {
+  /**
+   * One chart a varied axis: time against its values, simulated and analytic, a series each per mode (and
+   * combination of the other axes' values).
+   */
+  public static List<Path> writeCharts(Path dir, List<String> axes, List<Row> rows) throws IOException {
     System.setProperty("java.awt.headless", "true");
     List<Path> files = new ArrayList<>();
-    for (String key : keys) {
+    for (String axis : axes) {
+      String key = keys(axis).get(0); // the axis's keys all have its value
+      String label = String.join(", ", keys(axis));
       boolean numeric = rows.stream().allMatch(r -> isNumber(r.varied().get(key)));
-      String file = key.replaceAll("[^A-Za-z0-9.-]", "_") + ".png";
-      String title = "Time against " + key + " (modelled: simulated dots, analytic lines)";
+      String file = axis.replaceAll("[^A-Za-z0-9.-]", "_") + ".png";
+      String title = "Time against " + label + " (modelled: simulated dots, analytic lines)";
       Path out = dir.resolve(file);
-      // One series a mode and combination of the other varied keys' values (a context).
+      // One series a mode and combination of the other varied axes' values (a context).
       Map<String, List<Row>> series = new LinkedHashMap<>();
       for (Mode m : Mode.values()) {
         for (Row r : rows) {
           if (r.mode() == m) {
-            series.computeIfAbsent(seriesName(m, r, keys, key), k -> new ArrayList<>()).add(r);
+            series.computeIfAbsent(seriesName(m, r, axes, axis), k -> new ArrayList<>()).add(r);
           }
         }
       }
       int colour = 0;
       if (numeric) {
-        XYChart chart = new XYChartBuilder().width(1000).height(600).title(title).xAxisTitle(key)
+        XYChart chart = new XYChartBuilder().width(1000).height(600).title(title).xAxisTitle(label)
             .yAxisTitle("seconds (modelled)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         double lo = rows.stream().mapToDouble(r -> Double.parseDouble(r.varied().get(key))).min().orElse(1);
@@ -265,7 +286,7 @@ public final class Sweep {
         BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
       } else {
         CategoryChart chart = new CategoryChartBuilder().width(1000).height(600)
-            .title("Time against " + key + " (modelled)").xAxisTitle(key).yAxisTitle("seconds (modelled)").build();
+            .title("Time against " + label + " (modelled)").xAxisTitle(label).yAxisTitle("seconds (modelled)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         List<String> values = rows.stream().map(r -> r.varied().get(key)).distinct().toList();
         for (Map.Entry<String, List<Row>> e : series.entrySet()) {
@@ -295,11 +316,15 @@ public final class Sweep {
     new Color(0x17becf)
   };
 
-  /** A series' name: the mode, and the other varied keys' values by their last name part ("merge=host"). */
-  static String seriesName(Mode m, Row r, List<String> keys, String key) {
+  /**
+   * A series' name: the mode, and the other varied axes' values by their first key's last name part
+   * ("merge=host").
+   */
+  static String seriesName(Mode m, Row r, List<String> axes, String axis) {
     StringBuilder sb = new StringBuilder(m.optionName());
-    for (String k : keys) {
-      if (!k.equals(key)) {
+    for (String other : axes) {
+      if (!other.equals(axis)) {
+        String k = keys(other).get(0);
         sb.append(", ").append(k.substring(k.lastIndexOf('.') + 1)).append('=').append(r.varied().get(k));
       }
     }

@@ -27,6 +27,36 @@ class SweepTest {
     assertEquals(Map.of("a", "2", "b", "x"), grid.get(3));
   }
 
+  /** The iSSD's channels, each with its core: two keys on one axis take the same value at each point. */
+  @Test
+  void keysJoinedByCommasVaryTogether(@TempDir Path dir) throws Exception {
+    Map<String, List<String>> vary = new LinkedHashMap<>();
+    vary.put("smartssd.device.flash.channels,smartssd.device.isp.cores", List.of("8", "16"));
+    vary.put("smartssd.device.isp.merge", List.of("host", "device"));
+    List<Map<String, String>> grid = Sweep.grid(vary);
+    assertEquals(4, grid.size());
+    assertEquals(Map.of("smartssd.device.flash.channels", "16", "smartssd.device.isp.cores", "16",
+        "smartssd.device.isp.merge", "host"), grid.get(2));
+    List<String> axes = List.copyOf(vary.keySet());
+    assertEquals(List.of("smartssd.device.flash.channels", "smartssd.device.isp.cores", "smartssd.device.isp.merge"),
+        Sweep.keys(axes));
+    List<Sweep.Row> rows = new java.util.ArrayList<>();
+    for (Map<String, String> point : grid) {
+      for (Mode mode : List.of(Mode.HOST_NORMAL, Mode.DEVICE)) {
+        rows.add(row(point, mode, 1.0, 1.0));
+      }
+    }
+    // The channels' chart has a series a mode and merge, not one a core count: the cores move with the channels.
+    assertEquals("device, merge=host", Sweep.seriesName(Mode.DEVICE, rows.get(1), axes, axes.get(0)));
+    assertEquals("host-normal, channels=8", Sweep.seriesName(Mode.HOST_NORMAL, rows.get(0), axes, axes.get(1)));
+    List<Path> charts = Sweep.writeCharts(dir, axes, rows);
+    assertEquals(dir.resolve("smartssd.device.flash.channels_smartssd.device.isp.cores.png"), charts.get(0));
+    List<String> csv = Files.readAllLines(Sweep.writeCsv(dir, Sweep.keys(axes), rows));
+    assertTrue(csv.get(0).startsWith("smartssd.device.flash.channels,smartssd.device.isp.cores,smartssd.device.isp"
+        + ".merge,mode,simulated_s,analytic_s,"), csv.get(0));
+    assertTrue(csv.get(3).startsWith("8,8,device,host-normal,"), csv.get(3));
+  }
+
   @Test
   void pearsonIsOneForALineAndUndefinedWhenTheModelHardlyVaries() {
     assertEquals(1.0, Sweep.pearson(new double[] {1, 2, 3}, new double[] {10, 20, 30}, Sweep.MIN_SPREAD), 1e-12);
