@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -77,6 +79,74 @@ class ModelCommandTest {
     Matcher device = Pattern.compile("(?m)^device\\s+4\\s+([0-9.]+)\\s+([0-9.]+)%").matcher(run.out());
     assertTrue(device.find(), run.out());
     assertTrue(Double.parseDouble(device.group(1)) >= 0.99, run.out());
+  }
+
+  /**
+   * A data-mining workload's job (k-means' first iteration): host-normal and device mode only, simulated and
+   * analytic at every point, the two close, and the device's time falling with a faster clock in both.
+   */
+  @Test
+  void aMiningSweepPutsTheModelBesideEverySimulatedPoint(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("sweep");
+    FsCommandTest.Run run = FsCommandTest.smartssd("sweep", "--algorithm", "kmeans", "--records", "20000",
+        "--vary", "smartssd.device.isp.core-mhz=200,800", "--out", out.toString());
+    assertEquals(0, run.code(), run.err() + run.out());
+    List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
+    assertTrue(csv.get(0).startsWith("smartssd.device.isp.core-mhz,mode,simulated_s,analytic_s,"), csv.get(0));
+    assertEquals(1 + 2 * 2, csv.size(), String.join("\n", csv));
+    Map<String, double[]> times = new HashMap<>(); // "MHZ MODE" -> simulated, analytic
+    for (String row : csv.subList(1, csv.size())) {
+      String[] f = row.split(",");
+      double simulated = Double.parseDouble(f[2]);
+      double analytic = Double.parseDouble(f[3]);
+      assertTrue(simulated > 0 && analytic > 0 && Math.abs(analytic - simulated) <= 0.25 * simulated, row);
+      times.put(f[0] + " " + f[1], new double[] {simulated, analytic});
+    }
+    assertEquals(java.util.Set.of("200 host-normal", "200 device", "800 host-normal", "800 device"), times.keySet());
+    // A quarter of the clock: the lanes' compute takes longer, in the simulator and in the model alike.
+    for (int i = 0; i < 2; i++) {
+      assertTrue(times.get("200 device")[i] > 1.2 * times.get("800 device")[i], csv.toString());
+    }
+    // The host-normal job does not run on the device's cores.
+    assertEquals(times.get("200 host-normal")[1], times.get("800 host-normal")[1], 1e-12);
+    JsonNode first = new ObjectMapper().readTree(Files.readAllLines(out.resolve("simulated.jsonl")).get(0));
+    assertEquals("kmeans", first.path("scenario").asText());
+    assertEquals(20_000, first.path("records").asLong());
+    assertTrue(Files.size(out.resolve("smartssd.device.isp.core-mhz.png")) > 0);
+    assertTrue(run.out().contains("device "), run.out());
+    assertTrue(!run.out().contains("host-optimized"), run.out());
+  }
+
+  @Test
+  void badMiningSweepsAreRefusedBeforeAnythingRuns(@TempDir Path dir) {
+    String out = dir.resolve("x").toString();
+    FsCommandTest.Run both = FsCommandTest.smartssd("sweep", "--scenario", "regions", "--algorithm", "kmeans",
+        "--records", "1000", "--vary", "smartssd.device.flash.channels=1,2", "--out", out);
+    assertEquals(2, both.code(), both.out());
+    assertTrue(both.err().contains("--scenario") && both.err().contains("--algorithm")
+        && both.err().contains("not both"), both.err());
+    FsCommandTest.Run neither = FsCommandTest.smartssd("sweep", "--records", "1000",
+        "--vary", "smartssd.device.flash.channels=1,2", "--out", out);
+    assertEquals(2, neither.code(), neither.out());
+    assertTrue(neither.err().contains("one of the two"), neither.err());
+    FsCommandTest.Run recordBytes = FsCommandTest.smartssd("sweep", "--algorithm", "pagerank", "--records", "1000",
+        "--vary", "record-bytes=20,100", "--out", out);
+    assertEquals(2, recordBytes.code(), recordBytes.out());
+    assertTrue(recordBytes.err().contains("record-bytes") && recordBytes.err().contains("--algorithm"),
+        recordBytes.err());
+    FsCommandTest.Run recordBytesSet = FsCommandTest.smartssd("sweep", "--algorithm", "apriori", "--records", "1000",
+        "--set", "record-bytes=100", "--vary", "devices=1,2", "--out", out);
+    assertEquals(2, recordBytesSet.code(), recordBytesSet.out());
+    assertTrue(recordBytesSet.err().contains("record-bytes"), recordBytesSet.err());
+    FsCommandTest.Run unknown = FsCommandTest.smartssd("sweep", "--algorithm", "kmedoids", "--records", "1000",
+        "--vary", "devices=1,2", "--out", out);
+    assertEquals(2, unknown.code(), unknown.out());
+    assertTrue(unknown.err().contains("kmedoids"), unknown.err());
+    FsCommandTest.Run tooFew = FsCommandTest.smartssd("sweep", "--algorithm", "kmeans", "--records", "3",
+        "--vary", "devices=1,2", "--out", out);
+    assertEquals(2, tooFew.code(), tooFew.out());
+    assertTrue(tooFew.err().contains("kmeans takes 8 to"), tooFew.err());
+    assertTrue(Files.notExists(dir.resolve("x")));
   }
 
   @Test
