@@ -48,28 +48,8 @@ public final class MiningRunner implements Runner {
 
   /** The workload's job as the sampler and the sweep take it: host-normal and device mode. */
   public static SampledJob job(Algorithm algorithm) {
-    return new SampledJob() {
-      @Override
-      public String name() {
-        return algorithm.optionName();
-      }
-
-      @Override
-      public List<Mode> modes() {
-        return Mine.MODES;
-      }
-
-      @Override
-      public boolean storesTraceRecords() {
-        return false;
-      }
-
-      @Override
-      public Runner open(Map<String, String> deviceKeys, int devices, Map<String, String> hadoopKeys)
-          throws IOException {
-        return new MiningRunner(algorithm, deviceKeys, devices, hadoopKeys);
-      }
-    };
+    return new SampledJob(algorithm.optionName(), Mine.MODES, false,
+        (deviceKeys, devices, hadoopKeys) -> new MiningRunner(algorithm, deviceKeys, devices, hadoopKeys));
   }
 
   /**

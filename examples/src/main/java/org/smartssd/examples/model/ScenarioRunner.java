@@ -29,28 +29,8 @@ public final class ScenarioRunner implements Runner {
 
   /** The scenario as the sampler and the sweep take it: every mode. */
   public static SampledJob job(Scenario scenario) {
-    return new SampledJob() {
-      @Override
-      public String name() {
-        return scenario.optionName();
-      }
-
-      @Override
-      public List<Mode> modes() {
-        return List.of(Mode.values());
-      }
-
-      @Override
-      public boolean storesTraceRecords() {
-        return true;
-      }
-
-      @Override
-      public Runner open(Map<String, String> deviceKeys, int devices, Map<String, String> hadoopKeys)
-          throws IOException {
-        return new ScenarioRunner(scenario, deviceKeys, devices, hadoopKeys);
-      }
-    };
+    return new SampledJob(scenario.optionName(), List.of(Mode.values()), true,
+        (deviceKeys, devices, hadoopKeys) -> new ScenarioRunner(scenario, deviceKeys, devices, hadoopKeys));
   }
 
   /**

@@ -120,33 +120,32 @@ class ModelCommandTest {
   @Test
   void badMiningSweepsAreRefusedBeforeAnythingRuns(@TempDir Path dir) {
     String out = dir.resolve("x").toString();
-    FsCommandTest.Run both = FsCommandTest.smartssd("sweep", "--scenario", "regions", "--algorithm", "kmeans",
-        "--records", "1000", "--vary", "smartssd.device.flash.channels=1,2", "--out", out);
-    assertEquals(2, both.code(), both.out());
-    assertTrue(both.err().contains("--scenario") && both.err().contains("--algorithm")
-        && both.err().contains("not both"), both.err());
-    FsCommandTest.Run neither = FsCommandTest.smartssd("sweep", "--records", "1000",
+    String both = refused("--scenario", "regions", "--algorithm", "kmeans", "--records", "1000",
         "--vary", "smartssd.device.flash.channels=1,2", "--out", out);
-    assertEquals(2, neither.code(), neither.out());
-    assertTrue(neither.err().contains("one of the two"), neither.err());
-    FsCommandTest.Run recordBytes = FsCommandTest.smartssd("sweep", "--algorithm", "pagerank", "--records", "1000",
-        "--vary", "record-bytes=20,100", "--out", out);
-    assertEquals(2, recordBytes.code(), recordBytes.out());
-    assertTrue(recordBytes.err().contains("record-bytes") && recordBytes.err().contains("--algorithm"),
-        recordBytes.err());
-    FsCommandTest.Run recordBytesSet = FsCommandTest.smartssd("sweep", "--algorithm", "apriori", "--records", "1000",
-        "--set", "record-bytes=100", "--vary", "devices=1,2", "--out", out);
-    assertEquals(2, recordBytesSet.code(), recordBytesSet.out());
-    assertTrue(recordBytesSet.err().contains("record-bytes"), recordBytesSet.err());
-    FsCommandTest.Run unknown = FsCommandTest.smartssd("sweep", "--algorithm", "kmedoids", "--records", "1000",
+    assertTrue(both.contains("--scenario") && both.contains("--algorithm") && both.contains("not both"), both);
+    String neither = refused("--records", "1000", "--vary", "smartssd.device.flash.channels=1,2", "--out", out);
+    assertTrue(neither.contains("one of the two"), neither);
+    String recordBytes = refused("--algorithm", "pagerank", "--records", "1000", "--vary", "record-bytes=20,100",
+        "--out", out);
+    assertTrue(recordBytes.contains("record-bytes") && recordBytes.contains("--algorithm"), recordBytes);
+    String recordBytesSet = refused("--algorithm", "apriori", "--records", "1000", "--set", "record-bytes=100",
         "--vary", "devices=1,2", "--out", out);
-    assertEquals(2, unknown.code(), unknown.out());
-    assertTrue(unknown.err().contains("kmedoids"), unknown.err());
-    FsCommandTest.Run tooFew = FsCommandTest.smartssd("sweep", "--algorithm", "kmeans", "--records", "3",
-        "--vary", "devices=1,2", "--out", out);
-    assertEquals(2, tooFew.code(), tooFew.out());
-    assertTrue(tooFew.err().contains("kmeans takes 8 to"), tooFew.err());
+    assertTrue(recordBytesSet.contains("record-bytes"), recordBytesSet);
+    String unknown = refused("--algorithm", "kmedoids", "--records", "1000", "--vary", "devices=1,2", "--out", out);
+    assertTrue(unknown.contains("kmedoids"), unknown);
+    String tooFew = refused("--algorithm", "kmeans", "--records", "3", "--vary", "devices=1,2", "--out", out);
+    assertTrue(tooFew.contains("kmeans takes 8 to"), tooFew);
     assertTrue(Files.notExists(dir.resolve("x")));
+  }
+
+  /** A sweep refused as a usage error (exit 2, nothing on standard output): what it said on standard error. */
+  private static String refused(String... arguments) {
+    String[] command = new String[arguments.length + 1];
+    command[0] = "sweep";
+    System.arraycopy(arguments, 0, command, 1, arguments.length);
+    FsCommandTest.Run run = FsCommandTest.smartssd(command);
+    assertEquals(2, run.code(), run.out());
+    return run.err();
   }
 
   @Test
