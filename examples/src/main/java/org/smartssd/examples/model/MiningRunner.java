@@ -26,9 +26,11 @@ import org.smartssd.examples.mining.PageRank;
  *
  * <p>The job is one iteration's, the one that shows the workload's cost:
  * <ul>
- *   <li>k-means and PageRank: the first iteration's. Every iteration does the same work over the same data
- *       (a distance a point and centroid; a share an edge), and the first starts from what the driver wrote,
- *       not from an earlier job's output.
+ *   <li>k-means and PageRank: the first iteration's, which starts from what the driver wrote rather than
+ *       from an earlier job's output. Every iteration maps the same data the same way (a distance a point and
+ *       centroid; a share an edge); k-means' all read k centroids, but PageRank's later ones also parse the
+ *       previous ranks (a line a node an edge reaches) in every lane's set-up, which the first, its ranks all
+ *       1 / N, does not: PageRank's first iteration is its cheapest.
  *   <li>Apriori: the second pass's. The first counts single items (a thousand keys at most, whatever the
  *       data); the second counts every pair of frequent items a transaction holds, tens of thousands of
  *       candidates that every lane decodes from the job's configuration and whose partial counts every lane
