@@ -248,9 +248,12 @@ public final class Sweep {
     for (String axis : axes) {
       String key = keys(axis).get(0); // the axis's keys all have its value
       String label = String.join(", ", keys(axis));
+      // A title of several keys by their last name parts ("channels = cores"), to fit.
+      String named = keys(axis).size() == 1 ? key
+          : String.join(" = ", keys(axis).stream().map(k -> k.substring(k.lastIndexOf('.') + 1)).toList());
       boolean numeric = rows.stream().allMatch(r -> isNumber(r.varied().get(key)));
       String file = axis.replaceAll("[^A-Za-z0-9.-]", "_") + ".png";
-      String title = "Time against " + label + " (modelled: simulated dots, analytic lines)";
+      String title = "Time against " + named + " (modelled: simulated dots, analytic lines)";
       Path out = dir.resolve(file);
       // One series a mode and combination of the other varied axes' values (a context).
       Map<String, List<Row>> series = new LinkedHashMap<>();
@@ -286,7 +289,7 @@ public final class Sweep {
         BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
       } else {
         CategoryChart chart = new CategoryChartBuilder().width(1000).height(600)
-            .title("Time against " + label + " (modelled)").xAxisTitle(label).yAxisTitle("seconds (modelled)").build();
+            .title("Time against " + named + " (modelled)").xAxisTitle(label).yAxisTitle("seconds (modelled)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         List<String> values = rows.stream().map(r -> r.varied().get(key)).distinct().toList();
         for (Map.Entry<String, List<Row>> e : series.entrySet()) {
