@@ -195,6 +195,178 @@ class BuiltInTaskletsTest {
     }
   }
 
+  /** Item records of {@link HammingSearch}: a u64 id, then the code's words. */
+  private static ByteBuffer items(long[] ids, long[][] codes) {
+    int words = codes[0].length;
+    ByteBuffer b = ByteBuffer.allocate(ids.length * 8 * (1 + words));
+    for (int i = 0; i < ids.length; i++) {
+      b.putLong(ids[i]);
+      for (long w : codes[i]) {
+        b.putLong(w);
+      }
+    }
+    return b.flip();
+  }
+
+  /** A random code of {@code bits} bits, none set from {@code bits} on. */
+  private static long[] randomCode(java.util.Random random, int bits) {
+    long[] code = new long[HammingSearch.words(bits)];
+    for (int k = 0; k < code.length; k++) {
+      code[k] = random.nextLong();
+    }
+    int used = bits - 64 * (code.length - 1);
+    if (used < 64) {
+      code[code.length - 1] &= -1L << (64 - used);
+    }
+    return code;
+  }
+
+  /** The brute force: every item's distance, sorted by (distance, id unsigned), the first {@code top}. */
+  private static List<Neighbour> bruteForce(long[] ids, long[][] codes, long[] query, int top) {
+    List<Neighbour> all = new ArrayList<>();
+    for (int i = 0; i < ids.length; i++) {
+      all.add(new Neighbour(ids[i], HammingSearch.distance(codes[i], query)));
+    }
+    all.sort(java.util.Comparator.comparingInt(Neighbour::distance).thenComparing(Neighbour::id, Long::compareUnsigned));
+    return all.subList(0, Math.min(top, all.size()));
+  }
+
+  /**
+   * Codes of several lengths (one word, a partial last word, several words), random ids (their order
+   * unsigned), several queries, the records cut into chunks over two lanes, merged on the controller
+   * and on the host: each query's top T equals the brute force, in order.
+   */
+  @Test
+  void theHammingSearchFindsEachQuerysTopTAsTheBruteForceDoes() throws Exception {
+    java.util.Random random = new java.util.Random(48);
+    for (int bits : new int[] {48, 64, 100, 128, 200}) {
+      int n = 3_000;
+      long[] ids = new long[n];
+      long[][] codes = new long[n][];
+      for (int i = 0; i < n; i++) {
+        ids[i] = random.nextLong();
+        // Codes near a few centres, so that distances are small and repeat (ties by id matter).
+        codes[i] = randomCode(random, bits);
+        if (i % 3 != 0) {
+          codes[i] = codes[i % 7].clone();
+          codes[i][0] ^= 1L << (63 - random.nextInt(Math.min(bits, 64)));
+        }
+      }
+      List<long[]> queries = List.of(codes[1].clone(), codes[2].clone(), randomCode(random, bits), codes[5].clone());
+      int top = 25;
+      Map<String, String> p = HammingTopT.parameters(bits, top, queries);
+      ByteBuffer data = items(ids, codes);
+      int record = HammingSearch.recordBytes(bits);
+      List<TaskletResult> lanes = new ArrayList<>();
+      for (int lane = 0; lane < 2; lane++) {
+        results.clear();
+        HammingTopT t = start(new HammingTopT(), p);
+        assertEquals(RecordFormat.fixedLength(record), t.recordFormat());
+        for (int first = lane * 250; first < n; first += 500) { // chunks of 250 records, every other to this lane
+          int end = Math.min(n, first + 250);
+          ByteBuffer chunk = data.duplicate().position(first * record).limit(end * record).slice().asReadOnlyBuffer();
+          t.onDataAvailable(new DataChunk("/items", (long) first * record, chunk), sink);
+        }
+        t.onRead(sink, false);
+        assertTrue(results.isEmpty(), "nothing before the lane's data ends");
+        t.onRead(sink, true);
+        assertEquals(1, results.size());
+        lanes.add(new TaskletResult(lane, results.get(0).data()));
+      }
+      List<TaskletResult> merged = new ArrayList<>();
+      start(new HammingTopT(), p).onMerge(lanes, r -> merged.add(new TaskletResult(-1, copy(r))));
+      for (List<TaskletResult> found : List.of(lanes, merged)) {
+        List<List<Neighbour>> neighbours = HammingTopT.neighbours(found);
+        assertEquals(queries.size(), neighbours.size());
+        for (int q = 0; q < queries.size(); q++) {
+          assertEquals(bruteForce(ids, codes, queries.get(q), top), neighbours.get(q), bits + " bits, query " + q);
+        }
+      }
+    }
+  }
+
+  /** Many items at the same distance: the T kept are those with the smallest ids, whatever their order. */
+  @Test
+  void theHammingSearchBreaksTiesByIdWhateverTheOrder() throws Exception {
+    int n = 1_000;
+    long[] ids = new long[n];
+    long[][] codes = new long[n][];
+    for (int i = 0; i < n; i++) {
+      ids[i] = (i * 7919L) % n; // a permutation of 0 .. n - 1
+      codes[i] = new long[] {ids[i] % 2 == 0 ? 0b1L : 0b11L}; // distance 1 or 2 from the query 0
+    }
+    HammingTopT t = start(new HammingTopT(), HammingTopT.parameters(64, 10, List.of(new long[] {0})));
+    t.onDataAvailable(new DataChunk("/items", 0, items(ids, codes)), sink);
+    t.onRead(sink, true);
+    List<Neighbour> found = HammingTopT.neighbours(results).get(0);
+    assertEquals(List.of(0L, 2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L), found.stream().map(Neighbour::id).toList());
+    assertTrue(found.stream().allMatch(x -> x.distance() == 1), found.toString());
+    assertEquals("0000000000000001", HammingSearch.formatCode(codes[0], 64));
+  }
+
+  /** With {@code range-queries}, a range's records meet only its queries. */
+  @Test
+  void theHammingSearchComparesARangeOnlyWithItsQueries() throws Exception {
+    long[] ids = {1, 2, 3, 4};
+    long[][] codes = {{0L}, {0L}, {-1L}, {-1L}};
+    ByteBuffer data = items(ids, codes);
+    HammingTopT t = new HammingTopT();
+    t.onCreate(context(HammingTopT.parameters(64, 4, List.of(new long[] {0L}, new long[] {-1L}))));
+    List<org.smartssd.device.tasklet.InputRange> ranges = List.of(new org.smartssd.device.tasklet.InputRange("/i", 0,
+        32), new org.smartssd.device.tasklet.InputRange("/i", 32, 32));
+    t.onExecute(new ExecutionInfo(1, ranges, Map.of(HammingTopT.RANGE_QUERIES,
+        HammingTopT.rangeQueries(List.of(new int[] {0}, new int[] {0, 1}))), 0, 1));
+    t.onDataAvailable(new DataChunk("/i", 0, data.duplicate().limit(32).slice()), sink);
+    t.onDataAvailable(new DataChunk("/i", 32, data.duplicate().position(32).slice()), sink);
+    t.onRead(sink, true);
+    List<List<Neighbour>> found = HammingTopT.neighbours(results);
+    assertEquals(List.of(new Neighbour(1, 0), new Neighbour(2, 0), new Neighbour(3, 64), new Neighbour(4, 64)),
+        found.get(0));
+    assertEquals(List.of(new Neighbour(3, 0), new Neighbour(4, 0)), found.get(1), "query 1 never met the first range");
+  }
+
+  @Test
+  void theHammingSearchRefusesBadParametersNamingThem() {
+    Map<String, String> good = HammingTopT.parameters(48, 10, List.of(new long[] {0xABCDEF0123450000L}));
+    assertEquals("abcdef012345", good.get(HammingTopT.QUERIES));
+    Map<Map<String, String>, String> bad = new java.util.LinkedHashMap<>();
+    bad.put(with(good, "bits", "0"), "bits=0");
+    bad.put(with(good, "bits", "4097"), "bits=4097");
+    bad.put(with(good, "top", "0"), "top=0");
+    bad.put(with(good, "queries", ""), "needs parameter queries");
+    bad.put(with(good, "queries", "abcdef01234"), "12 hexadecimal digits");
+    bad.put(with(good, "queries", "abcdef01234g"), "not hexadecimal");
+    bad.put(with(with(good, "bits", "45"), "queries", "abcdef012345"), "sets bits past its 45 bits");
+    bad.put(with(good, "queries", "abcdef012345,12"), "query 1");
+    bad.put(with(good, "top", "1000001"), "top=1000001");
+    bad.put(with(with(good, "top", "500000"), "queries", "abcdef012345,abcdef012345,abcdef012345"), "at most 1000000");
+    for (Map.Entry<Map<String, String>, String> e : bad.entrySet()) {
+      IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+          () -> new HammingTopT().onCreate(context(e.getKey())), e.getKey().toString());
+      assertTrue(x.getMessage().contains(e.getValue()), x.getMessage());
+    }
+    org.smartssd.device.tasklet.InputRange first = new org.smartssd.device.tasklet.InputRange("/i", 0, 16);
+    org.smartssd.device.tasklet.InputRange second = new org.smartssd.device.tasklet.InputRange("/i", 64, 16);
+    Map<String, String> options = new java.util.LinkedHashMap<>();
+    options.put("0", "lists 1 ranges' queries for 2");
+    options.put("0;3", "'3' is not a query");
+    options.put("0;x", "'x' is not a query");
+    options.put("0;0", "ascending order"); // the ranges given the other way round
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      List<org.smartssd.device.tasklet.InputRange> ranges = e.getKey().equals("0;0") ? List.of(second, first)
+          : List.of(first, second);
+      IllegalArgumentException x = assertThrows(IllegalArgumentException.class, () -> start(new HammingTopT(), good)
+          .onExecute(new ExecutionInfo(1, ranges, Map.of(HammingTopT.RANGE_QUERIES, e.getKey()), 0, 1)), e.getKey());
+      assertTrue(x.getMessage().contains(e.getValue()), x.getMessage());
+    }
+  }
+
+  private static Map<String, String> with(Map<String, String> p, String key, String value) {
+    Map<String, String> m = new java.util.LinkedHashMap<>(p);
+    m.put(key, value);
+    return m;
+  }
+
   private static long bigEndian(byte[] bytes, int at, int length) {
     long v = 0;
     for (int i = 0; i < length; i++) {

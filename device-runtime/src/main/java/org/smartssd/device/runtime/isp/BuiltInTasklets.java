@@ -5,6 +5,7 @@ import org.smartssd.device.tasklet.Tasklet;
 import org.smartssd.device.tasklet.builtin.AccessProbe;
 import org.smartssd.device.tasklet.builtin.FieldFilter;
 import org.smartssd.device.tasklet.builtin.GroupedSum;
+import org.smartssd.device.tasklet.builtin.HammingTopT;
 import org.smartssd.device.tasklet.builtin.RecordCounter;
 
 /** The tasklets every device has, installable by class name with an empty jar. */
@@ -13,7 +14,8 @@ public final class BuiltInTasklets {
       RecordCounter.class.getName(), RecordCounter.class,
       FieldFilter.class.getName(), FieldFilter.class,
       GroupedSum.class.getName(), GroupedSum.class,
-      AccessProbe.class.getName(), AccessProbe.class);
+      AccessProbe.class.getName(), AccessProbe.class,
+      HammingTopT.class.getName(), HammingTopT.class);
 
   private BuiltInTasklets() {}
 }
