@@ -8,12 +8,16 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.devicemapper.DeviceCounters;
 import org.smartssd.devicemapper.DeviceMapperConfigKeys;
 import org.smartssd.devicemapper.DeviceJobClient;
 import org.smartssd.opcount.OpCounts;
 
-/** The one place that knows {@code DeviceJobClient}: device mode's wiring and its counters. */
+/**
+ * The one place that knows {@code DeviceJobClient}: device mode's wiring and its counters; and the same
+ * in-device figures of executions the host runs itself.
+ */
 public final class DeviceMode {
   /**
    * Package prefixes a device must share with tasklets so that a Hadoop mapper and combiner run inside
@@ -87,6 +91,41 @@ public final class DeviceMode {
         counters.findCounter(DeviceCounters.HOST_INTERFACE_BYTES).getValue(),
         counters.findCounter(DeviceCounters.MODELLED_DEVICE_NANOS).getValue(),
         counters.findCounter(DeviceCounters.FALLBACK_SPLITS).getValue(), byDevice, work, placement(counters));
+  }
+
+  /**
+   * The in-device figures of executions the host ran itself, not through {@code DeviceJobClient}, as a
+   * device-mode job's counters give them ({@code DeviceRecordReader} counts the same of each execution).
+   */
+  static Values values(List<ExecutionStatistics> executions) {
+    long bytes = 0;
+    long nanos = 0;
+    long compute = 0;
+    OpCounts counted = OpCounts.ZERO;
+    OpCounts tail = OpCounts.ZERO;
+    long hostDelay = 0;
+    long behind = 0;
+    long resultBytes = 0;
+    long lanes = 0;
+    long laneState = 0;
+    long swap = 0;
+    for (ExecutionStatistics s : executions) {
+      bytes += s.bytesScanned();
+      nanos += s.modelledNanos();
+      compute += s.modelledComputeNanos() + s.modelledMergeNanos();
+      counted = counted.plus(new OpCounts(s.countedOps(), s.countedMemoryAccesses(), s.countedLibraryCalls(),
+          s.countedBulkBytes()));
+      tail = tail.plus(new OpCounts(s.countedTailOps(), s.countedTailMemoryAccesses(), s.countedTailLibraryCalls(),
+          s.countedTailBulkBytes()));
+      hostDelay += s.modelledHostDelayNanos();
+      behind += s.behindModelNanos();
+      resultBytes += s.resultBytes();
+      lanes += s.lanes();
+      laneState += s.laneStateBytes();
+      swap += s.swapPagesRead();
+    }
+    return new Values(executions.size(), bytes, 0, nanos, 0, Map.of(), new RunStatistics.DeviceWork(compute, counted,
+        tail, hostDelay, behind, resultBytes, lanes, laneState, swap), null);
   }
 
   /** Where the job's map phase was placed, and auto's predictions (NaN when it predicted nothing). */

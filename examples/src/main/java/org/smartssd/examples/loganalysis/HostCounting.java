@@ -10,13 +10,15 @@ import org.smartssd.opcount.Scopes;
 /**
  * The host side of counted compute: with the JVM started with the counting agent ({@code bin/smartssd}
  * starts it so), the work of Hadoop's code and of the jobs' own (the log analysis, the device mapper's
- * host side) is counted as the device counts tasklets, and priced with the modelled host's parameters.
+ * host side, and the built-in tasklets' code, which {@code smartssd search} runs on the host for its
+ * brute force and to merge lanes' lists) is counted as the device counts tasklets, and priced with the
+ * modelled host's parameters.
  * The Java platform and the device client are not counted: a call into them is a library call.
  */
 public final class HostCounting {
   /** The packages whose code the host counts (internal names). */
   public static final List<String> PACKAGES = List.of("org/apache/hadoop/", "org/smartssd/examples/",
-      "org/smartssd/devicemapper/");
+      "org/smartssd/devicemapper/", "org/smartssd/device/tasklet/builtin/");
 
   private HostCounting() {}
 

@@ -11,6 +11,7 @@ import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.opcount.OpCounts;
 import org.smartssd.opcount.OpMeter;
 
@@ -79,6 +80,7 @@ public final class MeasuredJob {
       return result;
     }
 
+    /** The job, or null for work that is not a job. */
     public Job job() {
       return job;
     }
@@ -97,6 +99,25 @@ public final class MeasuredJob {
   }
 
   /**
+   * Work measured as a job is that is not a Hadoop job: executions the host drives in the devices
+   * itself, or a scan the host runs over objfs ({@code smartssd search}'s modes).
+   */
+  @FunctionalInterface
+  public interface Work<R> {
+    Done<R> run() throws IOException, InterruptedException;
+  }
+
+  /**
+   * What work found, and the executions it ran in the devices (none when it ran on the host), whose
+   * statistics are its in-device figures, as a device-mode job's counters are.
+   */
+  public record Done<R>(R result, List<ExecutionStatistics> executions) {
+    public Done {
+      executions = List.copyOf(executions);
+    }
+  }
+
+  /**
    * Builds, runs and measures a job.
    *
    * @param mode the mode the builder configures the job in (device mode's counters are read)
@@ -105,15 +126,7 @@ public final class MeasuredJob {
    */
   public static <R> Measurement<R> run(Configuration conf, Mode mode, List<Path> inputs, Builder builder,
       ResultReader<R> reader, Explainer explainer) throws IOException, InterruptedException {
-    try (HostInterfaceMeter meter = HostInterfaceMeter.forInputs(conf, inputs)) {
-      RunStatistics.ModelParameters parameters = meter.parameters();
-      // The host's compute is modelled as the devices' is: counted when theirs is.
-      boolean counting = parameters.counted() && HostCounting.start();
-      Map<String, HostInterfaceMeter.Snapshot> before = meter.snapshot();
-      OpCounts countedBefore = counting ? HostCounting.total() : null;
-      HostCpu procBefore = HostCpu.now();
-      long cpuBefore = LogAnalysis.processCpuNanos();
-      long started = System.nanoTime();
+    return measure(conf, inputs, counting -> {
       Job job = builder.create();
       boolean done;
       // This thread submits the job (counted), then only polls for its end, as often as the wall clock
@@ -124,7 +137,7 @@ public final class MeasuredJob {
         job.submit();
         OpCounts beforeWaiting = counting ? OpMeter.current().counts() : null;
         done = job.waitForCompletion(false);
-        waiting = counting ? OpMeter.current().counts().minus(beforeWaiting) : null;
+        waiting = counting ? OpMeter.current().counts().minus(beforeWaiting) : OpCounts.ZERO;
         if (counting && !HostCounting.awaitLocalJobThreads(jobThreadsBefore)) {
           LOG.warn("job '{}': the local job runner's thread has not ended a minute after the job did; the host's"
               + " counted work leaves out what it does from now on", job.getJobName());
@@ -136,14 +149,57 @@ public final class MeasuredJob {
         throw new IOException(failureMessage(job, explainer));
       }
       R result = reader.read(job);
+      DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters()) : DeviceMode.Values.NONE;
+      return new Outcome<>(result, job, waiting, device);
+    });
+  }
+
+  /**
+   * Runs and measures work that is not a Hadoop job, as {@link #run(Configuration, Mode, List, Builder,
+   * ResultReader, Explainer)} measures a job: its in-device figures are those of the executions it ran.
+   *
+   * @param inputs the inputs the work reads, whose devices are metered
+   */
+  public static <R> Measurement<R> run(Configuration conf, List<Path> inputs, Work<R> work)
+      throws IOException, InterruptedException {
+    return measure(conf, inputs, counting -> {
+      Done<R> done = work.run();
+      return new Outcome<>(done.result(), null, OpCounts.ZERO, DeviceMode.values(done.executions()));
+    });
+  }
+
+  /** What the measured part of a run gives: its result, its job if any, the work to leave out, its in-device figures. */
+  private record Outcome<R>(R result, Job job, OpCounts leftOut, DeviceMode.Values device) {}
+
+  /** The measured part of a run, told whether the host's work is counted. */
+  @FunctionalInterface
+  private interface Measured<R> {
+    Outcome<R> run(boolean counting) throws IOException, InterruptedException;
+  }
+
+  /**
+   * Measures a run: the devices' STATISTICS before and after, the host's counted work (when the devices
+   * count theirs), this JVM's CPU time and the wall time around it.
+   */
+  private static <R> Measurement<R> measure(Configuration conf, List<Path> inputs, Measured<R> measured)
+      throws IOException, InterruptedException {
+    try (HostInterfaceMeter meter = HostInterfaceMeter.forInputs(conf, inputs)) {
+      RunStatistics.ModelParameters parameters = meter.parameters();
+      // The host's compute is modelled as the devices' is: counted when theirs is.
+      boolean counting = parameters.counted() && HostCounting.start();
+      Map<String, HostInterfaceMeter.Snapshot> before = meter.snapshot();
+      OpCounts countedBefore = counting ? HostCounting.total() : null;
+      HostCpu procBefore = HostCpu.now();
+      long cpuBefore = LogAnalysis.processCpuNanos();
+      long started = System.nanoTime();
+      Outcome<R> outcome = measured.run(counting);
       long wall = System.nanoTime() - started;
       long cpu = LogAnalysis.processCpuNanos() - cpuBefore;
       HostCpu proc = HostCpu.now().since(procBefore);
-      OpCounts counted = counting ? HostCounting.total().minus(countedBefore).minus(waiting) : null;
+      OpCounts counted = counting ? HostCounting.total().minus(countedBefore).minus(outcome.leftOut()) : null;
       Map<String, HostInterfaceMeter.Snapshot> used = HostInterfaceMeter.used(before, meter.snapshot());
-      DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters()) : DeviceMode.Values.NONE;
-      return new Measurement<>(result, job, meter.paced(), wall, cpu, proc, counted, LogAnalysis.shares(used, device),
-          device, parameters);
+      return new Measurement<>(outcome.result(), outcome.job(), meter.paced(), wall, cpu, proc, counted,
+          LogAnalysis.shares(used, outcome.device()), outcome.device(), parameters);
     }
   }
 
