@@ -3,11 +3,9 @@ package org.smartssd.examples.mining;
 import java.util.Random;
 
 /**
- * k-means points as MineBench's k-means reads them, generated: Gaussian clusters. Each of
- * {@code clusters} clusters has a centre drawn uniformly from [-50, 50] in every dimension and a standard
- * deviation drawn uniformly from [1, 4]; each point belongs to a cluster drawn uniformly and is its centre
- * plus Gaussian noise, clamped to [-127, 127] and rounded to the fixed-point grid of {@link PartialSum}
- * (multiples of 2^-16), so that every coordinate is a float exactly and sums exactly. Deterministic by seed.
+ * k-means points as MineBench's k-means reads them, generated: {@link GaussianClusters}, each coordinate
+ * clamped to [-127, 127] and rounded to the fixed-point grid of {@link PartialSum} (multiples of 2^-16),
+ * so that every coordinate is a float exactly and sums exactly. Deterministic by seed.
  */
 public final class KMeansData {
   private KMeansData() {}
@@ -18,20 +16,13 @@ public final class KMeansData {
       throw new IllegalArgumentException("points, dimensions and clusters must be 1 or more: " + n + ", " + d
           + ", " + clusters);
     }
-    Random random = new Random(seed);
-    double[][] centres = new double[clusters][d];
-    double[] sigmas = new double[clusters];
-    for (int c = 0; c < clusters; c++) {
-      for (int i = 0; i < d; i++) {
-        centres[c][i] = -50 + 100 * random.nextDouble();
-      }
-      sigmas[c] = 1 + 3 * random.nextDouble();
-    }
+    GaussianClusters model = new GaussianClusters(clusters, d, new Random(seed));
+    double[] point = new double[d];
     float[] points = new float[Math.multiplyExact(n, d)];
     for (int p = 0, at = 0; p < n; p++) {
-      int c = random.nextInt(clusters);
+      model.next(point);
       for (int i = 0; i < d; i++) {
-        double v = Math.max(-127, Math.min(127, centres[c][i] + sigmas[c] * random.nextGaussian()));
+        double v = Math.max(-127, Math.min(127, point[i]));
         points[at++] = (float) (Math.round(v * PartialSum.SCALE) / PartialSum.SCALE);
       }
     }
