@@ -12,15 +12,15 @@ import picocli.CommandLine.Command;
     versionProvider = Versions.class,
     description = "In-storage processing for Hadoop on a simulated Smart SSD.",
     subcommands = {DeviceCommand.class, org.smartssd.device.runtime.cli.SecretCommand.class, FsCommand.class, org.smartssd.examples.wc98.Wc98Command.class,
-        LogAnalysisCommand.class, CompareCommand.class, MineCommand.class, ModelCommand.class, SweepCommand.class,
-        CalibrateCommand.class, CommandLine.HelpCommand.class})
+        LogAnalysisCommand.class, CompareCommand.class, MineCommand.class, SearchCommand.class, ModelCommand.class,
+        SweepCommand.class, CalibrateCommand.class, CommandLine.HelpCommand.class})
 public final class SmartSsd implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: device, secret, fs, wc98, loganalysis, compare, mine, model, sweep or calibrate");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: device, secret, fs, wc98, loganalysis, compare, mine, search, model, sweep or calibrate");
   }
 
   public static void main(String[] args) {

@@ -1,0 +1,105 @@
+package org.smartssd.examples.search;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.smartssd.device.ExecutionStatistics;
+import org.smartssd.device.client.DeviceClient;
+import org.smartssd.device.client.ExecutionPoller;
+import org.smartssd.device.protocol.Response;
+import org.smartssd.device.tasklet.ExecutionState;
+import org.smartssd.device.tasklet.InputRange;
+import org.smartssd.device.tasklet.TaskletResult;
+import org.smartssd.device.tasklet.builtin.HammingTopT;
+import org.smartssd.device.tasklet.builtin.Neighbour;
+import org.smartssd.device.tasklet.builtin.TopLists;
+
+/**
+ * The search in the device: the built-in {@link HammingTopT} installed with every query (its code is
+ * the device's own: no jar crosses the link, only the parameters), executed over the items object,
+ * whole or in ranges, each execution's results polled and the lanes' lists merged on the host.
+ * Closing uninstalls it.
+ */
+final class DeviceSearch implements AutoCloseable {
+  /**
+   * The longest {@code range-queries} option one execution carries: a protocol string holds at most
+   * 65,535 bytes, and ranges past this go in another execution (a choice, with room for the rest).
+   */
+  static final int MAX_OPTION_CHARS = 60_000;
+
+  private final DeviceClient client;
+  private final String path;
+  private final int recordBytes;
+  private final long tasklet;
+  private final List<ExecutionStatistics> executions = new ArrayList<>();
+
+  /** Installs the tasklet for these queries over the items at {@code path}. */
+  DeviceSearch(DeviceClient client, String path, int bits, int top, List<long[]> queries) throws IOException {
+    this.client = client;
+    this.path = path;
+    this.recordBytes = org.smartssd.device.tasklet.builtin.HammingSearch.recordBytes(bits);
+    this.tasklet = client.createObject(ByteBuffer.allocate(0), HammingTopT.class.getName(),
+        HammingTopT.parameters(bits, top, queries));
+  }
+
+  /** Every query's top T over every item: one execution, one scan. */
+  List<List<Neighbour>> scanAll() throws IOException {
+    return TopLists.merge(run(List.of(InputRange.whole(path)), Map.of())).sorted();
+  }
+
+  /**
+   * Each query's top T over the items of the ranges that name it (the ranges ascending and apart), in
+   * as few executions as the option's length allows.
+   */
+  List<List<Neighbour>> scan(List<BucketRounds.Range> ranges, BucketDirectory directory) throws IOException {
+    List<TaskletResult> all = new ArrayList<>();
+    List<InputRange> inputs = new ArrayList<>();
+    List<int[]> queries = new ArrayList<>();
+    int chars = 0;
+    for (BucketRounds.Range r : ranges) {
+      int length = HammingTopT.rangeQueries(List.of(r.queries())).length() + 1;
+      if (!inputs.isEmpty() && chars + length > MAX_OPTION_CHARS) {
+        all.addAll(run(inputs, queries));
+        inputs.clear();
+        queries.clear();
+        chars = 0;
+      }
+      long first = directory.start(r.firstBucket());
+      inputs.add(new InputRange(path, first * recordBytes, (directory.start(r.endBucket()) - first) * recordBytes));
+      queries.add(r.queries());
+      chars += length;
+    }
+    all.addAll(run(inputs, queries));
+    return TopLists.merge(all).sorted();
+  }
+
+  /** One execution over ranges, each compared with its queries. */
+  private List<TaskletResult> run(List<InputRange> inputs, List<int[]> queries) throws IOException {
+    return run(inputs, Map.of(HammingTopT.RANGE_QUERIES, HammingTopT.rangeQueries(queries)));
+  }
+
+  /** One execution's results, its lanes' lists or the one merged on the device. */
+  private List<TaskletResult> run(List<InputRange> inputs, Map<String, String> options) throws IOException {
+    long execution = client.executeObject(tasklet, inputs, options);
+    List<TaskletResult> results = new ArrayList<>();
+    Response.ExecutionProgress last = ExecutionPoller.drain(client, execution, results::add);
+    if (last.state() != ExecutionState.DONE) {
+      throw new IOException("the search in the device " + client.address() + " ended " + last.state() + ": "
+          + last.message());
+    }
+    executions.add(last.statistics());
+    return results;
+  }
+
+  /** The statistics of every execution so far. */
+  List<ExecutionStatistics> executions() {
+    return List.copyOf(executions);
+  }
+
+  @Override
+  public void close() throws IOException {
+    client.removeObject(tasklet);
+  }
+}
