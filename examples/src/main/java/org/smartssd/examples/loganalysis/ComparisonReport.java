@@ -334,7 +334,11 @@ public final class ComparisonReport {
   }
 
   private static String ratioText(RunStatistics s, RunStatistics base, ToDoubleFunction<RunStatistics> f) {
-    double r = ratio(s, base, f);
+    return ratioText(ratio(s, base, f));
+  }
+
+  /** A ratio as the reports' tables print it: two decimals, or two digits of a small one; "-" for none (NaN). */
+  public static String ratioText(double r) {
     if (Double.isNaN(r)) {
       return "-";
     }

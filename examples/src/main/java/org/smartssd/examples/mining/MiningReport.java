@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.smartssd.examples.loganalysis.ComparisonCharts;
+import org.smartssd.examples.loganalysis.ComparisonReport;
 import org.smartssd.examples.loganalysis.Json;
 import org.smartssd.examples.loganalysis.Mode;
 import org.smartssd.examples.loganalysis.RunStatistics;
@@ -173,11 +174,8 @@ public final class MiningReport {
   }
 
   private static String ratio(Totals t, Totals base, ToDoubleFunction<Totals> f) {
-    if (base == null || f.applyAsDouble(base) == 0) {
-      return "-";
-    }
-    double r = f.applyAsDouble(t) / f.applyAsDouble(base);
-    return r >= 0.01 ? String.format(Locale.ROOT, "%.2f", r) : String.format(Locale.ROOT, "%.1e", r);
+    return ComparisonReport.ratioText(base == null || f.applyAsDouble(base) == 0 ? Double.NaN
+        : f.applyAsDouble(t) / f.applyAsDouble(base));
   }
 
   String csv() {

@@ -46,12 +46,15 @@ public final class SearchData {
   private final Parameters parameters;
   /** Item i's code at {@code i x words}. */
   private final long[] codes;
+  /** Item i's cluster: its class, as a retrieval's precision counts it. */
+  private final int[] labels;
   private final long[][] queryCodes;
   private final int[] queryItems;
 
-  private SearchData(Parameters parameters, long[] codes, long[][] queryCodes, int[] queryItems) {
+  private SearchData(Parameters parameters, long[] codes, int[] labels, long[][] queryCodes, int[] queryItems) {
     this.parameters = parameters;
     this.codes = codes;
+    this.labels = labels;
     this.queryCodes = queryCodes;
     this.queryItems = queryItems;
   }
@@ -68,10 +71,11 @@ public final class SearchData {
     }
     GaussianClusters clusters = new GaussianClusters(p.clusters(), p.dimensions(), new Random(p.seed()));
     long[] codes = new long[Math.multiplyExact(p.items(), words)];
+    int[] labels = new int[p.items()];
     double[][] queryVectors = new double[p.queries()][];
     double[] vector = new double[p.dimensions()];
     for (int i = 0; i < p.items(); i++) {
-      clusters.next(vector);
+      labels[i] = clusters.next(vector);
       hash.hash(vector, codes, i * words);
       if (queryOf[i] >= 0) {
         queryVectors[queryOf[i]] = vector.clone();
@@ -85,7 +89,7 @@ public final class SearchData {
       }
       hash.hash(v, queryCodes[q], 0);
     }
-    return new SearchData(p, codes, queryCodes, queryItems);
+    return new SearchData(p, codes, labels, queryCodes, queryItems);
   }
 
   /** {@code n} distinct numbers below {@code bound}, in the order drawn. */
@@ -129,9 +133,27 @@ public final class SearchData {
     return java.util.Arrays.stream(queryCodes).map(long[]::clone).toList();
   }
 
-  /** The item each query is a perturbed copy of. */
-  public int queryItem(int q) {
-    return queryItems[q];
+  /** The item each query is a perturbed copy of, a query each. */
+  public java.util.List<Integer> queryItems() {
+    return java.util.Arrays.stream(queryItems).boxed().toList();
+  }
+
+  /**
+   * Precision at T (the Cognitive SSD's Precision@T, with the clusters as the classes): the share of
+   * the items found for the queries that are of the cluster of the item the query copies.
+   *
+   * @param found each query's items, by id
+   */
+  public double precision(java.util.List<? extends java.util.List<Long>> found) {
+    long same = 0;
+    long all = 0;
+    for (int q = 0; q < found.size(); q++) {
+      for (long id : found.get(q)) {
+        same += labels[(int) id] == labels[queryItems[q]] ? 1 : 0;
+        all++;
+      }
+    }
+    return all == 0 ? Double.NaN : (double) same / all;
   }
 
   /** One line on how the data was made. */

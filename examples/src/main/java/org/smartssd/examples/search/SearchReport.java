@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.smartssd.device.tasklet.builtin.Neighbour;
+import org.smartssd.examples.loganalysis.ComparisonReport;
 import org.smartssd.examples.loganalysis.Json;
 import org.smartssd.examples.loganalysis.RunStatistics;
 
@@ -51,6 +52,9 @@ public final class SearchReport {
         ? String.format(Locale.ROOT, "exact: every device answer equals the host's brute force (%d queries, top %d, "
             + "ids and distances in order), and the host's the computation in memory%n", o.data().queries(), o.top())
         : "NOT EXACT: " + String.join("; ", outcome.disagreements()) + "\n");
+    sb.append(String.format(Locale.ROOT, "precision at %d: %.3f of the items found are of the cluster of the item "
+        + "their query copies (the Cognitive SSD's Precision@T, the clusters as classes)%n", o.top(),
+        outcome.precision()));
     sb.append('\n');
     String header = String.format(Locale.ROOT, "%-14s %8s %11s %10s %9s %9s %14s %10s %6s %14s %9s  |  %7s %8s %9s %7s%n",
         "mode", "wall s", "modelled s", "device s", "I/O s", "host s", "host-if bytes", "pages read", "rounds",
@@ -92,11 +96,7 @@ public final class SearchReport {
 
   private String ratio(SimilaritySearch.ModeRun r, ToDoubleFunction<SimilaritySearch.ModeRun> f) {
     double base = f.applyAsDouble(host());
-    if (base == 0) {
-      return "-";
-    }
-    double v = f.applyAsDouble(r) / base;
-    return v >= 0.01 ? String.format(Locale.ROOT, "%.2f", v) : String.format(Locale.ROOT, "%.1e", v);
+    return ComparisonReport.ratioText(base == 0 ? Double.NaN : f.applyAsDouble(r) / base);
   }
 
   String csv() {
@@ -165,12 +165,14 @@ public final class SearchReport {
       e.put("statistics", s.toMap());
       modes.put(r.mode().optionName(), e);
     }
+    m.put("precision", outcome.precision());
     m.put("modes", modes);
     List<Object> answers = new ArrayList<>();
     List<List<Neighbour>> found = host().neighbours();
     for (int q = 0; q < found.size(); q++) {
       Map<String, Object> a = new LinkedHashMap<>();
       a.put("query", q);
+      a.put("copies_item", outcome.queryItems().get(q));
       a.put("ids", found.get(q).stream().map(Neighbour::id).toList());
       a.put("distances", found.get(q).stream().map(Neighbour::distance).toList());
       answers.add(a);
@@ -189,7 +191,11 @@ public final class SearchReport {
     d.put("execution_pages_read", "counted by the device: the pages its executions read (ExecutionStatistics)");
     d.put("comparisons", "items compared with a query, summed over the scans");
     d.put("modelled_energy_j", "modelled: the host's and the device's, as compare's");
-    d.put("neighbours", "each query's top T as the host found them: item ids and Hamming distances, best first");
+    d.put("neighbours", "each query's top T as the host found them: item ids and Hamming distances, best first; "
+        + "copies_item: the item the query is a perturbed copy of");
+    d.put("precision", "the share of the items found (the host's top T) of the cluster of the item their query "
+        + "copies: the Cognitive SSD's Precision@T with the clusters as classes (how well the codes keep a cluster "
+        + "together, not a check of the search)");
     m.put("definitions", d);
     m.put("generate_s", outcome.generateSeconds());
     m.put("total_s", outcome.totalSeconds());

@@ -92,12 +92,14 @@ public final class SimilaritySearch {
   /**
    * What was searched and found.
    *
+   * @param queryItems the item each query is a perturbed copy of
+   * @param precision the share of the items found (by the host) of the cluster of the item their query copies
    * @param pageBytes the device's flash page
    * @param filledBuckets the clustered layout's buckets that hold items (0 for the plain one)
    * @param disagreements where an answer differs from the host's, or the host's from the computation in memory
    */
-  public record Outcome(Options options, String description, String profile, boolean paced, int pageBytes,
-      int filledBuckets, List<ModeRun> runs, List<String> disagreements, double generateSeconds,
+  public record Outcome(Options options, String description, List<Integer> queryItems, double precision,
+      String profile, boolean paced, int pageBytes, int filledBuckets, List<ModeRun> runs, List<String> disagreements, double generateSeconds,
       double totalSeconds) {
     /** Whether every device answer equals the host's brute force (and the host's the computation in memory). */
     public boolean exact() {
@@ -180,8 +182,10 @@ public final class SimilaritySearch {
           }
         }
         int filled = items.directory() == null ? 0 : items.directory().buckets();
-        return new Outcome(options, data.description(), devices.profile(), devices.paced(), pageBytes, filled, runs,
-            disagreements, generateSeconds, (System.nanoTime() - started) / 1e9);
+        double precision = data.precision(runs.get(0).neighbours().stream()
+            .map(l -> l.stream().map(Neighbour::id).toList()).toList());
+        return new Outcome(options, data.description(), data.queryItems(), precision, devices.profile(), devices.paced(),
+            pageBytes, filled, runs, disagreements, generateSeconds, (System.nanoTime() - started) / 1e9);
       }
     }
   }
