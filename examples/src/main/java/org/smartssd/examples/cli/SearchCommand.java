@@ -70,6 +70,11 @@ public final class SearchCommand implements Callable<Integer> {
       description = "Gaussian clusters of the feature vectors (default: ${DEFAULT-VALUE}).")
   int clusters;
 
+  @Option(names = "--spread", paramLabel = "S", defaultValue = "1",
+      description = "How many times the k-means model's deviations (1 to 4) the clusters' are: more makes them "
+          + "overlap (default: ${DEFAULT-VALUE}).")
+  double spread;
+
   @Option(names = "--layout", paramLabel = "plain|clustered", defaultValue = "plain",
       description = "How the items lie on the device: plain (in id order) or clustered (sorted by code, so similar "
           + "codes share pages, and searched nearest buckets first) (default: ${DEFAULT-VALUE}).")
@@ -131,14 +136,15 @@ public final class SearchCommand implements Callable<Integer> {
         MAX_PARAMETER_CHARS);
     check(cl, clusters >= 1 && clusters <= items, "--clusters must be between 1 and --items (%d), not %d", items,
         clusters);
+    check(cl, spread > 0 && spread <= 1000, "--spread must be above 0 and at most 1000, not %s", spread);
     int prefix = 0;
     if (chosen == Layout.CLUSTERED) {
       int most = Math.min(BucketDirectory.MAX_PREFIX_BITS, bits);
       prefix = prefixBits != null ? prefixBits : defaultPrefixBits(items, most);
       check(cl, prefix >= 1 && prefix <= most, "--prefix-bits must be between 1 and %d (and at most --bits), not %d",
           most, prefix);
-      check(cl, (long) queries * Math.min(items, 1L << prefix) <= 1L << 28, "--queries x min(--items, "
-          + "2^--prefix-bits) must be at most 2^28 (the search keeps what each query read of each bucket), not %d x %d",
+      check(cl, (long) queries * Math.min(items, 1L << prefix) <= 1L << 26, "--queries x min(--items, "
+          + "2^--prefix-bits) must be at most 2^26 (the search orders the buckets for each query), not %d x %d",
           queries, Math.min(items, 1L << prefix));
     } else if (prefixBits != null) {
       throw new CommandLine.ParameterException(cl, "--prefix-bits is a parameter of --layout clustered, not of "
@@ -151,7 +157,7 @@ public final class SearchCommand implements Callable<Integer> {
     PrintWriter out = cl.getOut();
     PrintWriter err = cl.getErr();
     SimilaritySearch.Options options = new SimilaritySearch.Options(new SearchData.Parameters(items, dims, bits,
-        queries, clusters, seed), top, chosen, prefix, profile, device, properties, deviceProperties);
+        queries, clusters, spread, seed), top, chosen, prefix, profile, device, properties, deviceProperties);
     SimilaritySearch.Outcome outcome = new SimilaritySearch(options, err).run();
     SearchReport r = new SearchReport(outcome);
     out.print(r.table());

@@ -15,8 +15,17 @@ public final class GaussianClusters {
 
   /** Draws the clusters from {@code random}, which then draws the points. */
   public GaussianClusters(int clusters, int dimensions, Random random) {
-    if (clusters < 1 || dimensions < 1) {
-      throw new IllegalArgumentException("clusters and dimensions must be 1 or more: " + clusters + ", " + dimensions);
+    this(clusters, dimensions, 1, random);
+  }
+
+  /**
+   * Clusters whose deviations are {@code spread} times the model's (1: the model's own; more: clusters
+   * that overlap more).
+   */
+  public GaussianClusters(int clusters, int dimensions, double spread, Random random) {
+    if (clusters < 1 || dimensions < 1 || !(spread > 0)) {
+      throw new IllegalArgumentException("clusters and dimensions must be 1 or more, the spread above 0: " + clusters
+          + ", " + dimensions + ", " + spread);
     }
     this.random = random;
     this.centres = new double[clusters][dimensions];
@@ -25,7 +34,7 @@ public final class GaussianClusters {
       for (int i = 0; i < dimensions; i++) {
         centres[c][i] = -50 + 100 * random.nextDouble();
       }
-      sigmas[c] = 1 + 3 * random.nextDouble();
+      sigmas[c] = spread * (1 + 3 * random.nextDouble());
     }
   }
 

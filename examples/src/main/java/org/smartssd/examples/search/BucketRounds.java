@@ -17,27 +17,41 @@ import org.smartssd.device.tasklet.builtin.TopLists;
  * than the lower bound of every unread bucket (strictly: an unread item as near, with a smaller id,
  * would come before it in the order (distance, id)), or once no bucket is left unread. Each round,
  * every query not done asks for its unread buckets of the smallest lower bound; one scan (a device
- * execution, its ranges ascending) compares each bucket's items with the queries that asked for it;
- * the host merges what each query found into the lists it keeps. So each query ends with exactly the
- * brute force's top T, having read the buckets of lower bound up to about its T-th distance only.
+ * execution over ranges, ascending) compares each bucket's items with the queries that asked for it
+ * and no other; the host merges what each query found into the lists it keeps. So each query ends
+ * with exactly the brute force's top T, each item compared with it at most once.
  *
- * <p>Buckets asked for next to each other are one range when the same queries asked for them; and
- * two ranges are joined when the second would begin on the page where the first ends (reading that
- * page twice costs a flash read; reading the few items between costs a comparison each), their items
- * then compared with the queries of both, unless a query of either has read a bucket of the other in
- * an earlier round (it would meet those items twice). A bucket compared with a query is read for that
- * query, whichever round it was asked for in, and never again for it.
+ * <p>A range is a run of buckets read together, in segments of buckets that meet the same queries
+ * (a segment may meet none: buckets between two asked for, which lie on the pages those share, so
+ * that no page is read twice in a round). Rounds read some pages again; so that the search never
+ * reads much more than a scan would, a round that would bring the pages read past the object's pages
+ * is replaced by the last: one scan of every item for the queries not done, which meets items they
+ * met before again (the host keeps an item once). So a search reads at most about twice the object's
+ * pages, and compares at most twice as many items as a brute force.
  */
 public final class BucketRounds {
-  /**
-   * Buckets {@code firstBucket} to {@code endBucket} (exclusive) and the queries their items are compared with.
-   */
-  public record Range(int firstBucket, int endBucket, int[] queries) {}
+  /** Buckets {@code firstBucket} to {@code endBucket} (exclusive) and the queries their items meet. */
+  public record Segment(int firstBucket, int endBucket, int[] queries) {}
+
+  /** Buckets read together, in segments one after the other. */
+  public record Range(List<Segment> segments) {
+    public Range {
+      segments = List.copyOf(segments);
+    }
+
+    public int firstBucket() {
+      return segments.get(0).firstBucket();
+    }
+
+    public int endBucket() {
+      return segments.get(segments.size() - 1).endBucket();
+    }
+  }
 
   /**
-   * Compares the items of ranges (ascending, apart) with their queries.
+   * Compares the items of ranges (ascending, apart) with their segments' queries.
    *
-   * @return each query's best T among the items it met (an empty list for a query no range names)
+   * @return each query's best T among the items it met (an empty list for a query no segment names)
    */
   @FunctionalInterface
   public interface Scanner {
@@ -62,7 +76,7 @@ public final class BucketRounds {
 
   /**
    * @param queries the query codes
-   * @param pageBytes the device's page size: ranges meeting on a page are joined
+   * @param pageBytes the device's page size: buckets on a page are read together
    */
   public BucketRounds(BucketDirectory directory, List<long[]> queries, int top, int recordBytes, int pageBytes) {
     this.directory = directory;
@@ -77,61 +91,65 @@ public final class BucketRounds {
 
   public Outcome search(Scanner scanner) throws IOException, InterruptedException {
     int queries = prefixes.length;
+    int buckets = directory.buckets();
+    int levels = directory.prefixBits() + 1;
+    // Each query's buckets by lower bound (a counting sort): those of bound L are
+    // order[q][levelStart[q][L]] to order[q][levelStart[q][L + 1] - 1].
+    int[][] order = new int[queries][buckets];
+    int[][] levelStart = new int[queries][levels + 1];
+    for (int q = 0; q < queries; q++) {
+      for (int b = 0; b < buckets; b++) {
+        levelStart[q][bound(q, b) + 1]++;
+      }
+      for (int l = 0; l < levels; l++) {
+        levelStart[q][l + 1] += levelStart[q][l];
+      }
+      int[] next = Arrays.copyOf(levelStart[q], levels);
+      for (int b = 0; b < buckets; b++) {
+        order[q][next[bound(q, b)]++] = b;
+      }
+    }
     TopLists lists = new TopLists(queries, top);
-    boolean[][] read = new boolean[queries][directory.buckets()];
-    boolean[] done = new boolean[queries];
+    int[] level = new int[queries]; // each query's first bound not yet read; levels once done
+    long objectPages = buckets == 0 ? 0 : lastPage(directory.end(buckets - 1)) + 1;
+    long pagesRead = 0;
     int rounds = 0;
     long itemsRead = 0;
     long comparisons = 0;
     while (true) {
-      // Each bucket's askers this round, as lists of queries.
-      int[][] askers = new int[directory.buckets()][];
-      int[] askerCount = new int[directory.buckets()];
-      boolean any = false;
       for (int q = 0; q < queries; q++) {
-        if (done[q]) {
-          continue;
+        while (level[q] < levels && levelStart[q][level[q]] == levelStart[q][level[q] + 1]) {
+          level[q]++; // no bucket of that bound
         }
-        int bound = Integer.MAX_VALUE;
-        for (int b = 0; b < directory.buckets(); b++) {
-          if (!read[q][b]) {
-            bound = Math.min(bound, Integer.bitCount(directory.prefix(b) ^ prefixes[q]));
-          }
-        }
-        if (bound == Integer.MAX_VALUE || lists.worst(q) < bound) {
-          done[q] = true;
-          continue;
-        }
-        for (int b = 0; b < directory.buckets(); b++) {
-          if (!read[q][b] && Integer.bitCount(directory.prefix(b) ^ prefixes[q]) == bound) {
-            if (askers[b] == null) {
-              askers[b] = new int[4];
-            } else if (askerCount[b] == askers[b].length) {
-              askers[b] = Arrays.copyOf(askers[b], 2 * askerCount[b]);
-            }
-            askers[b][askerCount[b]++] = q;
-            any = true;
-          }
+        if (level[q] < levels && lists.worst(q) < level[q]) {
+          level[q] = levels; // done: no unread item can come before its T-th
         }
       }
-      if (!any) {
+      List<Range> ranges = ranges(askers(order, levelStart, level));
+      if (ranges.isEmpty()) {
         break;
       }
-      List<Range> ranges = ranges(askers, askerCount, read);
-      for (Range r : ranges) {
-        for (int b = r.firstBucket(); b < r.endBucket(); b++) {
-          for (int q : r.queries()) {
-            read[q][b] = true;
-          }
-        }
-        long items = directory.start(r.endBucket()) - (long) directory.start(r.firstBucket());
-        itemsRead += items;
-        comparisons += items * r.queries().length;
+      boolean last = pagesRead + pages(ranges) > objectPages;
+      if (last) {
+        ranges = List.of(new Range(List.of(new Segment(0, buckets, notDone(level, levels)))));
       }
+      for (int q = 0; q < queries; q++) {
+        level[q] = last ? levels : Math.min(levels, level[q] + 1);
+      }
+      for (Range r : ranges) {
+        for (Segment s : r.segments()) {
+          comparisons += items(s.firstBucket(), s.endBucket()) * s.queries().length;
+        }
+        itemsRead += items(r.firstBucket(), r.endBucket());
+      }
+      pagesRead += pages(ranges);
       List<List<Neighbour>> found = scanner.scan(ranges);
       for (int q = 0; q < queries; q++) {
         for (Neighbour n : found.get(q)) {
-          lists.offer(q, n.distance(), n.id());
+          // The last round meets items again: one kept already is not kept twice.
+          if (!last || !lists.contains(q, n.distance(), n.id())) {
+            lists.offer(q, n.distance(), n.id());
+          }
         }
       }
       rounds++;
@@ -139,51 +157,95 @@ public final class BucketRounds {
     return new Outcome(lists.sorted(), rounds, itemsRead, comparisons);
   }
 
+  /** Bucket {@code b}'s lower bound for query {@code q}: the Hamming distance of their prefixes. */
+  private int bound(int q, int b) {
+    return Integer.bitCount(directory.prefix(b) ^ prefixes[q]);
+  }
+
+  /** The queries not done, ascending. */
+  private static int[] notDone(int[] level, int levels) {
+    return java.util.stream.IntStream.range(0, level.length).filter(q -> level[q] < levels).toArray();
+  }
+
+  /** Each bucket's askers this round (null for none): for each query not done, its buckets of its next bound. */
+  private int[][] askers(int[][] order, int[][] levelStart, int[] level) {
+    int buckets = directory.buckets();
+    int levels = directory.prefixBits() + 1;
+    int[][] askers = new int[buckets][];
+    int[] count = new int[buckets];
+    for (int q = 0; q < level.length; q++) {
+      if (level[q] >= levels) {
+        continue;
+      }
+      for (int i = levelStart[q][level[q]]; i < levelStart[q][level[q] + 1]; i++) {
+        int b = order[q][i];
+        if (askers[b] == null) {
+          askers[b] = new int[4];
+        } else if (count[b] == askers[b].length) {
+          askers[b] = Arrays.copyOf(askers[b], 2 * count[b]);
+        }
+        askers[b][count[b]++] = q;
+      }
+    }
+    for (int b = 0; b < buckets; b++) {
+      if (askers[b] != null) {
+        askers[b] = Arrays.copyOf(askers[b], count[b]); // ascending: queries were asked in order
+      }
+    }
+    return askers;
+  }
+
   /**
-   * The asked-for buckets as ranges: next ones with the same askers joined, and ranges meeting on a page
-   * unless a query of either has read a bucket of the other before.
+   * The asked-for buckets as ranges: a bucket joins the range before it when it begins on the page where
+   * that range ends, the buckets between meeting no query; next buckets with the same askers are one
+   * segment.
    */
-  private List<Range> ranges(int[][] askers, int[] askerCount, boolean[][] read) {
+  private List<Range> ranges(int[][] askers) {
     List<Range> out = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
     int first = -1;
     int end = -1;
     int[] queries = null;
-    for (int b = 0; b < directory.buckets(); b++) {
+    for (int b = 0; b < askers.length; b++) {
       if (askers[b] == null) {
         continue;
       }
-      int[] mine = Arrays.copyOf(askers[b], askerCount[b]); // ascending: queries were asked in order
-      if (queries != null && b == end && Arrays.equals(queries, mine)) {
+      if (queries != null && b == end && Arrays.equals(queries, askers[b])) {
         end = b + 1;
-      } else if (queries != null && firstPage(directory.start(b)) <= lastPage(directory.end(end - 1))
-          && unread(read, union(queries, mine), first, b + 1)) {
-        end = b + 1;
-        queries = union(queries, mine);
-      } else {
-        if (queries != null) {
-          out.add(new Range(first, end, queries));
-        }
-        first = b;
-        end = b + 1;
-        queries = mine;
+        continue;
       }
+      if (queries != null) {
+        segments.add(new Segment(first, end, queries));
+        if (firstPage(directory.start(b)) > lastPage(directory.end(end - 1))) {
+          out.add(new Range(segments));
+          segments = new ArrayList<>();
+        } else if (b > end) {
+          segments.add(new Segment(end, b, new int[0]));
+        }
+      }
+      first = b;
+      end = b + 1;
+      queries = askers[b];
     }
     if (queries != null) {
-      out.add(new Range(first, end, queries));
+      segments.add(new Segment(first, end, queries));
+      out.add(new Range(segments));
     }
     return out;
   }
 
-  /** Whether none of the queries has read a bucket from {@code first} to {@code end} (exclusive) before. */
-  private static boolean unread(boolean[][] read, int[] queries, int first, int end) {
-    for (int q : queries) {
-      for (int b = first; b < end; b++) {
-        if (read[q][b]) {
-          return false;
-        }
-      }
+  /** The items of buckets {@code firstBucket} to {@code endBucket} (exclusive). */
+  private long items(int firstBucket, int endBucket) {
+    return directory.end(endBucket - 1) - (long) directory.start(firstBucket);
+  }
+
+  /** The pages the ranges cover. */
+  private long pages(List<Range> ranges) {
+    long pages = 0;
+    for (Range r : ranges) {
+      pages += lastPage(directory.end(r.endBucket() - 1)) - firstPage(directory.start(r.firstBucket())) + 1;
     }
-    return true;
+    return pages;
   }
 
   /** The page holding record {@code record}'s first byte. */
@@ -194,24 +256,5 @@ public final class BucketRounds {
   /** The page holding the last byte before record {@code end}. */
   private long lastPage(long end) {
     return (end * recordBytes - 1) / pageBytes;
-  }
-
-  /** Two ascending lists of queries as one. */
-  private static int[] union(int[] a, int[] b) {
-    int[] out = new int[a.length + b.length];
-    int i = 0;
-    int j = 0;
-    int n = 0;
-    while (i < a.length || j < b.length) {
-      int next = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i] : b[j];
-      if (i < a.length && a[i] == next) {
-        i++;
-      }
-      if (j < b.length && b[j] == next) {
-        j++;
-      }
-      out[n++] = next;
-    }
-    return Arrays.copyOf(out, n);
   }
 }

@@ -50,34 +50,52 @@ final class DeviceSearch implements AutoCloseable {
   }
 
   /**
-   * Each query's top T over the items of the ranges that name it (the ranges ascending and apart), in
-   * as few executions as the option's length allows.
+   * Each query's top T over the items of the segments that name it (the ranges ascending and apart), in
+   * as few executions as the option's length allows: a range whose segments are too many for one is cut
+   * between two of them (the page there is then read twice).
    */
   List<List<Neighbour>> scan(List<BucketRounds.Range> ranges, BucketDirectory directory) throws IOException {
     List<TaskletResult> all = new ArrayList<>();
     List<InputRange> inputs = new ArrayList<>();
-    List<int[]> queries = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
     int chars = 0;
     for (BucketRounds.Range r : ranges) {
-      int length = HammingTopT.rangeQueries(List.of(r.queries())).length() + 1;
-      if (!inputs.isEmpty() && chars + length > MAX_OPTION_CHARS) {
-        all.addAll(run(inputs, queries));
-        inputs.clear();
-        queries.clear();
-        chars = 0;
+      List<BucketRounds.Segment> segments = r.segments();
+      for (int from = 0; from < segments.size(); ) {
+        // As many of the range's segments as one option holds, from the first not yet sent.
+        StringBuilder text = new StringBuilder();
+        int to = from;
+        while (to < segments.size()) {
+          BucketRounds.Segment s = segments.get(to);
+          String one = HammingTopT.segments(new int[] {directory.end(s.endBucket() - 1) - directory.start(
+              s.firstBucket())}, List.of(s.queries()));
+          if (to > from && text.length() + 1 + one.length() > MAX_OPTION_CHARS) {
+            break;
+          }
+          text.append(to > from ? "/" : "").append(one);
+          to++;
+        }
+        if (!inputs.isEmpty() && chars + text.length() + 1 > MAX_OPTION_CHARS) {
+          all.addAll(run(inputs, texts));
+          inputs.clear();
+          texts.clear();
+          chars = 0;
+        }
+        long first = directory.start(segments.get(from).firstBucket());
+        long end = directory.end(segments.get(to - 1).endBucket() - 1);
+        inputs.add(new InputRange(path, first * recordBytes, (end - first) * recordBytes));
+        texts.add(text.toString());
+        chars += text.length() + 1;
+        from = to;
       }
-      long first = directory.start(r.firstBucket());
-      inputs.add(new InputRange(path, first * recordBytes, (directory.start(r.endBucket()) - first) * recordBytes));
-      queries.add(r.queries());
-      chars += length;
     }
-    all.addAll(run(inputs, queries));
+    all.addAll(run(inputs, texts));
     return TopLists.merge(all).sorted();
   }
 
-  /** One execution over ranges, each compared with its queries. */
-  private List<TaskletResult> run(List<InputRange> inputs, List<int[]> queries) throws IOException {
-    return run(inputs, Map.of(HammingTopT.RANGE_QUERIES, HammingTopT.rangeQueries(queries)));
+  /** One execution over ranges, each in its segments ({@link HammingTopT#segments}). */
+  private List<TaskletResult> run(List<InputRange> inputs, List<String> segments) throws IOException {
+    return run(inputs, Map.of(HammingTopT.RANGE_QUERIES, String.join(";", segments)));
   }
 
   /** One execution's results, its lanes' lists or the one merged on the device. */

@@ -7,13 +7,16 @@ import org.smartssd.examples.mining.GaussianClusters;
 
 /**
  * A similarity search's data set, generated: {@code items} feature vectors of {@code dimensions}
- * coordinates in Gaussian clusters ({@link GaussianClusters}, the same model as k-means' points), each
+ * coordinates in Gaussian clusters ({@link GaussianClusters}, the same model as k-means' points, their
+ * deviations optionally spread wider), each
  * item's id its place in that order (0 to items - 1); its code by {@link SimHash}; and {@code queries}
  * queries, each a perturbed copy of a distinct item drawn at random (Gaussian noise of deviation
  * {@value #QUERY_NOISE} added to every coordinate), hashed the same way. Deterministic by the seed:
  * the points are drawn from {@code seed} (so they are those {@code smartssd mine --algorithm kmeans}
  * makes with the same seed, dimensions and clusters), the hyperplanes from {@code seed + 1}, the
- * queries from {@code seed + 2}.
+ * queries from {@code seed + 2}. The model's clusters are far apart for their deviations (centres in
+ * [-50, 50], deviations 1 to 4): their codes stay close, which makes the search easy to prune; a
+ * wider spread makes clusters overlap.
  */
 public final class SearchData {
   /**
@@ -22,9 +25,21 @@ public final class SearchData {
    */
   public static final double QUERY_NOISE = 0.5;
 
-  /** What to generate. */
-  public record Parameters(int items, int dimensions, int bits, int queries, int clusters, long seed) {
+  /**
+   * What to generate.
+   *
+   * @param spread how many times the k-means model's deviation the clusters' are (1: its own)
+   */
+  public record Parameters(int items, int dimensions, int bits, int queries, int clusters, double spread, long seed) {
+    /** Clusters of the k-means model's own deviations. */
+    public Parameters(int items, int dimensions, int bits, int queries, int clusters, long seed) {
+      this(items, dimensions, bits, queries, clusters, 1, seed);
+    }
+
     public Parameters {
+      if (!(spread > 0 && spread <= 1000)) {
+        throw new IllegalArgumentException("the spread must be above 0 and at most 1000, not " + spread);
+      }
       if (items < 1 || dimensions < 1 || queries < 1 || clusters < 1) {
         throw new IllegalArgumentException("items, dimensions, queries and clusters must be 1 or more: " + items + ", "
             + dimensions + ", " + queries + ", " + clusters);
@@ -69,7 +84,7 @@ public final class SearchData {
     for (int q = 0; q < queryItems.length; q++) {
       queryOf[queryItems[q]] = q;
     }
-    GaussianClusters clusters = new GaussianClusters(p.clusters(), p.dimensions(), new Random(p.seed()));
+    GaussianClusters clusters = new GaussianClusters(p.clusters(), p.dimensions(), p.spread(), new Random(p.seed()));
     long[] codes = new long[Math.multiplyExact(p.items(), words)];
     int[] labels = new int[p.items()];
     double[][] queryVectors = new double[p.queries()][];
@@ -159,9 +174,10 @@ public final class SearchData {
   /** One line on how the data was made. */
   public String description() {
     Parameters p = parameters;
-    return String.format(java.util.Locale.ROOT, "%,d items of %d dimensions in %d Gaussian clusters (seed %d), "
+    return String.format(java.util.Locale.ROOT, "%,d items of %d dimensions in %d Gaussian clusters (%sseed %d), "
         + "%d-bit codes by SimHash (random projection); %d queries, each a copy of a random item with Gaussian noise "
-        + "of deviation %.1f a coordinate", p.items(), p.dimensions(), p.clusters(), p.seed(), p.bits(), p.queries(),
+        + "of deviation %.1f a coordinate", p.items(), p.dimensions(), p.clusters(), p.spread() == 1 ? ""
+            : String.format(java.util.Locale.ROOT, "deviations x %s, ", p.spread()), p.seed(), p.bits(), p.queries(),
         QUERY_NOISE);
   }
 }

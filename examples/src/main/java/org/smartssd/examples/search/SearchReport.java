@@ -49,8 +49,9 @@ public final class SearchReport {
         + "pages of %,d bytes%n", o.layout(), org.smartssd.device.tasklet.builtin.HammingSearch.recordBytes(
             o.data().bits()), o.data().bits(), layoutText(), outcome.profile(), outcome.pageBytes()));
     sb.append(outcome.exact()
-        ? String.format(Locale.ROOT, "exact: every device answer equals the host's brute force (%d queries, top %d, "
-            + "ids and distances in order), and the host's the computation in memory%n", o.data().queries(), o.top())
+        ? String.format(Locale.ROOT, "exact: every device answer equals the host's brute force (%d %s, top %d, "
+            + "ids and distances in order), and the host's the computation in memory%n", o.data().queries(),
+            o.data().queries() == 1 ? "query" : "queries", o.top())
         : "NOT EXACT: " + String.join("; ", outcome.disagreements()) + "\n");
     sb.append(String.format(Locale.ROOT, "precision at %d: %.3f of the items found are of the cluster of the item "
         + "their query copies (the Cognitive SSD's Precision@T, the clusters as classes)%n", o.top(),
@@ -133,6 +134,7 @@ public final class SearchReport {
     m.put("queries", p.queries());
     m.put("top", o.top());
     m.put("clusters", p.clusters());
+    m.put("spread", p.spread());
     m.put("seed", p.seed());
     m.put("layout", o.layout().optionName());
     m.put("prefix_bits", o.layout() == Layout.CLUSTERED ? o.prefixBits() : null);

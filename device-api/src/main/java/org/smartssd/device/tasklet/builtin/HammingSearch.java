@@ -104,27 +104,47 @@ public final class HammingSearch {
    * @throws IllegalArgumentException if the bytes are not whole records
    */
   public void scan(ByteBuffer records, int[] which) {
+    compare(0, load(records), which);
+  }
+
+  /**
+   * Loads whole records (from the buffer's position to its limit, in any byte order) to be compared
+   * ({@link #compare}), in place of those loaded before.
+   *
+   * @return how many
+   * @throws IllegalArgumentException if the bytes are not whole records
+   */
+  public int load(ByteBuffer records) {
     int stride = words + 1;
     if (records.remaining() % (stride * 8) != 0) {
       throw new IllegalArgumentException(records.remaining() + " bytes are not whole records of " + stride * 8
           + " bytes");
     }
     int n = records.remaining() >>> 3;
-    long[] w = buffer;
-    if (w.length < n) {
-      w = new long[Math.max(n, 2 * w.length)];
-      buffer = w;
+    if (buffer.length < n) {
+      buffer = new long[Math.max(n, 2 * buffer.length)];
     }
-    records.duplicate().order(ByteOrder.BIG_ENDIAN).asLongBuffer().get(w, 0, n);
+    records.duplicate().order(ByteOrder.BIG_ENDIAN).asLongBuffer().get(buffer, 0, n);
+    return n / stride;
+  }
+
+  /**
+   * Compares loaded records {@code from} to {@code to} (exclusive) with the queries named, keeping
+   * each query's best T.
+   */
+  public void compare(int from, int to, int[] which) {
     TopLists top = lists;
+    long[] w = buffer;
     long[] queries = queryWords;
     int words = this.words;
+    int stride = words + 1;
+    int end = to * stride;
     for (int i = 0; i < which.length; i++) {
       int q = which[i];
       int worst = top.worst(q);
       if (words == 1) {
         long code = queries[q];
-        for (int at = 1; at < n; at += 2) {
+        for (int at = from * 2 + 1; at < end; at += 2) {
           int d = Long.bitCount(w[at] ^ code);
           if (d <= worst) {
             worst = top.offer(q, d, w[at - 1]);
@@ -132,7 +152,7 @@ public final class HammingSearch {
         }
       } else {
         int base = q * words;
-        for (int at = 0; at < n; at += stride) {
+        for (int at = from * stride; at < end; at += stride) {
           int d = 0;
           for (int k = 0; k < words && d <= worst; k++) {
             d += Long.bitCount(w[at + 1 + k] ^ queries[base + k]);

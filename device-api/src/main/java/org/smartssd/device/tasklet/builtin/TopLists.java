@@ -113,6 +113,17 @@ public final class TopLists {
     return d[base];
   }
 
+  /** Whether query {@code q} keeps (distance, id). */
+  public boolean contains(int q, int distance, long id) {
+    int base = q * top;
+    for (int i = 0; i < sizes[q]; i++) {
+      if (ids[base + i] == id && distances[base + i] == distance) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Forgets every list. */
   public void clear() {
     Arrays.fill(sizes, 0);

@@ -323,6 +323,18 @@ class BuiltInTaskletsTest {
     assertEquals(List.of(new Neighbour(1, 0), new Neighbour(2, 0), new Neighbour(3, 64), new Neighbour(4, 64)),
         found.get(0));
     assertEquals(List.of(new Neighbour(3, 0), new Neighbour(4, 0)), found.get(1), "query 1 never met the first range");
+
+    // One range in segments: record 1 meets query 1, records 2 and 3 nobody, record 4 both; the chunk
+    // holds the whole range.
+    results.clear();
+    t.onExecute(new ExecutionInfo(2, List.of(new org.smartssd.device.tasklet.InputRange("/i", 0, 64)),
+        Map.of(HammingTopT.RANGE_QUERIES, HammingTopT.segments(new int[] {1, 2, 0, 1},
+            List.of(new int[] {1}, new int[0], new int[] {0}, new int[] {0, 1}))), 0, 1));
+    t.onDataAvailable(new DataChunk("/i", 0, data.duplicate()), sink);
+    t.onRead(sink, true);
+    found = HammingTopT.neighbours(results);
+    assertEquals(List.of(new Neighbour(4, 64)), found.get(0));
+    assertEquals(List.of(new Neighbour(4, 0), new Neighbour(1, 64)), found.get(1));
   }
 
   @Test
@@ -351,6 +363,8 @@ class BuiltInTaskletsTest {
     options.put("0", "lists 1 ranges' queries for 2");
     options.put("0;3", "'3' is not a query");
     options.put("0;x", "'x' is not a query");
+    options.put("0;2:0", "segments hold 2 records of 16 bytes, the range 16 bytes");
+    options.put("0;x:0", "segment 'x:0' is not RECORDS:QUERIES");
     options.put("0;0", "ascending order"); // the ranges given the other way round
     for (Map.Entry<String, String> e : options.entrySet()) {
       List<org.smartssd.device.tasklet.InputRange> ranges = e.getKey().equals("0;0") ? List.of(second, first)

@@ -111,6 +111,14 @@ class HammingTopTDeviceTest {
       both.addAll(bruteForce(items, queries.get(2), top, 4000, 6000));
       both.sort(null);
       assertEquals(both.subList(0, top), found.get(2));
+
+      // The same as one range in segments: its middle 3000 items read (their pages are the others') but met by none.
+      String segments = HammingTopT.segments(new int[] {1000, 3000, 2000},
+          List.of(new int[] {0, 2}, new int[0], new int[] {1, 2}));
+      IspEngineTest.Run segmented = IspEngineTest.run(c, t, List.of(new InputRange("/items", 0, (long) n * record)),
+          Map.of(HammingTopT.RANGE_QUERIES, segments), ExecutionPoller.PollingPolicy.defaults());
+      assertEquals(ExecutionState.DONE, segmented.last().state(), segmented.last().message());
+      assertEquals(found, HammingTopT.neighbours(segmented.results()));
     }
   }
 
