@@ -99,8 +99,8 @@ public final class SimilaritySearch {
    * @param disagreements where an answer differs from the host's, or the host's from the computation in memory
    */
   public record Outcome(Options options, String description, List<Integer> queryItems, double precision,
-      String profile, boolean paced, int pageBytes, int filledBuckets, List<ModeRun> runs, List<String> disagreements, double generateSeconds,
-      double totalSeconds) {
+      String profile, boolean paced, int pageBytes, int filledBuckets, List<ModeRun> runs, List<String> disagreements,
+      double generateSeconds, double totalSeconds) {
     /** Whether every device answer equals the host's brute force (and the host's the computation in memory). */
     public boolean exact() {
       return disagreements.isEmpty();
@@ -184,8 +184,9 @@ public final class SimilaritySearch {
         int filled = items.directory() == null ? 0 : items.directory().buckets();
         double precision = data.precision(runs.get(0).neighbours().stream()
             .map(l -> l.stream().map(Neighbour::id).toList()).toList());
-        return new Outcome(options, data.description(), data.queryItems(), precision, devices.profile(), devices.paced(),
-            pageBytes, filled, runs, disagreements, generateSeconds, (System.nanoTime() - started) / 1e9);
+        return new Outcome(options, data.description(), data.queryItems(), precision, devices.profile(),
+            devices.paced(), pageBytes, filled, runs, disagreements, generateSeconds,
+            (System.nanoTime() - started) / 1e9);
       }
     }
   }

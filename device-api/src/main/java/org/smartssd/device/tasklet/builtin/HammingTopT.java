@@ -106,7 +106,8 @@ public final class HammingTopT implements MergingTasklet {
     int top = (int) p.number(TOP, 1, HammingSearch.MAX_KEPT);
     String text = p.text(QUERIES, "");
     if (text.isBlank()) {
-      throw new IllegalArgumentException("HammingTopT needs parameter " + QUERIES + ": query codes separated by commas");
+      throw new IllegalArgumentException("HammingTopT needs parameter " + QUERIES
+          + ": query codes separated by commas");
     }
     String[] parts = text.split(",", -1);
     long[][] codes = new long[parts.length][];
@@ -114,7 +115,8 @@ public final class HammingTopT implements MergingTasklet {
       try {
         codes[q] = HammingSearch.parseCode(parts[q].trim(), bits);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("HammingTopT: parameter " + QUERIES + ", query " + q + ": " + e.getMessage());
+        throw new IllegalArgumentException("HammingTopT: parameter " + QUERIES + ", query " + q + ": "
+            + e.getMessage());
       }
     }
     try {

@@ -227,7 +227,8 @@ class BuiltInTaskletsTest {
     for (int i = 0; i < ids.length; i++) {
       all.add(new Neighbour(ids[i], HammingSearch.distance(codes[i], query)));
     }
-    all.sort(java.util.Comparator.comparingInt(Neighbour::distance).thenComparing(Neighbour::id, Long::compareUnsigned));
+    all.sort(java.util.Comparator.comparingInt(Neighbour::distance)
+        .thenComparing(Neighbour::id, Long::compareUnsigned));
     return all.subList(0, Math.min(top, all.size()));
   }
 

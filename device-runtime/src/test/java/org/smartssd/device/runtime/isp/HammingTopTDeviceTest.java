@@ -128,7 +128,8 @@ class HammingTopTDeviceTest {
       long h = c.create("/items", true, true).handle();
       c.write(h, new byte[48], 0, 48);
       c.closeHandle(h);
-      long t = c.createObject(BUILT_IN, HammingTopT.class.getName(), Map.of("bits", "64", "top", "3", "queries", "xyz"));
+      long t = c.createObject(BUILT_IN, HammingTopT.class.getName(),
+          Map.of("bits", "64", "top", "3", "queries", "xyz"));
       IspEngineTest.Run run = IspEngineTest.run(c, t, "/items");
       assertEquals(ExecutionState.FAILED, run.last().state());
       assertTrue(run.last().message().contains("queries") && run.last().message().contains("16 hexadecimal digits"),
