@@ -16,7 +16,7 @@ import org.smartssd.device.tasklet.builtin.Neighbour;
  * ({@link HammingSearch}), so that the host's counted work is priced on the same terms.
  */
 final class HostSearch {
-  /** Bytes read at a time: about 1 MiB of whole records (a choice: a few READ commands a megabyte). */
+  /** Bytes read at a time: about 1 MiB of whole records (a choice: large reads, as a scan makes them). */
   static final int READ_BYTES = 1 << 20;
 
   private HostSearch() {}
@@ -30,7 +30,7 @@ final class HostSearch {
     FileSystem fs = items.getFileSystem(conf);
     try (InputStream in = fs.open(items)) {
       int filled;
-      while ((filled = fill(in, buffer)) > 0) {
+      while ((filled = in.readNBytes(buffer, 0, buffer.length)) > 0) {
         if (filled % record != 0) {
           throw new IOException(items + " ends in the middle of a record: its length is not a multiple of " + record
               + " bytes");
@@ -39,18 +39,5 @@ final class HostSearch {
       }
     }
     return search.lists().sorted();
-  }
-
-  /** Reads until the buffer is full or the stream ends; the bytes read. */
-  private static int fill(InputStream in, byte[] buffer) throws IOException {
-    int n = 0;
-    while (n < buffer.length) {
-      int r = in.read(buffer, n, buffer.length - n);
-      if (r < 0) {
-        break;
-      }
-      n += r;
-    }
-    return n;
   }
 }
