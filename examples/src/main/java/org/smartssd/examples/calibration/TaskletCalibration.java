@@ -6,13 +6,11 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.client.ClientOptions;
 import org.smartssd.device.client.DeviceAddress;
@@ -116,11 +114,7 @@ public final class TaskletCalibration {
             record);
       }
     } finally {
-      try (Stream<Path> paths = Files.walk(dir)) {
-        for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
+      org.smartssd.examples.loganalysis.WorkDirectory.delete(dir);
     }
   }
 

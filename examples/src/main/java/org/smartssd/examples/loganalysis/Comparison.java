@@ -5,13 +5,11 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.smartssd.device.protocol.HostSecret;
 import org.smartssd.device.runtime.config.DeviceConfigKeys;
@@ -194,7 +192,7 @@ public final class Comparison {
       double total = (System.nanoTime() - started) / 1e9;
       return new Outcome(options, profile, records, runs, expected, disagreements, total);
     } finally {
-      deleteRecursively(work);
+      WorkDirectory.delete(work);
     }
   }
 
@@ -336,14 +334,4 @@ public final class Comparison {
     log.flush();
   }
 
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
 }

@@ -26,10 +26,15 @@ public final class WorkDirectory implements Closeable {
 
   @Override
   public void close() throws IOException {
-    if (!Files.exists(path)) {
+    delete(path);
+  }
+
+  /** Deletes {@code dir} and all it holds, deepest first; nothing when it does not exist. */
+  public static void delete(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
       return;
     }
-    try (Stream<Path> paths = Files.walk(path)) {
+    try (Stream<Path> paths = Files.walk(dir)) {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }

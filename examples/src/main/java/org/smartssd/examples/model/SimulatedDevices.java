@@ -5,11 +5,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.smartssd.device.DeviceStatistics;
 import org.smartssd.device.runtime.SimulatedDevice;
@@ -97,11 +95,7 @@ final class SimulatedDevices implements Closeable {
       }
     }
     devices.clear();
-    try (Stream<Path> paths = Files.walk(work)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+    org.smartssd.examples.loganalysis.WorkDirectory.delete(work);
     if (failed != null) {
       throw failed;
     }
