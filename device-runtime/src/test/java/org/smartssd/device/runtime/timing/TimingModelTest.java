@@ -458,4 +458,49 @@ class TimingModelTest {
     assertTrue(!fresh.hostBusy(0, hostEnd), "and not past its end");
   }
 
+  /**
+   * A host read of two pages on every channel, issued while each channel has one internal request of
+   * eight pages in flight, as a paced execution's lanes keep them (HostIoUnderLoadBenchmark relies on
+   * this): the model's duration of the host read, and the same read's on an idle device.
+   */
+  private long[] hostReadAcrossSaturatedChannels(boolean internalReadsYield) {
+    int channels = 4;
+    int ways = 2;
+    TimingModel idle = model(channels, ways, internalReadsYield);
+    Command alone = idle.begin();
+    for (int c = 0; c < channels; c++) {
+      alone.readPage(c, 0);
+      alone.readPage(c, 1);
+    }
+    alone.complete();
+
+    TimingModel busy = model(channels, ways, internalReadsYield);
+    for (int c = 0; c < channels; c++) {
+      InternalTimeline request = busy.internalReads(busy.now());
+      for (int p = 0; p < 8; p++) {
+        request.readPage(c, p % ways);
+      }
+    }
+    clock.advance(READ + BUS / 2); // the first internal page of each channel is crossing its bus
+    Command host = busy.begin();
+    for (int c = 0; c < channels; c++) {
+      host.readPage(c, 0);
+      host.readPage(c, 1);
+    }
+    host.complete();
+    return new long[] {alone.durationNanos(), host.durationNanos()};
+  }
+
+  @Test
+  void acrossSaturatedChannelsAHostReadWaitsForOneInternalReadAtLowPriorityAndForTheRequestAtEqual() {
+    long[] low = hostReadAcrossSaturatedChannels(true);
+    long[] equal = hostReadAcrossSaturatedChannels(false);
+    assertEquals(low[0], equal[0], "the idle read does not depend on the priority");
+    // Low: the page on the bus finishes, and the internal read holding a die ends; nothing else.
+    assertTrue(low[1] <= low[0] + READ + 2 * BUS, "low: " + low[1] + " ns, idle " + low[0] + " ns");
+    // Equal: behind the eight pages each channel's request booked before it.
+    assertTrue(equal[1] >= low[0] + 6 * BUS, "equal: " + equal[1] + " ns, idle " + equal[0] + " ns");
+    assertTrue(equal[1] > low[1], "equal " + equal[1] + " ns, low " + low[1] + " ns");
+  }
+
 }
