@@ -57,7 +57,7 @@ public final class CompareCommand implements Callable<Integer> {
   boolean gzip;
 
   @Option(names = "--profile", paramLabel = "P", defaultValue = "msst13-sata",
-      description = "Profile of the devices compare starts: msst13-sata, issd-current, issd-future, xsd, nvme-gen4 "
+      description = "Profile of the devices compare starts: msst13-sata, issd-current, issd-future, xsd, nvme-gen4, active-flash "
           + "(default: ${DEFAULT-VALUE}). Ignored with --device.")
   String profile;
 

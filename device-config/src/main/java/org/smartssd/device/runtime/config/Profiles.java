@@ -42,6 +42,7 @@ public final class Profiles {
   public static final String ISSD_FUTURE = "issd-future";
   public static final String XSD = "xsd";
   public static final String NVME_GEN4 = "nvme-gen4";
+  public static final String ACTIVE_FLASH = "active-flash";
 
   /** The keys every profile sets; the others come from key defaults or overrides. */
   public static final List<String> PROFILE_KEYS = List.of(
@@ -59,6 +60,7 @@ public final class Profiles {
   private static final String ISSD_T1 = "source: Bae et al., iSSD, Table 1";
   private static final String ISSD_T5 = "source: Bae et al., iSSD, Table 5";
   private static final String XSD_T3 = "source: Cho et al., XSD, Table III";
+  private static final String AF_PLATFORM = "source: Boboila et al., Active Flash, its experimental platforms";
   /** What the choices below share, so that each note says it the same way. */
   private static final String NO_ERASE = "choice: none of the sources gives a block erase time (3 ms in every profile)";
   private static final String NO_COMMAND = "choice: none of the sources gives a per-command cost";
@@ -67,6 +69,8 @@ public final class Profiles {
   private static final String XSD_NO_FLASH = "choice: the XSD gives none (its flash model is its reference [2]'s, of"
       + " which its Table III restates only the channels and the bandwidth)";
   private static final String ISSD_HOST = "the iSSD's host CPU (Bae et al., Table 5: 2.5 GHz)";
+  private static final String AF_NO_FLASH = "as msst13-sata: Active Flash's slides give no flash or link figures (its"
+      + " flash was the Microsoft Research SSD simulator's)";
   private static final String XSD_DRAM = "the XSD's DRAM bandwidth (Cho et al., Table III: 3.2 GB/s)";
   private static final String ISSD_SSD_CORE = "the iSSD's SSD core rate (Bae et al., Table 5: 400 MHz)";
   private static final String KANG_POWER = "the Smart SSD prototype's measured power (Kang et al., MSST 2013)";
@@ -205,6 +209,38 @@ public final class Profiles {
         .keep(ENERGY_DEVICE_IDLE_W, KANG_POWER + "; no source gives a current drive's power")
         .keep(ENERGY_HOST_ACTIVE_W, KANG_POWER + "; no source gives this profile's host's power")
         .keep(ENERGY_HOST_IDLE_W, KANG_POWER + "; no source gives this profile's host's power")
+        .build());
+
+    // Active Flash's controller: a dual-core 1 GHz ARM Cortex-A9 standing in for the SSD controller, against an
+    // Intel Core 2 Quad Q6600 at 2.4 GHz as the host. The slides give no flash, link or power figures: those
+    // stay msst13-sata's.
+    all.put(ACTIVE_FLASH, new Builder("Boboila et al., Active Flash: an SSD whose controller is a dual-core 1 GHz"
+        + " ARM Cortex-A9", msst13)
+        .set(ISP_CORES, "2", AF_PLATFORM + " (a dual-core 1 GHz ARM Cortex-A9, standing in for the SSD controller)")
+        .set(ISP_CORE_MHZ, "1000", AF_PLATFORM + " (a dual-core 1 GHz ARM Cortex-A9)")
+        .set(ISP_CONTROLLER_MHZ, "1000", AF_PLATFORM + " (the same Cortex-A9: the controller is what runs the"
+            + " analysis there)")
+        .set(ISP_HOST_MHZ, "2400", AF_PLATFORM + " (host: an Intel Core 2 Quad Q6600 at 2.4 GHz)")
+        .keep(LINK_MB_PER_S, AF_NO_FLASH)
+        .keep(FLASH_CHANNELS, AF_NO_FLASH)
+        .keep(FLASH_CHANNEL_MB_PER_S, AF_NO_FLASH)
+        .keep(FLASH_WAYS_PER_CHANNEL, AF_NO_FLASH)
+        .keep(FLASH_PAGE_SIZE_BYTES, AF_NO_FLASH)
+        .keep(FLASH_PAGES_PER_BLOCK, AF_NO_FLASH)
+        .keep(FLASH_BLOCKS_PER_WAY, AF_NO_FLASH)
+        .keep(FLASH_CELL_READ_NS, AF_NO_FLASH)
+        .keep(FLASH_CELL_PROGRAM_NS, AF_NO_FLASH)
+        .keep(FLASH_BLOCK_ERASE_NS, AF_NO_FLASH)
+        .keep(LINK_COMMAND_NS, AF_NO_FLASH)
+        .keep(ISP_DRAM_MB_PER_S, XSD_DRAM + "; the slides give no DRAM bandwidth (the Pandaboard's 1 GB of DDR2 is"
+            + " its size)")
+        .set(ISP_LANE_MEMORY_BYTES, UNBOUNDED, "choice: unbounded: the controller's cores share its DRAM (1 GB on the"
+            + " slides' Pandaboard)")
+        .keep(ENERGY_DEVICE_ACTIVE_W, KANG_POWER + "; the slides give Active Flash's energy as a ratio only (about 70%"
+            + " saved), no power")
+        .keep(ENERGY_DEVICE_IDLE_W, KANG_POWER + "; the slides give no power")
+        .keep(ENERGY_HOST_ACTIVE_W, KANG_POWER + "; the slides give no power")
+        .keep(ENERGY_HOST_IDLE_W, KANG_POWER + "; the slides give no power")
         .build());
 
     return Collections.unmodifiableMap(all);

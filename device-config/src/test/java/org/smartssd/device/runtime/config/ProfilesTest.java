@@ -20,7 +20,7 @@ class ProfilesTest {
 
   private static final long GIB = 1L << 30;
   /** A source note names the source's authors. */
-  private static final Pattern SOURCE_NOTE = Pattern.compile("source: (Kang|Bae|Cho) et al\\.,? .+");
+  private static final Pattern SOURCE_NOTE = Pattern.compile("source: (Kang|Bae|Cho|Boboila) et al\\.,? .+");
   /** A choice note says why, in some words. */
   private static final Pattern CHOICE_NOTE = Pattern.compile("choice: .{10,}");
 
@@ -30,7 +30,7 @@ class ProfilesTest {
 
   @Test
   void namesInOrderWithTheDefaultFirst() {
-    assertEquals(List.of("msst13-sata", "issd-current", "issd-future", "xsd", "nvme-gen4"), names());
+    assertEquals(List.of("msst13-sata", "issd-current", "issd-future", "xsd", "nvme-gen4", "active-flash"), names());
   }
 
   @ParameterizedTest
@@ -62,7 +62,7 @@ class ProfilesTest {
   void onlyTheSmartSsdProfileHasASourceForThePowers() {
     for (String key : List.of(ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_IDLE_W, ENERGY_HOST_ACTIVE_W, ENERGY_HOST_IDLE_W)) {
       assertTrue(Profiles.sources("msst13-sata").get(key).startsWith("source: Kang et al., MSST 2013"), key);
-      for (String other : List.of("issd-current", "issd-future", "xsd", "nvme-gen4")) {
+      for (String other : List.of("issd-current", "issd-future", "xsd", "nvme-gen4", "active-flash")) {
         assertTrue(Profiles.sources(other).get(key).startsWith("choice: the key's default"), other + " " + key);
         assertEquals(Profiles.parameters("msst13-sata").get(key), Profiles.parameters(other).get(key), other + " " + key);
       }
@@ -112,7 +112,7 @@ class ProfilesTest {
 
   /** Only the iSSD gives a core's memory; the others leave a lane's memory unbounded. */
   @ParameterizedTest
-  @CsvSource({"msst13-sata", "xsd", "nvme-gen4"})
+  @CsvSource({"msst13-sata", "xsd", "nvme-gen4", "active-flash"})
   void laneMemoryIsUnboundedWithoutASource(String name) {
     assertEquals(Profiles.UNBOUNDED, Profiles.parameters(name).get(ISP_LANE_MEMORY_BYTES));
     assertTrue(Profiles.sources(name).get(ISP_LANE_MEMORY_BYTES).startsWith("choice: unbounded"));
@@ -186,6 +186,27 @@ class ProfilesTest {
     assertEquals(7000e6, nvme.timing().linkBytesPerSecond());
     assertTrue(internal("nvme-gen4") > nvme.timing().linkBytesPerSecond());
     assertEquals(64 * GIB, nvme.geometry().rawCapacityBytes());
+  }
+
+  /**
+   * Active Flash's platforms: the controller a dual-core 1 GHz Cortex-A9, the host a 2.4 GHz Q6600; the
+   * slides give nothing of the flash, the link or the powers, which stay msst13-sata's.
+   */
+  @Test
+  void activeFlashIsItsControllerAndHostOnTheSmartSsdsFlash() {
+    IspParameters isp = load("active-flash").isp();
+    assertEquals(2, isp.cores());
+    assertEquals(1000, isp.coreMhz());
+    assertEquals(1000, isp.controllerMhz());
+    assertEquals(2400, isp.hostMhz());
+    for (String key : List.of(ISP_CORES, ISP_CORE_MHZ, ISP_CONTROLLER_MHZ, ISP_HOST_MHZ)) {
+      assertTrue(Profiles.sources("active-flash").get(key).startsWith("source: Boboila et al., Active Flash"), key);
+    }
+    Profiles.parameters("active-flash").forEach((key, value) -> {
+      if (key.startsWith("smartssd.device.flash.") || key.startsWith("smartssd.device.link.")) {
+        assertEquals(Profiles.parameters("msst13-sata").get(key), value, key);
+      }
+    });
   }
 
   @Test

@@ -47,7 +47,7 @@ public final class DeviceCommand implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--profile", paramLabel = "P",
-        description = "Named parameter set: msst13-sata, issd-current, issd-future, xsd, nvme-gen4 (default: msst13-sata).")
+        description = "Named parameter set: msst13-sata, issd-current, issd-future, xsd, nvme-gen4, active-flash (default: msst13-sata).")
     String profile;
 
     @Option(names = "--data-dir", paramLabel = "D", description = "Where the flash and metadata files live (default: ./smartssd-data).")
