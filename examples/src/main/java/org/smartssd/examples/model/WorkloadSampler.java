@@ -179,7 +179,8 @@ public final class WorkloadSampler {
       int active = AnalyticModel.activeLanes(i == 0 ? wideConfig : config, (double) runs[i].inputBytes());
       perLane[i] = (double) runs[i].records() / active;
       bytesPerLane[i] = (double) runs[i].device().resultBytes() / active;
-      held[i] = runs[i].device().laneStateBytes(); // one device, one execution a run: its busiest lane's
+      // The counter sums each execution's busiest lane: their mean (one execution a split).
+      held[i] = (double) runs[i].device().laneStateBytes() / Math.max(1, runs[i].deviceExecutions());
     }
     ResultCurve laneResults = ResultCurve.through(perLane, bytesPerLane);
     // What a lane's function held (the iSSD's M(f), for the swap) against the same lane sizes.

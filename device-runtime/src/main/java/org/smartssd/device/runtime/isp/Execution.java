@@ -62,7 +62,10 @@ final class Execution {
   private volatile RecordFormat format;
   private volatile RecordAssembler[] assemblers;
   private ArrayDeque<WorkItem>[] channelQueues;
-  /** Every segment each channel reads (after {@link #plan}): what a lane that swaps reads again. */
+  /**
+   * Every segment each channel reads (after {@link #plan}, on a device whose lanes' memory is bounded, else
+   * null): what a lane that swaps reads again.
+   */
   private List<WorkItem>[] channelPlans;
   /** Segments still to be accepted, per input: the worker that accepts the last one finishes the input. */
   private AtomicLong[] segmentsLeft;
@@ -303,7 +306,7 @@ final class Execution {
     swapPagesRead.addAndGet(pages);
   }
 
-  /** Every segment {@code channel} reads, in order (after {@link #plan}). */
+  /** Every segment {@code channel} reads, in order (after {@link #plan}; only where lanes' memory is bounded). */
   List<WorkItem> channelPlan(int channel) {
     return channelPlans[channel];
   }
@@ -420,11 +423,14 @@ final class Execution {
       }
     }
     streams = routes;
-    List<WorkItem>[] plans = new List[channels];
-    for (int c = 0; c < channels; c++) {
-      plans[c] = List.copyOf(queues[c]);
+    // Kept only where a lane may swap (its memory bounded): a copy of every segment's place otherwise unused.
+    if (isp.laneMemoryBounded()) {
+      List<WorkItem>[] plans = new List[channels];
+      for (int c = 0; c < channels; c++) {
+        plans[c] = List.copyOf(queues[c]);
+      }
+      channelPlans = plans;
     }
-    channelPlans = plans;
     channelQueues = queues;
     segmentsLeft = left;
     format = recordFormat;
