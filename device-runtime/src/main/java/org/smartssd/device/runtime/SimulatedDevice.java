@@ -82,7 +82,7 @@ public final class SimulatedDevice implements Closeable {
       TaskletLoader loader = new TaskletLoader(BuiltInTasklets.ALL, config.isp().sharedPackages(),
           SimulatedDevice.class.getClassLoader(), config.isp().computeModel() == IspParameters.ComputeModel.COUNTED);
       e = new IspEngine(config.deviceName(), config.isp(), energy, s, s, t, config.paced(), hostIoWaiting::get,
-          loader);
+          loader, config.active(), s);
       this.isp = e;
       CommandHandler handler = new CommandHandler(s, e, this::info, this::statistics);
       ObjectStore files = s;

@@ -55,6 +55,7 @@ public final class DeviceConfig {
   private final String superGroup;
   private final int gcMinFreeBlocksPerWay;
   private final IspParameters isp;
+  private final ActiveParameters active;
   private final EnergyParameters energy;
   private final SortedMap<String, String> effective;
 
@@ -143,6 +144,7 @@ public final class DeviceConfig {
           "must be less than " + FLASH_BLOCKS_PER_WAY + " (" + geometry.blocksPerWay() + ")");
     }
     isp = isp(values, merged);
+    active = active(values, geometry);
     energy = energy(values, geometry, timing, isp);
     TreeMap<String, String> shown = new TreeMap<>(merged);
     shown.put(DEVICE_NAME, deviceName);
@@ -228,6 +230,16 @@ public final class DeviceConfig {
         values.wholeNumber(ISP_CODE_CACHE_BYTES, 0L, Long.MAX_VALUE),
         values.wholeNumber(ISP_LOADED_CODE_ENTRIES, 0, 4096),
         shared);
+  }
+
+  private static ActiveParameters active(ValueParser values, DeviceGeometry geometry) {
+    long buffer = values.wholeNumber(ACTIVE_BUFFER_BYTES, geometry.pageSizeBytes(), Long.MAX_VALUE);
+    double threshold = values.nonNegativeDecimal(ACTIVE_IDLE_GC_THRESHOLD);
+    if (threshold > 1) {
+      throw ValueParser.bad(ACTIVE_IDLE_GC_THRESHOLD, Double.toString(threshold), "must be a fraction from 0 to 1");
+    }
+    return new ActiveParameters(buffer, values.wholeNumber(ACTIVE_IDLE_AFTER_MS, 0L, 1L << 40) * 1_000_000L,
+        values.bool(ACTIVE_IDLE_GC), threshold);
   }
 
   /** A lane's memory; 0 in configuration means unbounded, {@link Long#MAX_VALUE} here. */
@@ -439,6 +451,11 @@ public final class DeviceConfig {
   /** Members of this group are superusers. */
   public String superGroup() {
     return superGroup;
+  }
+
+  /** Analysis attached to data as it is written, idle time and garbage collection in it. */
+  public ActiveParameters active() {
+    return active;
   }
 
   public int gcMinFreeBlocksPerWay() {

@@ -115,6 +115,16 @@ public final class DeviceConfigKeys {
 
   // In-storage processing. Set by the profile: the cores and their clock, the controller's clock, the
   // modelled host's clock, the device DRAM's bandwidth and a lane's memory.
+  // Active Flash: analysis attached to data as it is written, idle time, and garbage collection in it.
+  public static final String ACTIVE_BUFFER_BYTES = "smartssd.device.active.buffer-bytes";
+  public static final String ACTIVE_BUFFER_BYTES_DEFAULT = "16777216";
+  public static final String ACTIVE_IDLE_AFTER_MS = "smartssd.device.active.idle-after-ms";
+  public static final String ACTIVE_IDLE_AFTER_MS_DEFAULT = "5";
+  public static final String ACTIVE_IDLE_GC = "smartssd.device.active.idle-gc";
+  public static final String ACTIVE_IDLE_GC_DEFAULT = "false";
+  public static final String ACTIVE_IDLE_GC_THRESHOLD = "smartssd.device.active.idle-gc-threshold";
+  public static final String ACTIVE_IDLE_GC_THRESHOLD_DEFAULT = "0.9";
+
   public static final String ISP_CORES = "smartssd.device.isp.cores";
   public static final String ISP_CORE_MHZ = "smartssd.device.isp.core-mhz";
   public static final String ISP_CONTROLLER_MHZ = "smartssd.device.isp.controller-mhz";
@@ -337,6 +347,17 @@ public final class DeviceConfigKeys {
           "tasklet jars kept by SHA-256 so that a host installs the same code again without sending it (least recently used go first; 0: none)"),
       key(ISP_LOADED_CODE_ENTRIES, ISP_LOADED_CODE_ENTRIES_DEFAULT, "tasklets",
           "tasklets whose loaded classes are kept by their jar's SHA-256 and class name, so that installing the same code again reuses its classes and the machine code the JVM compiled for them (their static fields keep their values, as in a reused JVM); a failed or stopped execution drops its tasklet's; least recently used go first; 0: load the classes anew at every install"),
+      new ConfigKey(ACTIVE_BUFFER_BYTES, ACTIVE_BUFFER_BYTES_DEFAULT, "bytes",
+          "the device DRAM that holds pages written under an attached analysis (EXECUTE_OBJECT option attach=write) until the analysis has taken them; when it is full, the attachment's overflow policy decides: the writer waits, or the pages are left on flash for idle time",
+          "choice: 16 MiB; Boboila et al. (Active Flash) give no size for the SSD-resident DRAM (their controller board had 1 GB); a page is the least"),
+      new ConfigKey(ACTIVE_IDLE_AFTER_MS, ACTIVE_IDLE_AFTER_MS_DEFAULT, "ms",
+          "the device is idle once no host command has arrived or been completing for this long on the modelled clock; then it analyses deferred pages, and collects garbage if active.idle-gc says so",
+          "choice: the slides give no idle detector; 5 ms is longer than any single flash operation of the profiles (a block erase: 3 ms in every profile), so that a gap inside one command's work is never taken for idleness"),
+      key(ACTIVE_IDLE_GC, ACTIVE_IDLE_GC_DEFAULT, "boolean",
+          "collect garbage in idle time (when no deferred analysis is left) while the erased flash is under active.idle-gc-threshold of the reserved space; false leaves garbage collection to writes that run short of erased blocks"),
+      new ConfigKey(ACTIVE_IDLE_GC_THRESHOLD, ACTIVE_IDLE_GC_THRESHOLD_DEFAULT, "fraction",
+          "idle-time garbage collection runs while the erased pages are fewer than this fraction of the reserved (over-provisioned) pages",
+          "source: Boboila et al., Active Flash, simulator parameters: GC-idle threshold (fraction of reserved space) 0.9"),
       key(ISP_SHARED_PACKAGES, ISP_SHARED_PACKAGES_DEFAULT, "package prefixes",
           "comma-separated package prefixes of the device's own classes that tasklet code may see (and use only as the device's allow list lets it); the device mapper's runtime among them runs MapReduce tasklets"),
       profileKey(ENERGY_DEVICE_ACTIVE_W, "W",

@@ -92,6 +92,8 @@ public final class FlashTranslationLayer {
    */
   private final int discardBatchPages;
   private long gcPagesMoved;
+  private long idleGcPagesMoved;
+  private long idleGcBlocksErased;
   private final ByteBuffer gcBuffer;
 
   @SuppressWarnings("unchecked")
@@ -143,7 +145,7 @@ public final class FlashTranslationLayer {
 
   /** A command for work the device does on its own (closing abandoned writers, shutdown), so it is counted too. */
   public Command beginInternalCommand() {
-    return flash.timing().begin();
+    return flash.timing().beginInternal();
   }
 
   public int pageSize() {
@@ -430,34 +432,101 @@ public final class FlashTranslationLayer {
   /** Greedy GC on one way: erase the blocks with the fewest valid pages until enough are free. */
   private void collect(int channel, int way, FlashTimeline cmd) throws IOException {
     int w = wayIndex(channel, way);
-    int pagesPerBlock = geometry.pagesPerBlock();
     for (int round = 0; round < geometry.blocksPerWay() && freeBlocks[w].size() < minFreeBlocksPerWay; round++) {
       int victim = pickVictim(channel, way, w);
       if (victim < 0 || blockValidPages[victim] > erasedPagesAvailable(w)) {
         return;
       }
-      int first = addressing.firstPpa(victim);
-      for (int page = 0; page < pagesPerBlock; page++) {
-        int lbn = ppaToLbn[first + page];
-        if (lbn == UNMAPPED) {
-          continue;
-        }
-        int target = takePage(w, true);
-        flash.movePage(first + page, target, lbn, gcBuffer, cmd);
-        unforcedPrograms = true;
-        map(lbn, target);
-        gcPagesMoved++;
-      }
-      // The records that emptied the victim must be durable before its pages can be reused (or
-      // punched: the erase punches the whole block, so its pages need no holes of their own).
-      deadPageCount -= deadPages.get(first, first + pagesPerBlock).cardinality();
-      deadPages.clear(first, first + pagesPerBlock);
-      deadBlocks.clear(victim);
-      syncDurably();
-      flash.eraseBlock(victim, cmd);
-      blockWritePointer[victim] = 0;
-      freeBlocks[w].add(victim);
+      reclaim(victim, w, cmd);
     }
+  }
+
+  /** Moves the valid pages of {@code victim} (a full block of way {@code w}) to the way's free pages and erases it. */
+  private int reclaim(int victim, int w, FlashTimeline cmd) throws IOException {
+    int pagesPerBlock = geometry.pagesPerBlock();
+    int moved = 0;
+    int first = addressing.firstPpa(victim);
+    for (int page = 0; page < pagesPerBlock; page++) {
+      int lbn = ppaToLbn[first + page];
+      if (lbn == UNMAPPED) {
+        continue;
+      }
+      int target = takePage(w, true);
+      flash.movePage(first + page, target, lbn, gcBuffer, cmd);
+      unforcedPrograms = true;
+      map(lbn, target);
+      gcPagesMoved++;
+      moved++;
+    }
+    // The records that emptied the victim must be durable before its pages can be reused (or
+    // punched: the erase punches the whole block, so its pages need no holes of their own).
+    deadPageCount -= deadPages.get(first, first + pagesPerBlock).cardinality();
+    deadPages.clear(first, first + pagesPerBlock);
+    deadBlocks.clear(victim);
+    syncDurably();
+    flash.eraseBlock(victim, cmd);
+    blockWritePointer[victim] = 0;
+    freeBlocks[w].add(victim);
+    return moved;
+  }
+
+  /**
+   * Erased pages not yet programmed: what writes can take before garbage collection must erase a block
+   * (the free blocks and what is left of the open ones).
+   */
+  public long erasedPages() {
+    long pages = 0;
+    for (int w = 0; w < freeBlocks.length; w++) {
+      pages += erasedPagesAvailable(w);
+    }
+    return pages;
+  }
+
+  /** Physical pages beyond the logical ones: the reserved (over-provisioned) space garbage collection works in. */
+  public long reservedPages() {
+    return (long) geometry.totalPages() - logicalPages;
+  }
+
+  /** Pages moved by {@link #collectOne}: garbage collection in idle time. */
+  public long idleGcPagesMoved() {
+    return idleGcPagesMoved;
+  }
+
+  /** Blocks erased by {@link #collectOne}. */
+  public long idleGcBlocksErased() {
+    return idleGcBlocksErased;
+  }
+
+  /**
+   * One step of garbage collection in idle time (Active Flash's): the block with the fewest valid pages
+   * on the whole flash, if it has a dead page, has its valid pages moved within its way and is erased.
+   *
+   * @return the pages moved, or -1 when no block has a dead page to give back (or its way has no room
+   *     for its valid pages)
+   */
+  public int collectOne(FlashTimeline cmd) throws IOException {
+    int best = -1;
+    int bestWay = -1;
+    int bestValid = geometry.pagesPerBlock();
+    for (int channel = 0; channel < geometry.channels(); channel++) {
+      for (int way = 0; way < geometry.waysPerChannel(); way++) {
+        int w = wayIndex(channel, way);
+        int victim = pickVictim(channel, way, w);
+        if (victim >= 0 && blockValidPages[victim] < bestValid
+            && blockValidPages[victim] <= erasedPagesAvailable(w)) {
+          best = victim;
+          bestWay = w;
+          bestValid = blockValidPages[victim];
+        }
+      }
+    }
+    if (best < 0) {
+      return -1;
+    }
+    int moved = reclaim(best, bestWay, cmd);
+    idleGcPagesMoved += moved;
+    idleGcBlocksErased++;
+    return moved;
   }
 
   private int pickVictim(int channel, int way, int w) {

@@ -64,7 +64,11 @@ public final class CommandHandler {
     if (request instanceof Request.Read r) {
       return new Response.Data(store.read(r.objectId(), r.offset(), r.length(), caller, cmd));
     } else if (request instanceof Request.Write r) {
-      return new Response.Length(store.write(r.handle(), r.data(), owner, cmd));
+      java.nio.ByteBuffer data = r.data().duplicate();
+      long length = store.write(r.handle(), r.data(), owner, cmd);
+      // Taken by the store first: an analysis attached to the file only reads what was written.
+      isp.active().written(r.handle(), length - data.remaining(), data, cmd);
+      return new Response.Length(length);
     } else if (request instanceof Request.GetStatus r) {
       return new Response.Stat(store.status(r.path(), caller));
     } else if (request instanceof Request.Open r) {
@@ -73,7 +77,9 @@ public final class CommandHandler {
       Listing listing = store.list(r.path(), r.startAfter(), r.limit(), caller);
       return new Response.Listing(listing.entries(), listing.more());
     } else if (request instanceof Request.Create r) {
-      return opened(store.create(r.path(), r.overwrite(), r.createParents(), r.permission(), caller, owner));
+      ObjectStore.Opened o = store.create(r.path(), r.overwrite(), r.createParents(), r.permission(), caller, owner);
+      isp.active().created(r.path(), o.handle(), o.objectId(), caller, owner);
+      return opened(o);
     } else if (request instanceof Request.Append r) {
       return opened(store.append(r.path(), caller, owner, cmd));
     } else if (request instanceof Request.Flush r) {
@@ -81,7 +87,9 @@ public final class CommandHandler {
     } else if (request instanceof Request.Sync r) {
       return new Response.Length(store.sync(r.handle(), owner, cmd));
     } else if (request instanceof Request.Close r) {
-      return new Response.Length(store.close(r.handle(), owner, cmd));
+      long length = store.close(r.handle(), owner, cmd);
+      isp.active().closed(r.handle(), cmd);
+      return new Response.Length(length);
     } else if (request instanceof Request.Mkdirs r) {
       store.mkdirs(r.path(), r.permission(), caller);
       return new Response.Empty();

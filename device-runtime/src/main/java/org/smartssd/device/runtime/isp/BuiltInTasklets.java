@@ -6,6 +6,8 @@ import org.smartssd.device.tasklet.builtin.AccessProbe;
 import org.smartssd.device.tasklet.builtin.FieldFilter;
 import org.smartssd.device.tasklet.builtin.GroupedSum;
 import org.smartssd.device.tasklet.builtin.HammingTopT;
+import org.smartssd.device.tasklet.builtin.HeartbeatDetection;
+import org.smartssd.device.tasklet.builtin.LocalExtrema;
 import org.smartssd.device.tasklet.builtin.RecordCounter;
 
 /** The tasklets every device has, installable by class name with an empty jar. */
@@ -15,7 +17,9 @@ public final class BuiltInTasklets {
       FieldFilter.class.getName(), FieldFilter.class,
       GroupedSum.class.getName(), GroupedSum.class,
       AccessProbe.class.getName(), AccessProbe.class,
-      HammingTopT.class.getName(), HammingTopT.class);
+      HammingTopT.class.getName(), HammingTopT.class,
+      LocalExtrema.class.getName(), LocalExtrema.class,
+      HeartbeatDetection.class.getName(), HeartbeatDetection.class);
 
   private BuiltInTasklets() {}
 }

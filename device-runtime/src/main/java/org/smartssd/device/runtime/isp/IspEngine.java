@@ -66,6 +66,8 @@ public final class IspEngine implements Closeable {
   private final Map<Long, Execution> executions = new ConcurrentHashMap<>();
   private final Map<Long, List<LaneWorker>> workers = new ConcurrentHashMap<>();
   private final CodeCache codeCache;
+  /** Analyses attached to data as it is written, and the device's idle time (Active Flash). */
+  private final ActiveAnalysis active;
   private final LoadedCode loadedCode;
   private final AtomicLong nextTasklet = new AtomicLong(1);
   private final AtomicLong nextExecution = new AtomicLong(1);
@@ -75,7 +77,9 @@ public final class IspEngine implements Closeable {
   private final String name;
 
   public IspEngine(String name, IspParameters isp, EnergyModel energy, ScanSource store, OutputStore outputs,
-      TimingModel timing, boolean paced, IntSupplier hostWaiting, TaskletLoader loader) {
+      TimingModel timing, boolean paced, IntSupplier hostWaiting, TaskletLoader loader,
+      org.smartssd.device.runtime.config.ActiveParameters activeParameters,
+      org.smartssd.device.runtime.objects.IdleCollector collector) {
     SharedClassInitialization.install();
     this.name = name;
     this.isp = isp;
@@ -86,6 +90,7 @@ public final class IspEngine implements Closeable {
     this.paced = paced;
     this.hostWaiting = hostWaiting;
     this.loader = loader;
+    this.active = new ActiveAnalysis(name, isp, activeParameters, energy, store, collector, timing, paced);
     this.codeCache = new CodeCache(isp.codeCacheBytes());
     this.loadedCode = new LoadedCode(isp.loadedCodeEntries());
     this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -197,6 +202,7 @@ public final class IspEngine implements Closeable {
    * and run on; their results are read by execution id, from any connection).
    */
   public void connectionClosed(Object owner) {
+    active.connectionClosed(owner);
     int removed = 0;
     for (InstalledTasklet t : new ArrayList<>(tasklets.values())) {
       if (t.owner() == owner && tasklets.remove(t.id(), t)) {
@@ -210,6 +216,9 @@ public final class IspEngine implements Closeable {
 
   /** Whether connection {@code owner} has installed a tasklet or started an execution still kept. */
   public boolean owns(Object owner) {
+    if (active.owns(owner)) {
+      return true;
+    }
     for (InstalledTasklet t : tasklets.values()) {
       if (t.owner() == owner) {
         return true;
@@ -247,6 +256,20 @@ public final class IspEngine implements Closeable {
     checkUser(caller, tasklet.user(), "tasklet " + taskletId);
     if (inputs.isEmpty()) {
       throw new StoreException(Status.BAD_REQUEST, "an execution needs at least one input");
+    }
+    String attach = options.get("attach");
+    if (attach != null) {
+      if (!attach.equals("write")) {
+        throw new StoreException(Status.BAD_REQUEST, "option attach='" + attach + "' must be write (analyse what is"
+            + " written under the input's path from now on)");
+      }
+      if (!outputPath.isEmpty()) {
+        throw new StoreException(Status.BAD_REQUEST, "an attached analysis (attach=write) writes no output object: its"
+            + " results are read with READ_OBJECT");
+      }
+      long id = nextExecution.getAndIncrement();
+      active.attach(id, tasklet, inputs, options, caller, owner, arrivalNanos);
+      return id;
     }
     boolean mergeOnDevice = mergeOption(options);
     if (mergeOnDevice && !tasklet.code().merging()) {
@@ -452,6 +475,9 @@ public final class IspEngine implements Closeable {
    */
   public Response.ExecutionProgress readObject(long executionId, int maxBytes, long nowNanos, Caller caller)
       throws StoreException {
+    if (active.has(executionId)) {
+      return active.read(executionId, maxBytes, nowNanos, caller);
+    }
     Execution exec = execution(executionId);
     checkUser(caller, exec.user(), "execution " + executionId);
     if (!exec.mergeOnDevice()) {
@@ -487,7 +513,15 @@ public final class IspEngine implements Closeable {
     return new Response.ExecutionProgress(state, "", exec.statistics(), results, finished);
   }
 
+  /**
+   * Stops an execution; an attached analysis is detached instead: it analyses what it took to its end and
+   * is then done.
+   */
   public void cancel(long executionId, Caller caller) throws StoreException {
+    if (active.has(executionId)) {
+      active.detach(executionId, caller);
+      return;
+    }
     Execution exec = execution(executionId);
     checkUser(caller, exec.user(), "execution " + executionId);
     exec.cancel();
@@ -630,6 +664,11 @@ public final class IspEngine implements Closeable {
     return in;
   }
 
+  /** Analyses attached to data as it is written: what the host interface tells of writes. */
+  public ActiveAnalysis active() {
+    return active;
+  }
+
   /** Executions the engine holds (running, or ended with results not yet read). */
   public int executionCount() {
     return executions.size();
@@ -637,6 +676,7 @@ public final class IspEngine implements Closeable {
 
   @Override
   public void close() {
+    active.close();
     // Every execution whose lanes still run, also those the host has read to their end (a cancelled one
     // whose tasklet loops is forgotten before its lanes stop), and those that have not ended.
     java.util.Set<Execution> running = new java.util.LinkedHashSet<>(executions.values());

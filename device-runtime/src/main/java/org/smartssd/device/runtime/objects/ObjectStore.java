@@ -34,7 +34,7 @@ import org.smartssd.device.runtime.timing.FlashTimeline;
  * scans, lookups and the space figures share it; everything that changes something holds it alone.
  * The parts take no lock of their own.
  */
-public final class ObjectStore implements ScanSource, OutputStore, Closeable {
+public final class ObjectStore implements ScanSource, OutputStore, IdleCollector, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
 
   /** A file opened for writing. */
@@ -521,6 +521,32 @@ public final class ObjectStore implements ScanSource, OutputStore, Closeable {
     lock.readLock().lock();
     try {
       return ftl.livePages() * pageSize;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public IdleCollector.Step collectBelow(double threshold) throws IOException {
+    lock.writeLock().lock();
+    try {
+      if (ftl.erasedPages() >= threshold * ftl.reservedPages()) {
+        return null;
+      }
+      Command cmd = ftl.beginInternalCommand();
+      int moved = ftl.collectOne(cmd);
+      long done = cmd.complete();
+      return moved < 0 ? null : new IdleCollector.Step(moved, done);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Pages moved and blocks erased by garbage collection in idle time ({@link #collectBelow}). */
+  public long[] idleGarbageCollection() {
+    lock.readLock().lock();
+    try {
+      return new long[] {ftl.idleGcPagesMoved(), ftl.idleGcBlocksErased()};
     } finally {
       lock.readLock().unlock();
     }

@@ -14,13 +14,16 @@ public final class Command implements FlashTimeline {
   private long flashDoneNanos;
   private long transfersEndNanos;
   private long programsAwaitedNanos;
+  private long notBeforeNanos;
+  private final boolean internal;
   private long completionNanos = -1;
   /** Per channel, how much internal reads delayed this command's operations there. */
   private final long[] internalDelay;
   private final long[] delay = new long[1];
 
-  Command(TimingModel model, long arrivalNanos, long readyNanos, int channels) {
+  Command(TimingModel model, long arrivalNanos, long readyNanos, int channels, boolean internal) {
     this.model = model;
+    this.internal = internal;
     this.arrivalNanos = arrivalNanos;
     this.readyNanos = readyNanos;
     this.dataReadyNanos = readyNanos;
@@ -70,6 +73,25 @@ public final class Command implements FlashTimeline {
     transfersEndNanos = Math.max(transfersEndNanos, model.transferOut(readyNanos, flashDoneNanos, bytes));
   }
 
+  /**
+   * When the command's data is in the device's buffer (after its transfer over the link); before any
+   * transfer, when the command is ready.
+   */
+  public long dataReadyNanos() {
+    return dataReadyNanos;
+  }
+
+  /** The command completes no earlier than {@code nanos} (a writer waiting for room in a buffer). */
+  public void notBefore(long nanos) {
+    checkOpen();
+    notBeforeNanos = Math.max(notBeforeNanos, nanos);
+  }
+
+  /** Whether the device issued this command itself (not a host's): it does not end the device's idleness. */
+  public boolean internal() {
+    return internal;
+  }
+
   /** The command completes no earlier than every outstanding program on every die (a sync). */
   public void awaitPrograms() {
     checkOpen();
@@ -80,8 +102,8 @@ public final class Command implements FlashTimeline {
   public long complete() {
     checkOpen();
     completionNanos = Math.max(Math.max(readyNanos, flashDoneNanos),
-        Math.max(transfersEndNanos, programsAwaitedNanos));
-    model.complete(arrivalNanos, completionNanos, internalDelayNanos());
+        Math.max(Math.max(transfersEndNanos, programsAwaitedNanos), notBeforeNanos));
+    model.complete(arrivalNanos, completionNanos, internalDelayNanos(), internal);
     return completionNanos;
   }
 

@@ -70,6 +70,8 @@ public final class TimingModel {
   /** Starts of the executions running now (a count each): they cover the modelled clock from there on. */
   private final java.util.TreeMap<Long, Integer> runningExecutionStarts = new java.util.TreeMap<>();
   private long coreBusyNanos;
+  /** The latest arrival or modelled completion of a host command (not the device's own): idleness starts there. */
+  private long hostActiveUntil;
 
   public TimingModel(DeviceGeometry geometry, TimingParameters parameters, NanoClock clock) {
     this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -110,10 +112,32 @@ public final class TimingModel {
     return clock.nanoTime() - startNanos;
   }
 
-  /** Starts the timing of a command arriving now. */
+  /** Starts the timing of a host command arriving now. */
   public Command begin() {
     long arrival = now();
-    return new Command(this, arrival, arrival + parameters.linkCommandNanos(), geometry.channels());
+    synchronized (lock) {
+      hostActiveUntil = Math.max(hostActiveUntil, arrival);
+    }
+    return new Command(this, arrival, arrival + parameters.linkCommandNanos(), geometry.channels(), false);
+  }
+
+  /**
+   * Starts the timing of work the device does on its own (closing abandoned writers, shutdown, garbage
+   * collection in idle time): counted like a command, but it does not end the device's idleness.
+   */
+  public Command beginInternal() {
+    long arrival = now();
+    return new Command(this, arrival, arrival + parameters.linkCommandNanos(), geometry.channels(), true);
+  }
+
+  /**
+   * The latest arrival or modelled completion of a host command: the device is idle from there on (Active
+   * Flash's idle time), until the next host command arrives. May lie ahead of {@link #now()}.
+   */
+  public long hostActiveUntil() {
+    synchronized (lock) {
+      return hostActiveUntil;
+    }
   }
 
   /**
@@ -319,9 +343,12 @@ public final class TimingModel {
    * execution (the host's polls for results among them) adds nothing to the device's busy time that the
    * execution's does not hold already.
    */
-  void complete(long arrival, long completion, long delayedNanos) {
+  void complete(long arrival, long completion, long delayedNanos, boolean internal) {
     synchronized (lock) {
       commands++;
+      if (!internal) {
+        hostActiveUntil = Math.max(hostActiveUntil, completion);
+      }
       long from = Math.max(arrival, commandsCoveredUntil);
       if (completion > from) {
         commandNanos += completion - from - coveredByExecutions(from, completion);
