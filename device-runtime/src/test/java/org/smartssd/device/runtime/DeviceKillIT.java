@@ -235,6 +235,74 @@ class DeviceKillIT {
     }
   }
 
+  /**
+   * Analyses attached to writes, on the fly (a one-page buffer that overflows to idle time) and in idle time
+   * only, with garbage collection in idle time too: a kill while idle time reads pages back and moves them
+   * loses nothing closed or synced.
+   */
+  @Test
+  void aKillWhileIdleTimeAnalysesAndCollectsGarbageLosesNothingAcknowledged() throws Exception {
+    Map<String, String> config = TestDevices.small(dir);
+    config.put("smartssd.device.active.idle-gc", "true");
+    config.put("smartssd.device.active.buffer-bytes", "4096");
+    Map<String, byte[]> kept = new java.util.TreeMap<>();
+    DeviceProcess device = DeviceProcess.start(dir, config);
+    try (SocketDeviceClient c = connect(device)) {
+      long tasklet = c.createObject(java.nio.ByteBuffer.allocate(0),
+          org.smartssd.device.tasklet.builtin.LocalExtrema.class.getName(), Map.of());
+      c.mkdirs("/fly");
+      c.mkdirs("/idle");
+      c.executeObject(tasklet, List.of(org.smartssd.device.tasklet.InputRange.whole("/fly")),
+          Map.of("attach", "write", "overflow", "defer"));
+      c.executeObject(tasklet, List.of(org.smartssd.device.tasklet.InputRange.whole("/idle")),
+          Map.of("attach", "write", "schedule", "idle"));
+      long capacity = c.info().capacityBytes();
+      int size = (int) (capacity / 10);
+      for (int round = 0; round < 4; round++) {
+        for (String d : List.of("/fly", "/idle")) {
+          for (int f = 0; f < 2; f++) {
+            StringBuilder sb = new StringBuilder();
+            Random r = new Random(round * 10L + f + d.length());
+            while (sb.length() < size) {
+              sb.append(r.nextInt(100_000)).append('\n');
+            }
+            byte[] data = sb.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            String path = d + "/f" + f;
+            long h = c.create(path, true, false).handle();
+            c.write(h, data, 0, data.length);
+            c.closeHandle(h); // acknowledged and durable (a close commits the file)
+            kept.put(path, data);
+          }
+        }
+      }
+      long h = c.create("/fly/open", true, false).handle();
+      byte[] open = stream(3, 200_000);
+      c.write(h, open, 0, open.length);
+      c.sync(h);
+      kept.put("/fly/open", open);
+      // Idle: deferred pages are read back, then garbage is collected; killed once that has begun.
+      long erased = erased(c.statistics());
+      long deadline = System.nanoTime() + 20_000_000_000L;
+      while (erased(c.statistics()) == erased) {
+        assertTrue(System.nanoTime() < deadline, "no garbage was collected in idle time");
+        Thread.sleep(50);
+      }
+      device.kill();
+    }
+    DeviceProcess again = DeviceProcess.start(dir, config);
+    try (SocketDeviceClient c = connect(again)) {
+      for (Map.Entry<String, byte[]> e : kept.entrySet()) {
+        assertArrayEquals(e.getValue(), readAll(c, e.getKey()), e.getKey());
+      }
+    } finally {
+      again.close();
+    }
+  }
+
+  private static long erased(org.smartssd.device.DeviceStatistics s) {
+    return s.channels().stream().mapToLong(ch -> ch.blocksErased()).sum();
+  }
+
   private static void walk(SocketDeviceClient c, String path) throws IOException {
     for (ObjectStatus s : c.listAll(path)) {
       if (s.directory()) {
