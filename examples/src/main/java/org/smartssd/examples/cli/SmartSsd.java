@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
     versionProvider = Versions.class,
     description = "In-storage processing for Hadoop on a simulated Smart SSD.",
     subcommands = {DeviceCommand.class, org.smartssd.device.runtime.cli.SecretCommand.class, FsCommand.class, org.smartssd.examples.wc98.Wc98Command.class,
-        LogAnalysisCommand.class, CompareCommand.class, MineCommand.class, SearchCommand.class, ModelCommand.class,
+        LogAnalysisCommand.class, CompareCommand.class, MineCommand.class, SearchCommand.class, ActiveFlashCommand.class,
+        ModelCommand.class,
         SweepCommand.class, CalibrateCommand.class, CommandLine.HelpCommand.class})
 public final class SmartSsd implements Runnable {
   @CommandLine.Spec

@@ -74,6 +74,12 @@ public final class CommandDevices implements Closeable {
    */
   public static CommandDevices start(Configuration conf, Path work, String profile, int count,
       Map<String, String> deviceProperties) throws IOException {
+    return start(conf, work, profile, count, false, deviceProperties);
+  }
+
+  /** As {@link #start(Configuration, Path, String, int, Map)}, paced or not. */
+  public static CommandDevices start(Configuration conf, Path work, String profile, int count, boolean paced,
+      Map<String, String> deviceProperties) throws IOException {
     Map<String, String> properties = new TreeMap<>(deviceProperties);
     properties.put(DeviceConfigKeys.ISP_SHARED_PACKAGES, DeviceMode.SHARED_PACKAGES);
     Path secret = work.resolve("device-secret");
@@ -82,18 +88,18 @@ public final class CommandDevices implements Closeable {
     conf.set(ObjfsConfigKeys.SECRET_FILE, secret.toString());
     ClientOptions clientOptions = DeviceClients.clientOptions(conf);
     List<DeviceProcess> started = new ArrayList<>();
-    CommandDevices devices = new CommandDevices(List.of(), profile, false, started);
+    CommandDevices devices = new CommandDevices(List.of(), profile, paced, started);
     try {
       for (int i = 0; i < count; i++) {
         String name = count == 1 ? "device" : "device-" + i;
-        started.add(DeviceProcess.start(work.resolve(name), profile, false, properties, work.resolve(name + ".log"),
+        started.add(DeviceProcess.start(work.resolve(name), profile, paced, properties, work.resolve(name + ".log"),
             clientOptions));
       }
     } catch (IOException | RuntimeException e) {
       devices.close();
       throw e;
     }
-    return new CommandDevices(started.stream().map(DeviceProcess::address).toList(), profile, false, started);
+    return new CommandDevices(started.stream().map(DeviceProcess::address).toList(), profile, paced, started);
   }
 
   /** The devices, {@code host:port}. */
@@ -118,8 +124,8 @@ public final class CommandDevices implements Closeable {
   /** What they are, in a line: started or given, their profile, pacing and addresses. */
   public String description() {
     return own()
-        ? String.format(Locale.ROOT, "%d device(s) started, each in a child JVM (profile %s, unpaced): %s",
-            addresses.size(), profile, String.join(", ", addresses))
+        ? String.format(Locale.ROOT, "%d device(s) started, each in a child JVM (profile %s, %s): %s",
+            addresses.size(), profile, paced ? "paced" : "unpaced", String.join(", ", addresses))
         : String.format(Locale.ROOT, "using %d device(s): %s (profile %s, %s)", addresses.size(),
             String.join(", ", addresses), profile, paced ? "paced" : "unpaced");
   }

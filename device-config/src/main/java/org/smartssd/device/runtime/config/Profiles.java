@@ -16,6 +16,8 @@ import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_WAYS_PER
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.LINK_COMMAND_NS;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CONTROLLER_MHZ;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CORES;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CYCLES_PER_OP;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_DRAM_ACCESS_NS;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CORE_MHZ;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_DRAM_MB_PER_S;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_HOST_MHZ;
@@ -52,6 +54,12 @@ public final class Profiles {
       ISP_CONTROLLER_MHZ, ISP_HOST_MHZ, ISP_DRAM_MB_PER_S, ISP_LANE_MEMORY_BYTES,
       ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_IDLE_W, ENERGY_HOST_ACTIVE_W, ENERGY_HOST_IDLE_W);
 
+  /**
+   * Keys a profile may set besides {@link #PROFILE_KEYS}: what counted work costs on its cores. A profile
+   * that does not set them has the keys' defaults (a single-issue core without caches, the Smart SSD's).
+   */
+  public static final List<String> OPTIONAL_KEYS = List.of(ISP_CYCLES_PER_OP, ISP_DRAM_ACCESS_NS);
+
   /** The value of {@link DeviceConfigKeys#ISP_LANE_MEMORY_BYTES} that means unbounded. */
   public static final String UNBOUNDED = "0";
 
@@ -84,7 +92,7 @@ public final class Profiles {
     return PROFILES.keySet();
   }
 
-  /** Key to value for every key in {@link #PROFILE_KEYS}. */
+  /** Key to value for every key in {@link #PROFILE_KEYS}, and for those of {@link #OPTIONAL_KEYS} the profile sets. */
   public static Map<String, String> parameters(String name) {
     return profile(name).values;
   }
@@ -221,6 +229,12 @@ public final class Profiles {
         .set(ISP_CONTROLLER_MHZ, "1000", AF_PLATFORM + " (the same Cortex-A9: the controller is what runs the"
             + " analysis there)")
         .set(ISP_HOST_MHZ, "2400", AF_PLATFORM + " (host: an Intel Core 2 Quad Q6600 at 2.4 GHz)")
+        .set(ISP_CYCLES_PER_OP, "0.5", "source: ARM, Cortex-A9 Technical Reference Manual: a dual-issue core retires"
+            + " at most two instructions a cycle (the key's default is a single-issue core's one); one bytecode taken as"
+            + " one instruction, as for the default")
+        .set(ISP_DRAM_ACCESS_NS, "0", "source: ARM, Cortex-A9 Technical Reference Manual, and the slides' Pandaboard"
+            + " (TI OMAP4430: 32 KB L1 caches a core and 1 MB of L2): its caches serve heap accesses, which therefore"
+            + " cost no DRAM latency of their own (as on the host), unlike the default's cache-less core")
         .keep(LINK_MB_PER_S, AF_NO_FLASH)
         .keep(FLASH_CHANNELS, AF_NO_FLASH)
         .keep(FLASH_CHANNEL_MB_PER_S, AF_NO_FLASH)
@@ -276,6 +290,13 @@ public final class Profiles {
 
   private record Profile(String description, Map<String, String> values, Map<String, String> sources) {}
 
+  /** Every key a profile may set, in order: {@link #PROFILE_KEYS}, then {@link #OPTIONAL_KEYS}. */
+  private static List<String> keys() {
+    List<String> all = new java.util.ArrayList<>(PROFILE_KEYS);
+    all.addAll(OPTIONAL_KEYS);
+    return all;
+  }
+
   /** Collects one profile's values and checks that it sets every profile key. */
   private static final class Builder {
     private final String description;
@@ -310,15 +331,19 @@ public final class Profiles {
     }
 
     Profile build() {
-      if (!values.keySet().equals(Set.copyOf(PROFILE_KEYS))) {
+      Set<String> required = new java.util.HashSet<>(values.keySet());
+      required.removeAll(OPTIONAL_KEYS);
+      if (!required.equals(Set.copyOf(PROFILE_KEYS))) {
         throw new IllegalStateException("profile '" + description + "' sets " + values.keySet()
-            + ", expected " + PROFILE_KEYS);
+            + ", expected " + PROFILE_KEYS + " and any of " + OPTIONAL_KEYS);
       }
       Map<String, String> orderedValues = new LinkedHashMap<>();
       Map<String, String> orderedSources = new LinkedHashMap<>();
-      for (String key : PROFILE_KEYS) {
-        orderedValues.put(key, values.get(key));
-        orderedSources.put(key, sources.get(key));
+      for (String key : keys()) {
+        if (values.containsKey(key)) {
+          orderedValues.put(key, values.get(key));
+          orderedSources.put(key, sources.get(key));
+        }
       }
       return new Profile(description, Collections.unmodifiableMap(orderedValues),
           Collections.unmodifiableMap(orderedSources));

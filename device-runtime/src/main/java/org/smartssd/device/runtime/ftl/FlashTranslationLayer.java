@@ -482,6 +482,15 @@ public final class FlashTranslationLayer {
     return pages;
   }
 
+  /**
+   * Erased pages writes can take before garbage collection must run in the foreground: those above the
+   * free blocks every way keeps ({@code gc.min-free-blocks-per-way}).
+   */
+  public long freePagesAboveFloor() {
+    long floor = (long) minFreeBlocksPerWay * freeBlocks.length * geometry.pagesPerBlock();
+    return Math.max(0, erasedPages() - floor);
+  }
+
   /** Physical pages beyond the logical ones: the reserved (over-provisioned) space garbage collection works in. */
   public long reservedPages() {
     return (long) geometry.totalPages() - logicalPages;

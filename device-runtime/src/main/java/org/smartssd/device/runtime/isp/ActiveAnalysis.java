@@ -34,7 +34,7 @@ import org.smartssd.device.tasklet.TaskletResult;
  * later, read back from flash in the device's idle time (deferred). The device is idle once no host
  * command has arrived or been completing for {@code active.idle-after-ms} on the modelled clock; in idle
  * time it analyses deferred pages first and then, if {@code active.idle-gc} says so, collects garbage one
- * block at a time while the erased flash is under the threshold.
+ * block at a time while the free flash is under the threshold.
  *
  * <p>The written data is never at risk: an analysis only reads it (from the command that wrote it, or
  * from flash), after the store has taken it, and its failure fails the analysis, never the write. A
@@ -260,7 +260,9 @@ public final class ActiveAnalysis implements Closeable {
         }
         if (active.idleGc() && now >= gcBusyUntil) {
           IdleCollector.Step step = collector.collectBelow(active.idleGcThreshold());
-          if (step != null) {
+          if (step == null) {
+            gcBusyUntil = now + Math.max(active.idleAfterNanos(), 1_000_000L); // nothing to do: look again later
+          } else {
             gcBusyUntil = step.doneNanos();
             LOG.debug("{}: idle garbage collection moved {} pages; done at {} ns", name, step.pagesMoved(),
                 step.doneNanos());

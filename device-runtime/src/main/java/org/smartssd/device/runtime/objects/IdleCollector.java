@@ -17,8 +17,9 @@ public interface IdleCollector {
   record Step(int pagesMoved, long doneNanos) {}
 
   /**
-   * Reclaims the block with the fewest valid pages if the erased pages are fewer than {@code threshold}
-   * of the reserved (over-provisioned) ones and some block has a dead page.
+   * Reclaims the block with the fewest valid pages if the free pages (erased ones that writes can take
+   * before garbage collection must run in the foreground, above the free blocks every way keeps) are
+   * fewer than {@code threshold} of the reserved (over-provisioned) pages, and some block has a dead page.
    *
    * @return what was done, or null when nothing was to do
    */

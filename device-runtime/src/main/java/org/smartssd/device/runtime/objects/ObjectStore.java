@@ -530,7 +530,7 @@ public final class ObjectStore implements ScanSource, OutputStore, IdleCollector
   public IdleCollector.Step collectBelow(double threshold) throws IOException {
     lock.writeLock().lock();
     try {
-      if (ftl.erasedPages() >= threshold * ftl.reservedPages()) {
+      if (ftl.freePagesAboveFloor() >= threshold * ftl.reservedPages()) {
         return null;
       }
       Command cmd = ftl.beginInternalCommand();
