@@ -18,7 +18,7 @@ import java.nio.ByteOrder;
  * <p>The samples are signed 16-bit little-endian; bytes come in any pieces ({@link #accept}). Each beat is
  * its sample index (u64, little-endian, from 0). The same class runs in the device's lanes and on the host.
  */
-public final class BeatScan implements SeriesScan {
+public final class BeatScan extends SeriesScan {
   public static final int RECORD_BYTES = 8;
 
   private final int window;
@@ -33,7 +33,6 @@ public final class BeatScan implements SeriesScan {
   private final long[] learnSums;
   private final int[] learnRaw;
   private long sum;
-  private long samples;
   private int carry = -1;
   private long signalLevel;
   private long noiseLevel;
@@ -47,9 +46,6 @@ public final class BeatScan implements SeriesScan {
   /** The largest sum since the last noise peak was taken (for the noise level). */
   private long noisePeak;
   private long noisePeakFrom;
-  private byte[] out = new byte[RECORD_BYTES * 64];
-  private int outLength;
-  private long found;
 
   /** @param rate samples a second (at least 20, so that every window holds a sample) */
   public BeatScan(int rate) {
@@ -92,28 +88,6 @@ public final class BeatScan implements SeriesScan {
     if (candidateFrom >= 0) {
       beat();
     }
-  }
-
-  @Override
-  public long samples() {
-    return samples;
-  }
-
-  public long found() {
-    return found;
-  }
-
-  @Override
-  public int pendingBytes() {
-    return outLength;
-  }
-
-  /** The beats found since the last call, and forgets them. */
-  @Override
-  public byte[] take() {
-    byte[] taken = java.util.Arrays.copyOf(out, outLength);
-    outLength = 0;
-    return taken;
   }
 
   private void sample(int x) {
@@ -195,12 +169,7 @@ public final class BeatScan implements SeriesScan {
     candidateFrom = -1;
     noisePeak = 0;
     noisePeakFrom = candidateAt;
-    if (outLength + RECORD_BYTES > out.length) {
-      out = java.util.Arrays.copyOf(out, out.length * 2);
-    }
-    ByteBuffer.wrap(out, outLength, RECORD_BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(Math.max(0, at));
-    outLength += RECORD_BYTES;
-    found++;
+    record(RECORD_BYTES).putLong(Math.max(0, at));
   }
 
   /** Decodes beat records. */

@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
  * series (u64, from 0, counting samples, not lines), its value (f64) and its kind (u8: 1 a maximum,
  * 0 a minimum). The same class runs in the device's lanes and on the host, so both find the same.
  */
-public final class ExtremaScan implements SeriesScan {
+public final class ExtremaScan extends SeriesScan {
   public static final int RECORD_BYTES = 17;
   private static final double[] POWERS_OF_TEN = new double[23];
 
@@ -36,13 +36,9 @@ public final class ExtremaScan implements SeriesScan {
   private final int maxLineBytes;
   private final String name;
   private final double[] ring;
-  private long samples;
   private long lines;
   private byte[] line = new byte[128];
   private int lineLength;
-  private byte[] out = new byte[RECORD_BYTES * 64];
-  private int outLength;
-  private long found;
 
   /**
    * @param window neighbours on each side (at least 1)
@@ -90,31 +86,6 @@ public final class ExtremaScan implements SeriesScan {
     if (lineLength > 0) {
       endLine();
     }
-  }
-
-  /** Samples read so far. */
-  @Override
-  public long samples() {
-    return samples;
-  }
-
-  /** Extrema found so far. */
-  public long found() {
-    return found;
-  }
-
-  /** Bytes of extrema records not yet taken. */
-  @Override
-  public int pendingBytes() {
-    return outLength;
-  }
-
-  /** The extrema records found since the last call, and forgets them. */
-  @Override
-  public byte[] take() {
-    byte[] taken = java.util.Arrays.copyOf(out, outLength);
-    outLength = 0;
-    return taken;
   }
 
   private void endLine() {
@@ -254,13 +225,7 @@ public final class ExtremaScan implements SeriesScan {
   }
 
   private void record(long index, double value, boolean max) {
-    if (outLength + RECORD_BYTES > out.length) {
-      out = java.util.Arrays.copyOf(out, out.length * 2);
-    }
-    ByteBuffer b = ByteBuffer.wrap(out, outLength, RECORD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    b.putLong(index).putDouble(value).put((byte) (max ? 1 : 0));
-    outLength += RECORD_BYTES;
-    found++;
+    record(RECORD_BYTES).putLong(index).putDouble(value).put((byte) (max ? 1 : 0));
   }
 
   /** One extremum, decoded. */
