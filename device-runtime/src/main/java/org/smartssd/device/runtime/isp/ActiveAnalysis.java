@@ -49,6 +49,8 @@ public final class ActiveAnalysis implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ActiveAnalysis.class);
   /** How often the idle thread looks at the modelled clock (wall time). */
   private static final long IDLE_TICK_NANOS = 1_000_000L;
+  /** The most rounds of deferred pages a tick takes (each a page a stream whose core is free). */
+  private static final int MOST_STEPS_A_TICK = 64;
   /** An attachment that ended and that nobody read for this long (wall time) is forgotten, as an execution is. */
   private static final long ABANDONED_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(10);
 
@@ -159,6 +161,7 @@ public final class ActiveAnalysis implements Closeable {
   /** Results ready by {@code nowNanos} (all made so far on a device that is not paced), with state and statistics. */
   Response.ExecutionProgress read(long id, int maxBytes, long nowNanos, Caller caller) throws StoreException {
     Attachment a = attachment(id, caller);
+    a.barrier(); // the answer is the model's: the simulator catches up with what was written first
     Response.ExecutionProgress p = a.progress(Math.max(1, maxBytes), paced ? nowNanos : Long.MAX_VALUE);
     if (p.finished()) {
       LOG.info("{}: attached execution {} ended {}: {}", name, id, p.state(), a.summary());
@@ -246,6 +249,7 @@ public final class ActiveAnalysis implements Closeable {
       LockSupport.parkNanos(IDLE_TICK_NANOS);
       try {
         for (Attachment a : byAge) {
+          a.watch();
           if (a.abandoned(ABANDONED_NANOS)) {
             LOG.info("{}: forgetting attached execution {}: it ended and nobody read it", name, a.id);
             forget(a);
@@ -278,18 +282,27 @@ public final class ActiveAnalysis implements Closeable {
   }
 
   /**
-   * Analyses one deferred page (of the oldest attachment with any) if its core is free on the modelled
-   * clock. Returns whether deferred work is left (then garbage collection waits: analysis goes first).
+   * Analyses deferred pages, oldest attachment first, while a stream's core is free on the modelled clock
+   * within the next tick (so that a core stays busy from one tick to the next: the page it takes then is
+   * the one in progress when a host command comes). Returns whether deferred work is left (then garbage
+   * collection waits: analysis goes first).
    */
   private boolean analyseDeferred(long now) {
     boolean left = false;
-    for (Attachment a : byAge) {
-      for (Stream s : a.deferredStreams()) {
-        left = true;
-        if (a.coreFreeAt(s.core) <= now) {
-          a.idleStep(s, now);
-          return true;
+    for (int step = 0; step < MOST_STEPS_A_TICK; step++) {
+      boolean did = false;
+      left = false;
+      for (Attachment a : byAge) {
+        for (Stream s : a.deferredStreams()) {
+          left = true;
+          if (a.coreFreeAt(s.core) <= now + IDLE_TICK_NANOS) {
+            a.idleStep(s, now);
+            did = true;
+          }
         }
+      }
+      if (!did) {
+        break;
       }
     }
     return left;

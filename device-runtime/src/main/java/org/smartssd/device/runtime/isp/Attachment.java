@@ -8,11 +8,8 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.protocol.Response;
@@ -63,8 +60,22 @@ final class Attachment {
   private final long startNanos;
   private final long startWallNanos = System.nanoTime();
   private final ExecutionModel model;
-  private final ExecutorService worker;
+  private final java.util.concurrent.ThreadPoolExecutor worker;
   private volatile Thread workerThread;
+  /** Bytes written that the worker has not taken yet: how far the simulator is behind the writes. */
+  private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
+  /**
+   * A writer (overflow defer) goes on without waiting for the worker until this much waits for it (the
+   * simulator's memory, not the modelled buffer: a choice).
+   */
+  static final long MOST_QUEUED_BYTES = 256L << 20;
+  private volatile boolean warnedBehind;
+  // The event running on the worker, for watch().
+  private volatile boolean inTasklet;
+  private volatile long eventStartedWall;
+  private volatile long eventAllocatedBefore;
+  private volatile String eventName = "";
+  private volatile String stoppedBecause;
   private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
   private final com.sun.management.ThreadMXBean allocation =
       (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
@@ -115,7 +126,8 @@ final class Attachment {
     this.model = new ExecutionModel(engine.isp(), engine.energy(), engine.timing().geometry().channels(), startNanos);
     this.coreFree = new long[engine.isp().cores()];
     java.util.Arrays.fill(coreFree, startNanos);
-    this.worker = Executors.newSingleThreadExecutor(r -> {
+    this.worker = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+        new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
       Thread t = new MeteredThread(r, engine.name() + "-attached" + id);
       t.setDaemon(true);
       t.setContextClassLoader(tasklet.code().code());
@@ -126,15 +138,23 @@ final class Attachment {
 
   /** Refuses a tasklet that would not take bytes as written: run once, on the worker, before attaching. */
   void probe() throws StoreException {
-    Object outcome = call("onCreate", () -> {
-      Tasklet t = tasklet.code().newInstance();
-      t.onCreate(context(0));
-      return t.recordFormat();
+    java.util.concurrent.atomic.AtomicReference<Object> result = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.Future<Long> f = submit(() -> {
+      result.set(call("onCreate", () -> {
+        Tasklet t = tasklet.code().newInstance();
+        t.onCreate(context(0));
+        return t.recordFormat();
+      }));
+      return 0L;
     });
+    if (f != null) {
+      await(f);
+    }
+    Object outcome = result.get() != null ? result.get() : "tasklet " + tasklet.className() + " could not be tried";
     if (outcome instanceof String why) {
       throw new StoreException(Status.BAD_REQUEST, why);
     }
-    RecordFormat format = ((Outcome) outcome).value instanceof RecordFormat f ? f : null;
+    RecordFormat format = ((Outcome) outcome).value instanceof RecordFormat asked ? asked : null;
     if (format == null || (format.kind() != RecordFormat.Kind.RAW && format.kind() != RecordFormat.Kind.STREAM)) {
       throw new StoreException(Status.BAD_REQUEST, "tasklet " + tasklet.className() + " asks for "
           + (format == null ? "no record format" : format.kind() + " records") + "; an attached analysis hands a file's"
@@ -159,42 +179,90 @@ final class Attachment {
     return s;
   }
 
-  /** The host wrote {@code data} at {@code offset}: hand it on the fly, a page at a time, while there is room. */
+  /**
+   * The host wrote {@code data} at {@code offset} by {@code cmd} (not completed yet). The worker hands it on the
+   * fly, a page at a time, while the buffer has room on the modelled clock. With overflow {@code wait} the
+   * writer waits for that and its command completes no earlier than the room; with {@code defer} it goes on
+   * at once (the worker follows on the simulator's time), unless the worker is behind by more than
+   * {@link #MOST_QUEUED_BYTES}.
+   */
   void written(ActiveAnalysis.Stream s, long offset, ByteBuffer data, Command cmd) {
-    synchronized (s.order) {
-      int n = data.remaining();
-      synchronized (this) {
-        bytesWritten += n;
-      }
-      s.written = offset + n;
-      if (s.deferred || failed()) {
-        return;
-      }
-      long arrival = cmd.dataReadyNanos();
-      int pageSize = engine.pageSize();
-      int pos = data.position();
-      while (pos < data.limit()) {
-        long at = offset + (pos - data.position());
-        int length = (int) Math.min(data.limit() - pos, pageSize - at % pageSize);
-        long ready = admit(length, arrival, cmd);
-        if (ready < 0) {
-          s.deferred = true; // this piece and all after it: idle time reads them back from flash
-          return;
-        }
-        ByteBuffer piece = ByteBuffer.allocate(length);
-        piece.put(data.duplicate().position(pos).limit(pos + length)).flip();
-        long end = hand(s, at, piece.asReadOnlyBuffer(), ready);
-        if (end < 0) {
-          return;
-        }
-        synchronized (this) {
-          buffer.add(new long[] {end, length});
-          buffered += length;
-          bytesOnTheFly += length;
-        }
-        pos += length;
-      }
+    int n = data.remaining();
+    synchronized (this) {
+      bytesWritten += n;
     }
+    if (failed()) {
+      return;
+    }
+    long arrival = cmd.dataReadyNanos();
+    java.util.concurrent.Future<Long> f;
+    synchronized (s.order) {
+      s.written = offset + n;
+      if (s.deferred) {
+        return; // idle time reads them back from flash
+      }
+      ByteBuffer copy = ByteBuffer.allocate(n);
+      copy.put(data.duplicate()).flip();
+      ByteBuffer piece = copy.asReadOnlyBuffer();
+      queuedBytes.addAndGet(n);
+      f = submit(() -> {
+        try {
+          return arrive(s, offset, piece, arrival);
+        } finally {
+          queuedBytes.addAndGet(-n);
+        }
+      });
+    }
+    if (f == null) {
+      return;
+    }
+    if (waitForRoom) {
+      Long room = await(f);
+      if (room != null && room > 0) {
+        cmd.notBefore(room);
+      }
+    } else if (queuedBytes.get() > MOST_QUEUED_BYTES) {
+      if (!warnedBehind) {
+        warnedBehind = true;
+        LOG.warn("{}: attached execution {}: the simulator analyses slower than the writes come ({} bytes wait):"
+            + " the writer waits for it, later than the model", engine.name(), id, queuedBytes.get());
+      }
+      await(f);
+    }
+  }
+
+  /**
+   * On the worker: a write's bytes arrived at {@code arrival}. Hands them a page at a time while the buffer
+   * has room; returns when the last was admitted (the room a waiting writer's command needs), 0 if none.
+   */
+  private long arrive(ActiveAnalysis.Stream s, long offset, ByteBuffer data, long arrival) {
+    if (s.deferred || failed() || offset + data.remaining() <= s.handed) {
+      return 0; // left for idle time, or idle time read it back already
+    }
+    int pageSize = engine.pageSize();
+    long room = 0;
+    int pos = data.position();
+    while (pos < data.limit()) {
+      long at = offset + (pos - data.position());
+      int length = (int) Math.min(data.limit() - pos, pageSize - at % pageSize);
+      long ready = admit(length, arrival);
+      if (ready < 0) {
+        s.deferred = true; // this piece and all after it: idle time reads them back from flash
+        return room;
+      }
+      room = Math.max(room, ready);
+      long end = hand(s, at, data.duplicate().position(pos).limit(pos + length).slice().asReadOnlyBuffer(), ready);
+      if (end < 0) {
+        return room;
+      }
+      synchronized (this) {
+        buffer.add(new long[] {end, length});
+        buffered += length;
+        bytesOnTheFly += length;
+      }
+      pos += length;
+    }
+    return room;
   }
 
   /**
@@ -202,7 +270,7 @@ final class Attachment {
    * room; with overflow {@code wait}, once enough earlier pieces are analysed (the command completes no
    * earlier); with {@code defer}, never (-1).
    */
-  private synchronized long admit(int length, long arrival, Command cmd) {
+  private synchronized long admit(int length, long arrival) {
     long capacity = engine.bufferBytes();
     while (!buffer.isEmpty() && buffer.peek()[0] <= arrival) {
       buffered -= buffer.poll()[1];
@@ -219,18 +287,18 @@ final class Attachment {
       buffered -= e[1];
       room = Math.max(room, e[0]);
     }
-    cmd.notBefore(room);
     return room;
   }
 
   /** A file was closed (or its writer's connection ended): analysed to its end, its tasklet's last onRead follows. */
   void closed(ActiveAnalysis.Stream s, long nowNanos) {
-    synchronized (s.order) {
+    submit(() -> {
       s.closed = true;
       if (!s.deferred && !failed()) {
         finish(s, nowNanos);
       }
-    }
+      return 0L;
+    });
   }
 
   /** Streams idle time has work for, oldest first. */
@@ -253,6 +321,16 @@ final class Attachment {
 
   /** In idle time: reads back and analyses the stream's next deferred page (or ends it, if it is closed and caught up). */
   void idleStep(ActiveAnalysis.Stream s, long now) {
+    java.util.concurrent.Future<Long> f = submit(() -> {
+      idleStepOnWorker(s, now);
+      return 0L;
+    });
+    if (f != null) {
+      await(f);
+    }
+  }
+
+  private void idleStepOnWorker(ActiveAnalysis.Stream s, long now) {
     synchronized (s.order) {
       if (!s.idleWork() || failed()) {
         return;
@@ -440,53 +518,88 @@ final class Attachment {
   }
 
   /**
-   * Runs tasklet code on the worker and waits for it. Returns an {@link Outcome}, or why the call failed
-   * (a String): it threw, ran past the time limit (its thread is then told to stop and the worker is
-   * given up), or allocated past the memory budget.
+   * Runs tasklet code here, on the worker, counted. Returns an {@link Outcome}, or why the call failed (a
+   * String): it threw (also when the watch told it to stop: past the time limit or the memory budget), or
+   * allocated past the memory budget.
    */
   private Object call(String event, Work work) {
     if (failed()) {
       return "the attachment failed before: " + failure;
     }
-    Future<Object> f;
+    long cpuBefore = threads.getCurrentThreadCpuTime();
+    long allocatedBefore = allocation.getCurrentThreadAllocatedBytes();
+    OpMeter meter = OpMeter.current();
+    OpCounts before = meter.counts();
+    Object value;
+    eventAllocatedBefore = allocatedBefore;
+    eventName = event;
+    eventStartedWall = System.nanoTime();
+    inTasklet = true;
     try {
-      f = worker.submit(() -> {
-        long cpuBefore = threads.getCurrentThreadCpuTime();
-        long allocatedBefore = allocation.getCurrentThreadAllocatedBytes();
-        OpMeter meter = OpMeter.current();
-        OpCounts before = meter.counts();
-        Object value;
-        try {
-          value = work.run();
-        } catch (Throwable t) {
-          return "tasklet " + tasklet.className() + " failed in " + event + ": " + t;
-        }
-        long allocated = allocation.getCurrentThreadAllocatedBytes() - allocatedBefore;
-        if (allocated > engine.isp().memoryBudgetBytes()) {
-          return "tasklet " + tasklet.className() + " allocated " + allocated + " bytes in one " + event
-              + ", more than its memory budget of " + engine.isp().memoryBudgetBytes()
-              + " bytes (smartssd.device.isp.memory-budget-bytes)";
-        }
-        return new Outcome(value, threads.getCurrentThreadCpuTime() - cpuBefore, meter.counts().minus(before));
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      return "the attachment has ended";
+      value = work.run();
+    } catch (Throwable t) {
+      String stopped = stoppedBecause;
+      return stopped != null ? stopped : "tasklet " + tasklet.className() + " failed in " + event + ": " + t;
+    } finally {
+      inTasklet = false;
     }
+    long allocated = allocation.getCurrentThreadAllocatedBytes() - allocatedBefore;
+    if (allocated > engine.isp().memoryBudgetBytes()) {
+      return overBudget(allocated, event);
+    }
+    return new Outcome(value, threads.getCurrentThreadCpuTime() - cpuBefore, meter.counts().minus(before));
+  }
+
+  private String overBudget(long allocated, String event) {
+    return "tasklet " + tasklet.className() + " allocated " + allocated + " bytes in one " + event
+        + ", more than its memory budget of " + engine.isp().memoryBudgetBytes()
+        + " bytes (smartssd.device.isp.memory-budget-bytes)";
+  }
+
+  /**
+   * Looked at often by the engine's idle thread: a tasklet event past the time limit, or past the memory
+   * budget while it runs, fails the attachment and its thread is told to stop (its instrumented code throws
+   * at its next loop head); the worker takes nothing more.
+   */
+  void watch() {
+    Thread t = workerThread;
+    if (!inTasklet || t == null || stoppedBecause != null) {
+      return;
+    }
+    String why = null;
+    long ranMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - eventStartedWall);
+    long allocated = allocation.getThreadAllocatedBytes(t.getId()) - eventAllocatedBefore;
+    if (ranMillis > engine.isp().timeLimitMillis()) {
+      why = "tasklet " + tasklet.className() + " ran past the time limit of " + engine.isp().timeLimitMillis()
+          + " ms (smartssd.device.isp.time-limit-ms) in one " + eventName;
+    } else if (allocated > engine.isp().memoryBudgetBytes()) {
+      why = overBudget(allocated, eventName) + "; stopped while it ran";
+    }
+    if (why != null && inTasklet) {
+      stoppedBecause = why;
+      fail(why);
+      OpMeter.requestStop(t);
+    }
+  }
+
+  /** Runs {@code task} on the worker, after what was given it before; null once the attachment has ended. */
+  private java.util.concurrent.Future<Long> submit(java.util.concurrent.Callable<Long> task) {
     try {
-      return f.get(engine.isp().timeLimitMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      Thread t = workerThread;
-      if (t != null) {
-        OpMeter.requestStop(t);
-      }
-      worker.shutdownNow();
-      return "tasklet " + tasklet.className() + " ran past the time limit of " + engine.isp().timeLimitMillis()
-          + " ms (smartssd.device.isp.time-limit-ms) in one " + event;
-    } catch (ExecutionException e) {
-      return "tasklet " + tasklet.className() + " failed in " + event + ": " + e.getCause();
+      return worker.submit(task);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      return null;
+    }
+  }
+
+  /** Waits for a worker's task; null when it failed, was dropped, or the wait was interrupted. */
+  private Long await(java.util.concurrent.Future<Long> f) {
+    try {
+      return f.get();
+    } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+      return null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return "interrupted while tasklet " + tasklet.className() + " ran " + event;
+      return null;
     }
   }
 
@@ -500,7 +613,7 @@ final class Attachment {
     if (failure == null) {
       failure = why;
       LOG.warn("{}: attached execution {} failed: {}; the writes go on, unanalysed", engine.name(), id, why);
-      worker.shutdown();
+      shutdown();
     }
   }
 
@@ -514,8 +627,25 @@ final class Attachment {
     detached = true;
   }
 
+  /** Takes no more work; what waits is dropped (a writer waiting for it goes on). Never interrupts an event. */
   void shutdown() {
-    worker.shutdownNow();
+    worker.shutdown();
+    java.util.concurrent.BlockingQueue<Runnable> queue = ((java.util.concurrent.ThreadPoolExecutor) worker).getQueue();
+    List<Runnable> dropped = new ArrayList<>();
+    queue.drainTo(dropped);
+    for (Runnable r : dropped) {
+      if (r instanceof Future<?> f) {
+        f.cancel(false);
+      }
+    }
+  }
+
+  /** Waits until the worker has done what it was given so far (the simulator caught up with the writes). */
+  void barrier() {
+    java.util.concurrent.Future<Long> f = submit(() -> 0L);
+    if (f != null) {
+      await(f);
+    }
   }
 
   /** Results ready by {@code horizon}, at most about {@code budget} bytes, with the state and statistics then. */

@@ -229,6 +229,22 @@ class ActiveAnalysisTest {
   }
 
   @Test
+  void aTaskletThatAllocatesPastItsBudgetIsStoppedAndTheWriterGoesOn() throws Exception {
+    try (SimulatedDevice d = device("hog", Map.of("smartssd.device.isp.memory-budget-bytes", "" + (16 << 20)));
+        SocketDeviceClient c = TestDevices.connect(d)) {
+      c.mkdirs("/af");
+      long tasklet = c.createObject(TestJars.of(Misbehaving.class), Misbehaving.class.getName(), Map.of("how", "hog"));
+      long exec = c.executeObject(tasklet, List.of(InputRange.whole("/af")), Map.of("attach", "write"));
+      byte[] data = TestDevices.bytes(3 * PAGE, 7);
+      write(c, "/af/x", data, PAGE);
+      assertArrayEquals(data, TestDevices.readAll(c, "/af/x"));
+      Response.ExecutionProgress p = c.readObject(exec, 1 << 20);
+      assertEquals(ExecutionState.FAILED, p.state());
+      assertTrue(p.message().contains("memory budget"), p.message());
+    }
+  }
+
+  @Test
   void attachingIsRefusedWithAReasonForBadRequests() throws Exception {
     try (SimulatedDevice d = device("bad", Map.of()); SocketDeviceClient c = TestDevices.connect(d)) {
       long counter = c.createObject(ByteBuffer.allocate(0),
