@@ -48,9 +48,7 @@ import org.smartssd.device.tasklet.TaskletResult;
 public final class ActiveAnalysis implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ActiveAnalysis.class);
   /** How often the idle thread looks at the modelled clock (wall time). */
-  private static final long IDLE_TICK_NANOS = 1_000_000L;
-  /** The most rounds of deferred pages a tick takes (each a page a stream whose core is free). */
-  private static final int MOST_STEPS_A_TICK = 64;
+  static final long IDLE_TICK_NANOS = 1_000_000L;
   /** An attachment that ended and that nobody read for this long (wall time) is forgotten, as an execution is. */
   private static final long ABANDONED_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(10);
 
@@ -256,7 +254,7 @@ public final class ActiveAnalysis implements Closeable {
           }
         }
         long now = timing.now();
-        if (now - timing.hostActiveUntil() < active.idleAfterNanos()) {
+        if (!idle(now)) {
           continue;
         }
         if (analyseDeferred(now)) {
@@ -282,30 +280,27 @@ public final class ActiveAnalysis implements Closeable {
   }
 
   /**
-   * Analyses deferred pages, oldest attachment first, while a stream's core is free on the modelled clock
-   * within the next tick (so that a core stays busy from one tick to the next: the page it takes then is
-   * the one in progress when a host command comes). Returns whether deferred work is left (then garbage
-   * collection waits: analysis goes first).
+   * Has each stream with deferred pages whose core is free on the modelled clock within the next tick
+   * analyse them on its core's worker (page after page while the device stays idle: the page a core takes
+   * is the one in progress when a host command comes), oldest attachment first. Returns whether deferred
+   * work is left (then garbage collection waits: analysis goes first).
    */
   private boolean analyseDeferred(long now) {
     boolean left = false;
-    for (int step = 0; step < MOST_STEPS_A_TICK; step++) {
-      boolean did = false;
-      left = false;
-      for (Attachment a : byAge) {
-        for (Stream s : a.deferredStreams()) {
-          left = true;
-          if (a.coreFreeAt(s.core) <= now + IDLE_TICK_NANOS) {
-            a.idleStep(s, now);
-            did = true;
-          }
+    for (Attachment a : byAge) {
+      for (Stream s : a.deferredStreams()) {
+        left = true;
+        if (!s.stepPending && a.coreFreeAt(s.core) <= now + IDLE_TICK_NANOS) {
+          a.idleStep(s);
         }
-      }
-      if (!did) {
-        break;
       }
     }
     return left;
+  }
+
+  /** Whether the device is idle at {@code now}: no host command has arrived or been completing for the idle time. */
+  boolean idle(long now) {
+    return now - timing.hostActiveUntil() >= active.idleAfterNanos();
   }
 
   /** Reads page {@code pageIndex} of a stream's file for idle time, at low priority. */
@@ -365,6 +360,8 @@ public final class ActiveAnalysis implements Closeable {
     long written;
     /** Whether the bytes from {@link #handed} on are left for idle time. */
     boolean deferred;
+    /** Whether its core's worker has idle work of it to do already. */
+    volatile boolean stepPending;
     boolean closed;
     /** Whether the tasklet had its last onRead (or the stream was given up). */
     boolean finished;

@@ -36,14 +36,15 @@ import org.smartssd.opcount.OpMeter;
  * pages it holds on the modelled clock, its cores' modelled time, and its results.
  *
  * <p>Each file gets an instance of its own ({@code onCreate}, {@code onExecute} with the file as its one
- * input, {@code onDataAvailable} for each piece in order, {@code onRead(last)} at its end). The tasklet's
- * code runs on the attachment's worker thread only, counted there; a file's work is modelled on core
- * {@code f mod cores} (f: the files in the order they were created), so that files are analysed in
- * parallel on the device's cores and a file's pieces in order.
+ * input, {@code onDataAvailable} for each piece in order, {@code onRead(last)} at its end). A file's work is
+ * modelled on core {@code f mod cores} (f: the files in the order they were created) and runs on that core's
+ * worker thread only, counted there: a file's pieces in order, the cores in parallel. Each core holds its
+ * share of the buffer (buffer-bytes / cores), so that what it admits depends on its own pieces alone.
  *
  * <p>A result is handed out once its piece's analysis has ended on the modelled clock (paced devices), as
- * an execution's are. A tasklet that throws, runs past the time limit or allocates past the memory
- * budget in one event fails the attachment: the writes go on, unanalysed.
+ * an execution's are, and only once the workers have caught up with what was written before the host
+ * asked. A tasklet that throws, runs past the time limit or allocates past the memory budget in one event
+ * fails the attachment: the writes go on, unanalysed.
  */
 final class Attachment {
   private static final Logger LOG = LoggerFactory.getLogger(Attachment.class);
@@ -60,8 +61,8 @@ final class Attachment {
   private final long startNanos;
   private final long startWallNanos = System.nanoTime();
   private final ExecutionModel model;
-  private final java.util.concurrent.ThreadPoolExecutor worker;
-  private volatile Thread workerThread;
+  /** A worker a core: the streams on core c run on workers[c], in order, and the cores in parallel. */
+  private final Worker[] workers;
   /** Bytes written that the worker has not taken yet: how far the simulator is behind the writes. */
   private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
   /**
@@ -70,12 +71,35 @@ final class Attachment {
    */
   static final long MOST_QUEUED_BYTES = 256L << 20;
   private volatile boolean warnedBehind;
-  // The event running on the worker, for watch().
-  private volatile boolean inTasklet;
-  private volatile long eventStartedWall;
-  private volatile long eventAllocatedBefore;
-  private volatile String eventName = "";
   private volatile String stoppedBecause;
+
+  /**
+   * A core's worker thread, its event running (for {@link #watch}), and its share of the buffer: the
+   * on-the-fly pieces it holds, {end of their analysis, bytes}, earliest end first. Each core has
+   * buffer-bytes / cores of its own, so that a core's admissions depend on its own pieces only, in the order
+   * they came, whichever thread got on first.
+   */
+  private static final class Worker {
+    final java.util.concurrent.ThreadPoolExecutor executor;
+    volatile Thread thread;
+    volatile boolean inTasklet;
+    volatile long eventStartedWall;
+    volatile long eventAllocatedBefore;
+    volatile String eventName = "";
+    final PriorityQueue<long[]> buffer = new PriorityQueue<>((x, y) -> Long.compare(x[0], y[0]));
+    long buffered;
+
+    Worker(String name, ClassLoader code) {
+      executor = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+          new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+            Thread t = new MeteredThread(r, name);
+            t.setDaemon(true);
+            t.setContextClassLoader(code);
+            thread = t;
+            return t;
+          });
+    }
+  }
   private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
   private final com.sun.management.ThreadMXBean allocation =
       (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
@@ -83,9 +107,6 @@ final class Attachment {
   // Guarded by this.
   private final long[] coreFree;
   private int files;
-  /** On-the-fly pieces in the buffer: {end of their analysis, bytes}, earliest end first. */
-  private final PriorityQueue<long[]> buffer = new PriorityQueue<>((x, y) -> Long.compare(x[0], y[0]));
-  private long buffered;
   private final List<ActiveAnalysis.Stream> streams = new ArrayList<>();
   private final ArrayDeque<ActiveAnalysis.Released> results = new ArrayDeque<>();
   /** Bytes analysed, by the modelled time their analysis ended, not yet counted in {@link #analysedBefore}. */
@@ -126,21 +147,17 @@ final class Attachment {
     this.model = new ExecutionModel(engine.isp(), engine.energy(), engine.timing().geometry().channels(), startNanos);
     this.coreFree = new long[engine.isp().cores()];
     java.util.Arrays.fill(coreFree, startNanos);
-    this.worker = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-        new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
-      Thread t = new MeteredThread(r, engine.name() + "-attached" + id);
-      t.setDaemon(true);
-      t.setContextClassLoader(tasklet.code().code());
-      workerThread = t;
-      return t;
-    });
+    this.workers = new Worker[coreFree.length];
+    for (int c = 0; c < workers.length; c++) {
+      workers[c] = new Worker(engine.name() + "-attached" + id + "-core" + c, tasklet.code().code());
+    }
   }
 
   /** Refuses a tasklet that would not take bytes as written: run once, on the worker, before attaching. */
   void probe() throws StoreException {
     java.util.concurrent.atomic.AtomicReference<Object> result = new java.util.concurrent.atomic.AtomicReference<>();
-    java.util.concurrent.Future<Long> f = submit(() -> {
-      result.set(call("onCreate", () -> {
+    java.util.concurrent.Future<Long> f = submit(0, () -> {
+      result.set(call(0, "onCreate", () -> {
         Tasklet t = tasklet.code().newInstance();
         t.onCreate(context(0));
         return t.recordFormat();
@@ -205,7 +222,7 @@ final class Attachment {
       copy.put(data.duplicate()).flip();
       ByteBuffer piece = copy.asReadOnlyBuffer();
       queuedBytes.addAndGet(n);
-      f = submit(() -> {
+      f = submit(s.core, () -> {
         try {
           return arrive(s, offset, piece, arrival);
         } finally {
@@ -245,7 +262,7 @@ final class Attachment {
     while (pos < data.limit()) {
       long at = offset + (pos - data.position());
       int length = (int) Math.min(data.limit() - pos, pageSize - at % pageSize);
-      long ready = admit(length, arrival);
+      long ready = admit(s.core, length, arrival);
       if (ready < 0) {
         s.deferred = true; // this piece and all after it: idle time reads them back from flash
         return room;
@@ -255,9 +272,10 @@ final class Attachment {
       if (end < 0) {
         return room;
       }
+      Worker w = workers[s.core];
+      w.buffer.add(new long[] {end, length});
+      w.buffered += length;
       synchronized (this) {
-        buffer.add(new long[] {end, length});
-        buffered += length;
         bytesOnTheFly += length;
       }
       pos += length;
@@ -270,21 +288,22 @@ final class Attachment {
    * room; with overflow {@code wait}, once enough earlier pieces are analysed (the command completes no
    * earlier); with {@code defer}, never (-1).
    */
-  private synchronized long admit(int length, long arrival) {
-    long capacity = engine.bufferBytes();
-    while (!buffer.isEmpty() && buffer.peek()[0] <= arrival) {
-      buffered -= buffer.poll()[1];
+  private long admit(int core, int length, long arrival) {
+    Worker w = workers[core];
+    long capacity = Math.max(engine.pageSize(), engine.bufferBytes() / workers.length);
+    while (!w.buffer.isEmpty() && w.buffer.peek()[0] <= arrival) {
+      w.buffered -= w.buffer.poll()[1];
     }
-    if (buffered + length <= capacity) {
+    if (w.buffered + length <= capacity) {
       return arrival;
     }
     if (!waitForRoom) {
       return -1;
     }
     long room = arrival;
-    while (buffered + length > capacity && !buffer.isEmpty()) {
-      long[] e = buffer.poll();
-      buffered -= e[1];
+    while (w.buffered + length > capacity && !w.buffer.isEmpty()) {
+      long[] e = w.buffer.poll();
+      w.buffered -= e[1];
       room = Math.max(room, e[0]);
     }
     return room;
@@ -292,7 +311,7 @@ final class Attachment {
 
   /** A file was closed (or its writer's connection ended): analysed to its end, its tasklet's last onRead follows. */
   void closed(ActiveAnalysis.Stream s, long nowNanos) {
-    submit(() -> {
+    submit(s.core, () -> {
       s.closed = true;
       if (!s.deferred && !failed()) {
         finish(s, nowNanos);
@@ -320,24 +339,38 @@ final class Attachment {
   }
 
   /** In idle time: reads back and analyses the stream's next deferred page (or ends it, if it is closed and caught up). */
-  void idleStep(ActiveAnalysis.Stream s, long now) {
-    java.util.concurrent.Future<Long> f = submit(() -> {
-      idleStepOnWorker(s, now);
+  void idleStep(ActiveAnalysis.Stream s) {
+    if (s.stepPending) {
+      return;
+    }
+    s.stepPending = true;
+    java.util.concurrent.Future<Long> f = submit(s.core, () -> {
+      try {
+        // Page after page while the device stays idle and the core is free within the tick, on the modelled clock.
+        long now = engine.timing().now();
+        while (engine.idle(now) && coreFreeAt(s.core) <= now + ActiveAnalysis.IDLE_TICK_NANOS
+            && idleStepOnWorker(s, now)) {
+          now = engine.timing().now();
+        }
+      } finally {
+        s.stepPending = false;
+      }
       return 0L;
     });
-    if (f != null) {
-      await(f);
+    if (f == null) {
+      s.stepPending = false;
     }
   }
 
-  private void idleStepOnWorker(ActiveAnalysis.Stream s, long now) {
+  /** Reads back and analyses one deferred page of the stream; returns whether there may be more to do. */
+  private boolean idleStepOnWorker(ActiveAnalysis.Stream s, long now) {
     synchronized (s.order) {
       if (!s.idleWork() || failed()) {
-        return;
+        return false;
       }
       if (s.handed >= s.written) {
         finish(s, now);
-        return;
+        return false;
       }
       int pageSize = engine.pageSize();
       int page = (int) (s.handed / pageSize);
@@ -349,10 +382,10 @@ final class Attachment {
         timeline = engine.readBack(s, page, dst, now);
       } catch (StoreException e) {
         giveUp(s, e.status() == Status.NOT_FOUND ? "was deleted before idle time analysed it" : e.getMessage());
-        return;
+        return false;
       } catch (java.io.IOException e) {
         giveUp(s, "could not be read back: " + e);
-        return;
+        return false;
       }
       synchronized (this) {
         pagesReadBack++;
@@ -361,7 +394,7 @@ final class Attachment {
       }
       ByteBuffer piece = dst.duplicate().position(within).limit(within + length).slice().asReadOnlyBuffer();
       if (hand(s, s.handed, piece, timeline.doneNanos()) < 0) {
-        return;
+        return false;
       }
       synchronized (this) {
         bytesInIdle += length;
@@ -372,7 +405,9 @@ final class Attachment {
         } else if (!deferAll) {
           s.deferred = false; // caught up: what comes next is analysed on the fly again
         }
+        return false;
       }
+      return true;
     }
   }
 
@@ -390,7 +425,7 @@ final class Attachment {
   private long hand(ActiveAnalysis.Stream s, long offset, ByteBuffer piece, long ready) {
     int bytes = piece.remaining();
     List<TaskletResult> emitted = new ArrayList<>();
-    Object outcome = call("onDataAvailable", () -> {
+    Object outcome = call(s.core, "onDataAvailable", () -> {
       Tasklet t = instance(s);
       t.onDataAvailable(new DataChunk(s.path, offset, piece), sink(s, emitted));
       return null;
@@ -406,7 +441,7 @@ final class Attachment {
     }
     s.finished = true;
     List<TaskletResult> emitted = new ArrayList<>();
-    Object outcome = call("onRead", () -> {
+    Object outcome = call(s.core, "onRead", () -> {
       Tasklet t = instance(s);
       t.onRead(sink(s, emitted), true);
       return null;
@@ -522,7 +557,8 @@ final class Attachment {
    * String): it threw (also when the watch told it to stop: past the time limit or the memory budget), or
    * allocated past the memory budget.
    */
-  private Object call(String event, Work work) {
+  private Object call(int core, String event, Work work) {
+    Worker w = workers[core];
     if (failed()) {
       return "the attachment failed before: " + failure;
     }
@@ -531,17 +567,17 @@ final class Attachment {
     OpMeter meter = OpMeter.current();
     OpCounts before = meter.counts();
     Object value;
-    eventAllocatedBefore = allocatedBefore;
-    eventName = event;
-    eventStartedWall = System.nanoTime();
-    inTasklet = true;
+    w.eventAllocatedBefore = allocatedBefore;
+    w.eventName = event;
+    w.eventStartedWall = System.nanoTime();
+    w.inTasklet = true;
     try {
       value = work.run();
     } catch (Throwable t) {
       String stopped = stoppedBecause;
       return stopped != null ? stopped : "tasklet " + tasklet.className() + " failed in " + event + ": " + t;
     } finally {
-      inTasklet = false;
+      w.inTasklet = false;
     }
     long allocated = allocation.getCurrentThreadAllocatedBytes() - allocatedBefore;
     if (allocated > engine.isp().memoryBudgetBytes()) {
@@ -562,30 +598,32 @@ final class Attachment {
    * at its next loop head); the worker takes nothing more.
    */
   void watch() {
-    Thread t = workerThread;
-    if (!inTasklet || t == null || stoppedBecause != null) {
-      return;
-    }
-    String why = null;
-    long ranMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - eventStartedWall);
-    long allocated = allocation.getThreadAllocatedBytes(t.getId()) - eventAllocatedBefore;
-    if (ranMillis > engine.isp().timeLimitMillis()) {
-      why = "tasklet " + tasklet.className() + " ran past the time limit of " + engine.isp().timeLimitMillis()
-          + " ms (smartssd.device.isp.time-limit-ms) in one " + eventName;
-    } else if (allocated > engine.isp().memoryBudgetBytes()) {
-      why = overBudget(allocated, eventName) + "; stopped while it ran";
-    }
-    if (why != null && inTasklet) {
-      stoppedBecause = why;
-      fail(why);
-      OpMeter.requestStop(t);
+    for (Worker w : workers) {
+      Thread t = w.thread;
+      if (!w.inTasklet || t == null || stoppedBecause != null) {
+        continue;
+      }
+      String why = null;
+      long ranMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - w.eventStartedWall);
+      long allocated = allocation.getThreadAllocatedBytes(t.getId()) - w.eventAllocatedBefore;
+      if (ranMillis > engine.isp().timeLimitMillis()) {
+        why = "tasklet " + tasklet.className() + " ran past the time limit of " + engine.isp().timeLimitMillis()
+            + " ms (smartssd.device.isp.time-limit-ms) in one " + w.eventName;
+      } else if (allocated > engine.isp().memoryBudgetBytes()) {
+        why = overBudget(allocated, w.eventName) + "; stopped while it ran";
+      }
+      if (why != null && w.inTasklet) {
+        stoppedBecause = why;
+        fail(why);
+        OpMeter.requestStop(t);
+      }
     }
   }
 
-  /** Runs {@code task} on the worker, after what was given it before; null once the attachment has ended. */
-  private java.util.concurrent.Future<Long> submit(java.util.concurrent.Callable<Long> task) {
+  /** Runs {@code task} on core {@code core}'s worker, after what was given it before; null once the attachment has ended. */
+  private java.util.concurrent.Future<Long> submit(int core, java.util.concurrent.Callable<Long> task) {
     try {
-      return worker.submit(task);
+      return workers[core].executor.submit(task);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       return null;
     }
@@ -629,23 +667,28 @@ final class Attachment {
 
   /** Takes no more work; what waits is dropped (a writer waiting for it goes on). Never interrupts an event. */
   void shutdown() {
-    worker.shutdown();
-    java.util.concurrent.BlockingQueue<Runnable> queue = ((java.util.concurrent.ThreadPoolExecutor) worker).getQueue();
-    List<Runnable> dropped = new ArrayList<>();
-    queue.drainTo(dropped);
-    for (Runnable r : dropped) {
-      if (r instanceof Future<?> f) {
-        f.cancel(false);
+    for (Worker w : workers) {
+      w.executor.shutdown();
+      List<Runnable> dropped = new ArrayList<>();
+      w.executor.getQueue().drainTo(dropped);
+      for (Runnable r : dropped) {
+        if (r instanceof Future<?> f) {
+          f.cancel(false);
+        }
       }
     }
   }
 
   /** Waits until the worker has done what it was given so far (the simulator caught up with the writes). */
   void barrier() {
-    java.util.concurrent.Future<Long> f = submit(() -> 0L);
-    if (f != null) {
-      await(f);
+    List<java.util.concurrent.Future<Long>> all = new ArrayList<>();
+    for (int c = 0; c < workers.length; c++) {
+      java.util.concurrent.Future<Long> f = submit(c, () -> 0L);
+      if (f != null) {
+        all.add(f);
+      }
     }
+    all.forEach(this::await);
   }
 
   /** Results ready by {@code horizon}, at most about {@code budget} bytes, with the state and statistics then. */
