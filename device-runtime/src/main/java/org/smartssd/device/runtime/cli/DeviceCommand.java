@@ -247,6 +247,11 @@ public final class DeviceCommand implements Runnable {
       out.printf("internal delay        %.3f ms (modelled: host commands delayed by internal reads, %d of them)%n",
           s.modelledInternalDelayNanos() / 1e6, s.commandsDelayedByInternal());
       out.printf("gc pages moved        %d%n", s.gcPagesMoved());
+      long programmed = s.channels().stream().mapToLong(ChannelStatistics::pagesProgrammed).sum();
+      out.printf("write amplification   %s%n", programmed > s.gcPagesMoved()
+          ? String.format(java.util.Locale.ROOT, "%.3f (pages programmed over those written: garbage collection's"
+              + " moves added, in writes and in idle time)", (double) programmed / (programmed - s.gcPagesMoved()))
+          : "- (nothing written yet)");
       printDiskUse(out, s.diskUse());
       printEnergy(out, s.energy());
       out.printf("%-8s %12s %16s %13s %22s%n", "channel", "pages read", "pages programmed", "blocks erased",

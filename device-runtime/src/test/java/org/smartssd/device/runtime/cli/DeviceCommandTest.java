@@ -76,6 +76,7 @@ class DeviceCommandTest {
       assertEquals(0, stats.code(), stats.err());
       assertTrue(stats.out().contains("commands"), stats.out());
       assertTrue(stats.out().contains("live data             0 bytes (flash pages in use)"), stats.out());
+      assertTrue(stats.out().contains("write amplification   - (nothing written yet)"), stats.out());
       assertTrue(stats.out().contains("(modelled, above idle power: cores 0.000000 J over 0.000 ms busy"), stats.out());
       if (FlashArray.nativeLibraryUnavailable().isEmpty()) {
         assertTrue(stats.out().contains("space reclaim         on: erased flash gives its disk space back"),
