@@ -61,6 +61,8 @@ public final class ActiveFlashReport {
     sb.append(String.format(Locale.ROOT, "%-52s %,12d%n", "pages moved by garbage collection", o.gcPagesMoved()));
     sb.append(String.format(Locale.ROOT, "%-52s %,12d%n", "blocks erased", o.blocksErased()));
     sb.append(String.format(Locale.ROOT, "%-52s %12.3f%n", "write amplification", o.writeAmplification()));
+    sb.append(String.format(Locale.ROOT, "%-52s %12.5f%n", "data reduction (result bytes / bytes written)",
+        o.dataReduction()));
     return sb.toString();
   }
 
@@ -100,6 +102,7 @@ public final class ActiveFlashReport {
     m.put("blocks_erased", o.blocksErased());
     m.put("fill_bytes", o.fillBytes());
     m.put("result_records", o.resultRecords());
+    m.put("data_reduction", o.dataReduction());
     m.put("checkpoints", p.checkpoints());
     m.put("checkpoint_bytes", p.checkpointBytes());
     m.put("rate_bytes_per_second", p.rateBytesPerSecond());
@@ -117,6 +120,8 @@ public final class ActiveFlashReport {
         + "on either side (modelled)");
     d.put("write_amplification", "flash pages programmed over the pages the producer wrote, from the attach to the "
         + "analysis's end (garbage collection's moves, in writes and in idle time)");
+    d.put("data_reduction", "the results' records (their bytes, without the files' names) over the bytes written: "
+        + "what crosses the host interface instead of the data (the source's application-specific data reduction)");
     d.put("analysis_end_seconds", "the analysis's modelled end, from the attach (the production's start)");
     m.put("descriptions", d);
     return m;

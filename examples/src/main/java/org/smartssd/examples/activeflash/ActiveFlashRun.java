@@ -177,6 +177,11 @@ public final class ActiveFlashRun {
     public boolean exact() {
       return disagreements.isEmpty();
     }
+
+    /** The results' bytes (the analysis's records) over the bytes written: what the analysis reduces the data to. */
+    public double dataReduction() {
+      return writtenBytes == 0 ? 0 : (double) resultRecords * options.analysis().recordBytes() / writtenBytes;
+    }
   }
 
   private final Options options;
