@@ -152,7 +152,7 @@ public final class ActiveFlashRun {
       long analysedDuringProduction, long analysedBytes, double plannedSeconds, double productionSeconds,
       double analysisEndSeconds, long pagesReadBack, long deviceComputeNanos, long hostComputeNanos,
       double deviceCoreWatts, double hostCoreWatts, long programmedPages, long gcPagesMoved, long blocksErased,
-      long fillBytes, long resultRecords, List<String> disagreements, double totalSeconds) {
+      long fillBytes, long resultRecords, long resultBytes, List<String> disagreements, double totalSeconds) {
 
     public double fractionDuringProduction() {
       return writtenBytes == 0 ? 0 : (double) analysedDuringProduction / writtenBytes;
@@ -180,7 +180,7 @@ public final class ActiveFlashRun {
 
     /** The results' bytes (the analysis's records) over the bytes written: what the analysis reduces the data to. */
     public double dataReduction() {
-      return writtenBytes == 0 ? 0 : (double) resultRecords * options.analysis().recordBytes() / writtenBytes;
+      return writtenBytes == 0 ? 0 : (double) resultBytes / writtenBytes;
     }
   }
 
@@ -277,6 +277,7 @@ public final class ActiveFlashRun {
       OpMeter meter = OpMeter.current();
       OpCounts hostCounted = OpCounts.ZERO;
       long records = 0;
+      long resultBytes = 0;
       for (int k = 0; k < checkpoints.size(); k++) {
         OpCounts c0 = meter.counts();
         SeriesScan scan = options.analysis().scan(path(k));
@@ -285,11 +286,16 @@ public final class ActiveFlashRun {
         byte[] expected = scan.take();
         hostCounted = hostCounted.plus(meter.counts().minus(c0));
         byte[] found = collected.payload(path(k));
-        records += found.length / options.analysis().recordBytes();
+        records += options.analysis().records(found);
+        resultBytes += found.length;
+        String wrong = options.analysis().check(checkpoints.get(k), found);
         if (!java.util.Arrays.equals(expected, found)) {
-          disagreements.add(String.format(Locale.ROOT, "%s: the device found %d records, the host %d%s", path(k),
-              found.length / options.analysis().recordBytes(), expected.length / options.analysis().recordBytes(),
-              expected.length == found.length ? " (different ones)" : ""));
+          disagreements.add(String.format(Locale.ROOT, "%s: the device found %d records (%,d bytes), the host %d"
+              + " (%,d bytes)%s", path(k), options.analysis().records(found), found.length,
+              options.analysis().records(expected), expected.length, expected.length == found.length
+                  ? " (different ones)" : ""));
+        } else if (wrong != null) {
+          disagreements.add(path(k) + ": " + wrong);
         } else if (collected.samples(path(k)) != scan.samples()) {
           disagreements.add(path(k) + ": the device read " + collected.samples(path(k)) + " samples, the host "
               + scan.samples());
@@ -304,7 +310,7 @@ public final class ActiveFlashRun {
           during, s.bytesScanned(), checkpoints.size() * period, production, analysisEnd, s.pagesRead(),
           s.modelledComputeNanos(), hostNanos, config.energy().deviceCoreWatts(), config.energy().hostCoreWatts(),
           programmed, after.gcPagesMoved() - before.gcPagesMoved(), erased(after) - erased(before), fill, records,
-          disagreements, (System.nanoTime() - started) / 1e9);
+          resultBytes, disagreements, (System.nanoTime() - started) / 1e9);
     }
   }
 

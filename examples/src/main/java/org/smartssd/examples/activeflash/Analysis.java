@@ -2,9 +2,11 @@ package org.smartssd.examples.activeflash;
 
 import java.util.Locale;
 import org.smartssd.device.tasklet.builtin.BeatScan;
+import org.smartssd.device.tasklet.builtin.Compression;
 import org.smartssd.device.tasklet.builtin.ExtremaScan;
 import org.smartssd.device.tasklet.builtin.HeartbeatDetection;
 import org.smartssd.device.tasklet.builtin.LocalExtrema;
+import org.smartssd.device.tasklet.builtin.LzScan;
 import org.smartssd.device.tasklet.builtin.SeriesScan;
 
 /** Active Flash's kinds of analysis built here: each a built-in tasklet and the same scan on the host. */
@@ -15,7 +17,10 @@ public enum Analysis {
   /** Heartbeats in an electrocardiogram (the source's heartbeat detection on medical data, binary). */
   HEARTBEAT("heartbeat", HeartbeatDetection.class.getName(),
       "an electrocardiogram, 16-bit samples at 360 Hz (P, QRS and T waves at 75 beats a minute, baseline wander and"
-          + " noise; generated)");
+          + " noise; generated)"),
+  /** Compression in blocks, LZ77 as LZO does it (the source's data compression of scientific data). */
+  COMPRESSION("compression", Compression.class.getName(),
+      "a physiological-like series as text, \"index,value\" a line (two sines and Gaussian noise; generated)");
 
   /** The sampling rate of the electrocardiograms (the tasklet's default, MIT-BIH's). */
   static final int ECG_RATE = HeartbeatDetection.DEFAULT_RATE;
@@ -49,6 +54,7 @@ public enum Analysis {
     return switch (this) {
       case LOCAL_EXTREMA -> new ExtremaScan(LocalExtrema.DEFAULT_WINDOW, -1, 1 << 20, path);
       case HEARTBEAT -> new BeatScan(ECG_RATE);
+      case COMPRESSION -> new LzScan();
     };
   }
 
@@ -56,14 +62,46 @@ public enum Analysis {
   byte[] checkpoint(int index, int bytes, long seed) {
     long s = seed * 1_000_003L + index;
     return switch (this) {
-      case LOCAL_EXTREMA -> Signals.series((long) index * (bytes / 12), bytes, s);
+      case LOCAL_EXTREMA, COMPRESSION -> Signals.series((long) index * (bytes / 12), bytes, s);
       case HEARTBEAT -> Signals.ecg(bytes, ECG_RATE, s, null);
     };
   }
 
-  /** What one record of the analysis's results is. */
-  int recordBytes() {
-    return this == LOCAL_EXTREMA ? ExtremaScan.RECORD_BYTES : BeatScan.RECORD_BYTES;
+  /** The records in a file's results: extrema, beats, or compressed blocks. */
+  long records(byte[] payload) {
+    return switch (this) {
+      case LOCAL_EXTREMA -> payload.length / ExtremaScan.RECORD_BYTES;
+      case HEARTBEAT -> payload.length / BeatScan.RECORD_BYTES;
+      case COMPRESSION -> blocks(payload);
+    };
+  }
+
+  private static long blocks(byte[] payload) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(payload).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    long n = 0;
+    while (b.remaining() >= 8) {
+      b.getInt();
+      int length = b.getInt();
+      b.position(Math.min(b.limit(), b.position() + Math.max(0, length)));
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * What is wrong with a file's results beyond their differing from the host's, or null: compressed blocks
+   * must give the file back.
+   */
+  String check(byte[] data, byte[] payload) {
+    if (this != COMPRESSION) {
+      return null;
+    }
+    try {
+      return java.util.Arrays.equals(LzScan.decompress(java.nio.ByteBuffer.wrap(payload)), data) ? null
+          : "its blocks do not decompress to its bytes";
+    } catch (IllegalArgumentException e) {
+      return "its blocks do not decompress: " + e.getMessage();
+    }
   }
 
   public static Analysis parse(String name) {
@@ -72,7 +110,7 @@ public enum Analysis {
         return a;
       }
     }
-    throw new IllegalArgumentException("'" + name + "' is not an analysis: local-extrema or heartbeat");
+    throw new IllegalArgumentException("'" + name + "' is not an analysis: local-extrema, heartbeat or compression");
   }
 
   @Override

@@ -35,7 +35,7 @@ public final class ActiveFlashCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--analysis", paramLabel = "local-extrema|heartbeat", defaultValue = "local-extrema",
+  @Option(names = "--analysis", paramLabel = "local-extrema|heartbeat|compression", defaultValue = "local-extrema",
       description = "The analysis (default: ${DEFAULT-VALUE}).")
   String analysis;
 

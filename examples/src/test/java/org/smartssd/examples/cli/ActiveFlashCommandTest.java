@@ -66,8 +66,23 @@ class ActiveFlashCommandTest {
   }
 
   @Test
+  void compressionInIdleTimeGivesEveryCheckpointBackAndReducesIt() throws IOException {
+    Path report = dir.resolve("lz");
+    FsCommandTest.Run run = FsCommandTest.smartssd("activeflash", "--analysis", "compression", "--schedule", "idle",
+        "--checkpoints", "2", "--checkpoint-mb", "1", "--rate", "4", "--capacity-mb", "64", "--report",
+        report.toString());
+    assertEquals(0, run.code(), run.err() + run.out());
+    String json = Files.readString(report.resolve("results.json"));
+    // exact: the device's blocks equal the host's and decompress to the checkpoints' bytes.
+    assertTrue(json.contains("\"exact\": true") && json.contains("\"analysis\": \"compression\""), json);
+    assertEquals(2 * Math.ceil(1e6 / 65536), number(json, "result_records"), "blocks of 64 KiB: " + json);
+    double reduction = number(json, "data_reduction");
+    assertTrue(reduction > 0.2 && reduction < 0.9, "text compresses, not to nothing: " + json);
+  }
+
+  @Test
   void badArgumentsAreRefusedNamingTheOption() {
-    expectRefusal(List.of("activeflash", "--analysis", "lzo"), "local-extrema or heartbeat");
+    expectRefusal(List.of("activeflash", "--analysis", "lzo"), "local-extrema, heartbeat or compression");
     expectRefusal(List.of("activeflash", "--schedule", "sometimes"), "on-the-fly, idle or idle-gc");
     expectRefusal(List.of("activeflash", "--gc", "half"), "free or full");
     expectRefusal(List.of("activeflash", "--rate", "0"), "--rate");

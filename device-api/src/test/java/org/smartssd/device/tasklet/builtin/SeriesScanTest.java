@@ -111,6 +111,41 @@ class SeriesScanTest {
   }
 
   @Test
+  void compressedBlocksGiveTheBytesBackWhateverThePiecesAndDamageIsRefused() {
+    Random r = new Random(9);
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; sb.length() < 300_000; i++) {
+      sb.append(i).append(',').append(r.nextInt(1000)).append(".5\n");
+    }
+    byte[] text = sb.toString().getBytes(StandardCharsets.US_ASCII);
+    byte[] noise = new byte[100_000];
+    r.nextBytes(noise);
+    byte[] zeros = new byte[200_001];
+    for (byte[] data : List.of(text, noise, zeros, new byte[0], new byte[] {7})) {
+      byte[] packed = scan(new LzScan(), data, data.length);
+      assertArrayEquals(data, LzScan.decompress(ByteBuffer.wrap(packed)), data.length + " bytes");
+      for (int piece : new int[] {1, 4097}) {
+        if (data.length < 150_000 || piece > 1) {
+          assertArrayEquals(packed, scan(new LzScan(), data, piece), "pieces of " + piece);
+        }
+      }
+    }
+    assertTrue(scan(new LzScan(), text, text.length).length < text.length * 4 / 5, "text compresses");
+    assertTrue(scan(new LzScan(), zeros, zeros.length).length < 4000, "zeros compress to almost nothing");
+    byte[] packed = scan(new LzScan(), text, text.length);
+    packed[20] ^= 0x55;
+    packed[21] ^= 0x7f;
+    byte[] damaged = packed;
+    try {
+      assertTrue(!java.util.Arrays.equals(text, LzScan.decompress(ByteBuffer.wrap(damaged))), "damage shows");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage().length() > 0);
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> LzScan.decompress(ByteBuffer.wrap(java.util.Arrays.copyOf(damaged, 30))));
+  }
+
+  @Test
   void fileResultsSayWhichFileTheyAreOf() {
     byte[] r = FileResults.encode("/af/ckpt-1", true, 42, new byte[] {1, 2, 3});
     FileResults.Part p = FileResults.decode(ByteBuffer.wrap(r));

@@ -3,6 +3,7 @@ package org.smartssd.device.runtime.isp;
 import java.util.Map;
 import org.smartssd.device.tasklet.Tasklet;
 import org.smartssd.device.tasklet.builtin.AccessProbe;
+import org.smartssd.device.tasklet.builtin.Compression;
 import org.smartssd.device.tasklet.builtin.FieldFilter;
 import org.smartssd.device.tasklet.builtin.GroupedSum;
 import org.smartssd.device.tasklet.builtin.HammingTopT;
@@ -19,7 +20,8 @@ public final class BuiltInTasklets {
       AccessProbe.class.getName(), AccessProbe.class,
       HammingTopT.class.getName(), HammingTopT.class,
       LocalExtrema.class.getName(), LocalExtrema.class,
-      HeartbeatDetection.class.getName(), HeartbeatDetection.class);
+      HeartbeatDetection.class.getName(), HeartbeatDetection.class,
+      Compression.class.getName(), Compression.class);
 
   private BuiltInTasklets() {}
 }
