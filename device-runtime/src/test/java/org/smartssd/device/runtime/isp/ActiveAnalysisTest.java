@@ -195,53 +195,39 @@ class ActiveAnalysisTest {
     assertTrue(delay[1] < compute[1] / 2, delay[1] + " ns, analysis " + compute[1] + " ns");
   }
 
-  @Test
-  void aTaskletThatFailsFailsTheAnalysisNotTheWrites() throws Exception {
-    try (SimulatedDevice d = device("fail", Map.of()); SocketDeviceClient c = TestDevices.connect(d)) {
+  /**
+   * A tasklet that misbehaves as {@code how} says on its first data fails the attachment, saying {@code why},
+   * while every write goes on, before and after.
+   */
+  private void misbehaving(String how, Map<String, String> device, String why) throws Exception {
+    try (SimulatedDevice d = device(how, device); SocketDeviceClient c = TestDevices.connect(d)) {
       c.mkdirs("/af");
-      long tasklet = c.createObject(TestJars.of(Misbehaving.class), Misbehaving.class.getName(), Map.of("how", "throw"));
+      long tasklet = c.createObject(TestJars.of(Misbehaving.class), Misbehaving.class.getName(), Map.of("how", how));
       long exec = c.executeObject(tasklet, List.of(InputRange.whole("/af")), Map.of("attach", "write"));
       byte[] data = TestDevices.bytes(10 * PAGE + 5, 4);
       write(c, "/af/x", data, 3 * PAGE);
       assertArrayEquals(data, TestDevices.readAll(c, "/af/x"));
       Response.ExecutionProgress p = c.readObject(exec, 1 << 20);
       assertEquals(ExecutionState.FAILED, p.state());
-      assertTrue(p.message().contains("boom at offset 0"), p.message());
+      assertTrue(p.message().contains(why), p.message());
       write(c, "/af/y", data, PAGE); // later writes go on
       assertArrayEquals(data, TestDevices.readAll(c, "/af/y"));
     }
   }
 
   @Test
+  void aTaskletThatFailsFailsTheAnalysisNotTheWrites() throws Exception {
+    misbehaving("throw", Map.of(), "boom at offset 0");
+  }
+
+  @Test
   void aTaskletThatLoopsIsStoppedAtTheTimeLimitAndTheWriterGoesOn() throws Exception {
-    try (SimulatedDevice d = device("loop", Map.of("smartssd.device.isp.time-limit-ms", "500"));
-        SocketDeviceClient c = TestDevices.connect(d)) {
-      c.mkdirs("/af");
-      long tasklet = c.createObject(TestJars.of(Misbehaving.class), Misbehaving.class.getName(), Map.of("how", "loop"));
-      long exec = c.executeObject(tasklet, List.of(InputRange.whole("/af")), Map.of("attach", "write"));
-      byte[] data = TestDevices.bytes(3 * PAGE, 5);
-      write(c, "/af/x", data, PAGE);
-      assertArrayEquals(data, TestDevices.readAll(c, "/af/x"));
-      Response.ExecutionProgress p = c.readObject(exec, 1 << 20);
-      assertEquals(ExecutionState.FAILED, p.state());
-      assertTrue(p.message().contains("time limit"), p.message());
-    }
+    misbehaving("loop", Map.of("smartssd.device.isp.time-limit-ms", "500"), "time limit");
   }
 
   @Test
   void aTaskletThatAllocatesPastItsBudgetIsStoppedAndTheWriterGoesOn() throws Exception {
-    try (SimulatedDevice d = device("hog", Map.of("smartssd.device.isp.memory-budget-bytes", "" + (16 << 20)));
-        SocketDeviceClient c = TestDevices.connect(d)) {
-      c.mkdirs("/af");
-      long tasklet = c.createObject(TestJars.of(Misbehaving.class), Misbehaving.class.getName(), Map.of("how", "hog"));
-      long exec = c.executeObject(tasklet, List.of(InputRange.whole("/af")), Map.of("attach", "write"));
-      byte[] data = TestDevices.bytes(3 * PAGE, 7);
-      write(c, "/af/x", data, PAGE);
-      assertArrayEquals(data, TestDevices.readAll(c, "/af/x"));
-      Response.ExecutionProgress p = c.readObject(exec, 1 << 20);
-      assertEquals(ExecutionState.FAILED, p.state());
-      assertTrue(p.message().contains("memory budget"), p.message());
-    }
+    misbehaving("hog", Map.of("smartssd.device.isp.memory-budget-bytes", "" + (16 << 20)), "memory budget");
   }
 
   @Test
