@@ -1,5 +1,7 @@
 package org.smartssd.examples.cli;
 
+import static org.smartssd.examples.cli.Arguments.check;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -141,11 +143,5 @@ public final class ActiveFlashCommand implements Callable<Integer> {
       return Cli.EXIT_FAILED;
     }
     return 0;
-  }
-
-  private static void check(CommandLine cl, boolean ok, String format, Object... args) {
-    if (!ok) {
-      throw new CommandLine.ParameterException(cl, String.format(Locale.ROOT, format, args));
-    }
   }
 }

@@ -1,5 +1,7 @@
 package org.smartssd.examples.cli;
 
+import static org.smartssd.examples.cli.Arguments.check;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -183,11 +185,5 @@ public final class SearchCommand implements Callable<Integer> {
   static int defaultPrefixBits(int items, int most) {
     int bits = 63 - Long.numberOfLeadingZeros(items) + 3;
     return Math.max(1, Math.min(most, bits));
-  }
-
-  private static void check(CommandLine cl, boolean ok, String format, Object... args) {
-    if (!ok) {
-      throw new CommandLine.ParameterException(cl, String.format(Locale.ROOT, format, args));
-    }
   }
 }

@@ -10,7 +10,6 @@ import java.nio.ByteOrder;
 public abstract class SeriesScan {
   private byte[] out = new byte[512];
   private int outLength;
-  private long found;
   /** Samples (or whatever units the scan counts) read so far. */
   protected long samples;
 
@@ -23,11 +22,6 @@ public abstract class SeriesScan {
   /** Samples (or whatever units the scan counts) read so far. */
   public final long samples() {
     return samples;
-  }
-
-  /** Records found so far. */
-  public final long found() {
-    return found;
   }
 
   /** Bytes of records found and not yet taken. */
@@ -49,7 +43,6 @@ public abstract class SeriesScan {
     }
     ByteBuffer b = ByteBuffer.wrap(out, outLength, bytes).order(ByteOrder.LITTLE_ENDIAN);
     outLength += bytes;
-    found++;
     return b;
   }
 }

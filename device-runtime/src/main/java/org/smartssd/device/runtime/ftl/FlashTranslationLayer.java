@@ -92,8 +92,6 @@ public final class FlashTranslationLayer {
    */
   private final int discardBatchPages;
   private long gcPagesMoved;
-  private long idleGcPagesMoved;
-  private long idleGcBlocksErased;
   private final ByteBuffer gcBuffer;
 
   @SuppressWarnings("unchecked")
@@ -496,16 +494,6 @@ public final class FlashTranslationLayer {
     return (long) geometry.totalPages() - logicalPages;
   }
 
-  /** Pages moved by {@link #collectOne}: garbage collection in idle time. */
-  public long idleGcPagesMoved() {
-    return idleGcPagesMoved;
-  }
-
-  /** Blocks erased by {@link #collectOne}. */
-  public long idleGcBlocksErased() {
-    return idleGcBlocksErased;
-  }
-
   /**
    * One step of garbage collection in idle time (Active Flash's): the block with the fewest valid pages
    * on the whole flash, if it has a dead page, has its valid pages moved within its way and is erased.
@@ -532,10 +520,7 @@ public final class FlashTranslationLayer {
     if (best < 0) {
       return -1;
     }
-    int moved = reclaim(best, bestWay, cmd);
-    idleGcPagesMoved += moved;
-    idleGcBlocksErased++;
-    return moved;
+    return reclaim(best, bestWay, cmd);
   }
 
   private int pickVictim(int channel, int way, int w) {

@@ -88,10 +88,6 @@ public final class ActiveAnalysis implements Closeable {
     idleThread.start();
   }
 
-  public ActiveParameters parameters() {
-    return active;
-  }
-
   // ---- attach, read, detach ----
 
   /**

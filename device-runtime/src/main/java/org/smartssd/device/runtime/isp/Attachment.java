@@ -100,8 +100,8 @@ final class Attachment {
           });
     }
   }
-  private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-  private final com.sun.management.ThreadMXBean allocation =
+  /** CPU time and allocation of the workers' threads. */
+  private final com.sun.management.ThreadMXBean threads =
       (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
 
   // Guarded by this.
@@ -320,11 +320,12 @@ final class Attachment {
     });
   }
 
-  /** Streams idle time has work for, oldest first. */
+  /** Streams idle time has work for, oldest first; those finished are let go. */
   synchronized List<ActiveAnalysis.Stream> deferredStreams() {
     if (failure != null) {
       return List.of();
     }
+    streams.removeIf(s -> s.finished);
     List<ActiveAnalysis.Stream> out = new ArrayList<>();
     for (ActiveAnalysis.Stream s : streams) {
       if (s.idleWork()) {
@@ -563,7 +564,7 @@ final class Attachment {
       return "the attachment failed before: " + failure;
     }
     long cpuBefore = threads.getCurrentThreadCpuTime();
-    long allocatedBefore = allocation.getCurrentThreadAllocatedBytes();
+    long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
     OpMeter meter = OpMeter.current();
     OpCounts before = meter.counts();
     Object value;
@@ -579,7 +580,7 @@ final class Attachment {
     } finally {
       w.inTasklet = false;
     }
-    long allocated = allocation.getCurrentThreadAllocatedBytes() - allocatedBefore;
+    long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
     if (allocated > engine.isp().memoryBudgetBytes()) {
       return overBudget(allocated, event);
     }
@@ -605,7 +606,7 @@ final class Attachment {
       }
       String why = null;
       long ranMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - w.eventStartedWall);
-      long allocated = allocation.getThreadAllocatedBytes(t.getId()) - w.eventAllocatedBefore;
+      long allocated = threads.getThreadAllocatedBytes(t.getId()) - w.eventAllocatedBefore;
       if (ranMillis > engine.isp().timeLimitMillis()) {
         why = "tasklet " + tasklet.className() + " ran past the time limit of " + engine.isp().timeLimitMillis()
             + " ms (smartssd.device.isp.time-limit-ms) in one " + w.eventName;

@@ -542,16 +542,6 @@ public final class ObjectStore implements ScanSource, OutputStore, IdleCollector
     }
   }
 
-  /** Pages moved and blocks erased by garbage collection in idle time ({@link #collectBelow}). */
-  public long[] idleGarbageCollection() {
-    lock.readLock().lock();
-    try {
-      return new long[] {ftl.idleGcPagesMoved(), ftl.idleGcBlocksErased()};
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
-
   public long gcPagesMoved() {
     lock.readLock().lock();
     try {
