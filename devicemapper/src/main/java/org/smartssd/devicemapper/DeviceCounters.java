@@ -7,6 +7,8 @@ package org.smartssd.devicemapper;
 public enum DeviceCounters {
   /** Splits whose map (and combiner) ran to completion inside a device. */
   DEVICE_EXECUTIONS,
+  /** Of those, the executions whose profile was written ({@code smartssd.mapper.profile-dir}). */
+  DEVICE_PROFILES,
   /** Input bytes the devices handed to the tasklet (read next to the flash, not over the host interface). */
   DEVICE_BYTES_SCANNED,
   /**

@@ -38,6 +38,17 @@ public final class DeviceMapperConfigKeys {
   public static final String OUTPUT_IN_DEVICE = "smartssd.mapper.output-in-device";
   public static final boolean OUTPUT_IN_DEVICE_DEFAULT = true;
 
+  /**
+   * A directory (any Hadoop file system's path) where each split's device execution writes its counted
+   * work by call path ({@code ATTEMPT.profile}, {@code WorkProfile.toBytes}); empty for none. The devices'
+   * compute model must be {@code counted}, and they must speak protocol version 7.
+   */
+  public static final String PROFILE_DIR = "smartssd.mapper.profile-dir";
+  public static final String PROFILE_DIR_DEFAULT = "";
+
+  /** The suffix of a split's profile file in {@link #PROFILE_DIR}. */
+  public static final String PROFILE_SUFFIX = ".profile";
+
   /** Where the lanes' partial results are merged: empty (the device's own setting), host or device. */
   public static final String MERGE = "smartssd.mapper.merge";
   public static final String MERGE_DEFAULT = "";

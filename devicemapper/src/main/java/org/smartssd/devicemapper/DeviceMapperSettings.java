@@ -19,6 +19,7 @@ import org.smartssd.device.client.ExecutionPoller.PollingPolicy;
  *
  * @param merge "" (the device's own setting), "host" or "device"
  * @param sharedPackages package prefixes (ending with '.') whose classes the device provides
+ * @param profileDir where each split's execution writes its profile, or empty for none
  */
 record DeviceMapperSettings(
     Placement placement,
@@ -31,7 +32,8 @@ record DeviceMapperSettings(
     long holdResultBytes,
     Duration busyTimeout,
     List<String> sharedPackages,
-    boolean outputInDevice) {
+    boolean outputInDevice,
+    String profileDir) {
 
   /** {@value DeviceMapperConfigKeys#PLACEMENT}. */
   enum Placement {
@@ -68,7 +70,8 @@ record DeviceMapperSettings(
             Long.MAX_VALUE),
         duration(conf, BUSY_TIMEOUT, BUSY_TIMEOUT_DEFAULT),
         prefixes(conf.getTrimmedStrings(SHARED_PACKAGES, SHARED_PACKAGES_DEFAULT.split(","))),
-        bool(conf, OUTPUT_IN_DEVICE, OUTPUT_IN_DEVICE_DEFAULT));
+        bool(conf, OUTPUT_IN_DEVICE, OUTPUT_IN_DEVICE_DEFAULT),
+        conf.getTrimmed(PROFILE_DIR, PROFILE_DIR_DEFAULT));
   }
 
   private static boolean bool(Configuration conf, String key, boolean fallback) {

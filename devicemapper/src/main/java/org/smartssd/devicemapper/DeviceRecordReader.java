@@ -189,6 +189,14 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     if (output != null) {
       options.put(MapReduceTasklet.OUTPUT_FORMAT, MapReduceTasklet.OUTPUT_TEXT);
     }
+    if (!settings.profileDir().isEmpty()) {
+      if (client.protocolVersion() < org.smartssd.device.protocol.ProtocolConstants.PROFILE_VERSION) {
+        LOG.warn("device {} speaks protocol version {}, before profiles: split {} is not profiled ({})", device,
+            client.protocolVersion(), describe(), DeviceMapperConfigKeys.PROFILE_DIR);
+      } else {
+        options.put("profile", "true");
+      }
+    }
     executionId = execute(inputs, options, output);
     removeTasklet(); // the execution goes on; nothing is left installed if this task dies
     poller = new ExecutionPoller(client, executionId, settings.polling().maxBytes(),
@@ -269,9 +277,26 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
       finished = true;
       if (progress.state() == ExecutionState.DONE) {
         done(progress.statistics());
+        if (progress.profile() != null) {
+          writeProfile(progress.profile());
+        }
       }
     }
     return progress;
+  }
+
+  /** Writes the execution's profile into the profile directory, a file per task attempt. */
+  private void writeProfile(org.smartssd.device.WorkProfile profile) {
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(settings.profileDir(),
+        context.getTaskAttemptID() + DeviceMapperConfigKeys.PROFILE_SUFFIX);
+    try (org.apache.hadoop.fs.FSDataOutputStream out = file.getFileSystem(conf).create(file, true)) {
+      out.write(profile.toBytes());
+    } catch (IOException e) {
+      // The map's results are whole: only its profile is missing (DEVICE_PROFILES says how many were written).
+      LOG.warn("split {}: its profile could not be written to {}: {}", describe(), file, e.toString());
+      return;
+    }
+    count(DeviceCounters.DEVICE_PROFILES, 1);
   }
 
   /** A command of the device client's. */

@@ -114,6 +114,9 @@ final class TaskletJarBuilder {
     Configuration original = new Configuration(conf);
     original.set(MRJobConfig.MAP_CLASS_ATTR, mapper.getName());
     original.set(MRJobConfig.INPUT_FORMAT_CLASS_ATTR, inputFormat.getName());
+    // The host's own instruction to its record readers: the device's lanes need not read it (it would be
+    // parsed, counted, in each lane's set-up, and a profiled run's work would differ from an unprofiled one's).
+    original.unset(DeviceMapperConfigKeys.PROFILE_DIR);
     Map<String, String> defaults = defaults();
 
     Map<String, String> parameters = new TreeMap<>();

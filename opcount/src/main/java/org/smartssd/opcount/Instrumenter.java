@@ -54,6 +54,8 @@ public final class Instrumenter {
 
   static final String METER = "org/smartssd/opcount/OpMeter";
   private static final String METER_DESC = "L" + METER + ";";
+  static final String NODE = "org/smartssd/opcount/ProfileNode";
+  private static final String NODE_DESC = "L" + NODE + ";";
 
   private final Scope scope;
   private final boolean counting;
@@ -92,9 +94,13 @@ public final class Instrumenter {
         throw new IllegalArgumentException("not a class file that can be instrumented: " + e, e);
       }
       boolean changed = false;
+      java.util.Map<String, Integer> overloads = new java.util.HashMap<>();
+      for (MethodNode m : cn.methods) {
+        overloads.merge(m.name, 1, Integer::sum);
+      }
       for (MethodNode m : cn.methods) {
         if (m.instructions.size() > 0 && !usesSubroutines(m) && !skipped.contains(m.name + m.desc)) {
-          instrument(m);
+          instrument(m, counting ? MethodNames.id(displayName(cn.name, m, overloads.get(m.name) > 1)) : -1);
           changed = true;
         }
       }
@@ -136,19 +142,50 @@ public final class Instrumenter {
     return false;
   }
 
-  private void instrument(MethodNode m) {
+  /**
+   * A method's name in profiles ({@link MethodNames}): its class's binary name and its own, with its
+   * parameter types where the class has other methods of that name.
+   */
+  static String displayName(String classInternalName, MethodNode m, boolean overloaded) {
+    String name = classInternalName.replace('/', '.') + "." + m.name;
+    if (!overloaded) {
+      return name;
+    }
+    StringBuilder b = new StringBuilder(name).append('(');
+    Type[] args = Type.getArgumentTypes(m.desc);
+    for (int i = 0; i < args.length; i++) {
+      String type = args[i].getClassName();
+      b.append(i > 0 ? "," : "").append(type.substring(type.lastIndexOf('.') + 1));
+    }
+    return b.append(')').toString();
+  }
+
+  /**
+   * @param method the method's number in {@link MethodNames} when counting: its code tells the meter
+   *     as it is entered ({@link OpMeter#enter}), returns ({@link OpMeter#leave}) and resumes at an
+   *     exception handler ({@link OpMeter#resume}), so that a profiled thread's work goes to call paths
+   */
+  private void instrument(MethodNode m, int method) {
     int meter = m.maxLocals;
-    m.maxLocals += 1;
+    int caller = meter + 1;
+    m.maxLocals += counting ? 2 : 1;
     for (AbstractInsnNode n : m.instructions) {
       if (n instanceof FrameNode f) {
-        addMeterToFrame(f, meter);
+        addMeterToFrame(f, meter, counting);
       }
+    }
+    Set<LabelNode> handlers = new HashSet<>();
+    for (TryCatchBlockNode t : m.tryCatchBlocks) {
+      handlers.add(t.handler);
     }
     Set<LabelNode> targets = blockTargets(m);
     Set<LabelNode> checked = stopChecks(m);
     Block block = null;
     boolean startPending = true;
     boolean checkPending = false;
+    boolean handlerPending = false;
+    // A return's leave code, by the return: a block that is only a return adds its counts before it.
+    java.util.Map<AbstractInsnNode, AbstractInsnNode> leaveOf = new java.util.HashMap<>();
     for (AbstractInsnNode n : m.instructions.toArray()) {
       if (n instanceof LabelNode label) {
         if (targets.contains(label)) {
@@ -156,6 +193,9 @@ public final class Instrumenter {
         }
         if (checked.contains(label)) {
           checkPending = true;
+        }
+        if (handlers.contains(label)) {
+          handlerPending = true;
         }
         continue;
       }
@@ -165,26 +205,43 @@ public final class Instrumenter {
       }
       if (startPending) {
         if (block != null) {
-          block.emit(m.instructions, meter);
+          block.emit(m.instructions, meter, leaveOf);
         }
-        block = new Block(n, checkPending);
+        block = new Block(n, checkPending, counting && handlerPending ? new int[] {caller, method} : null);
         startPending = false;
         checkPending = false;
+        handlerPending = false;
       }
       block.count(n);
       if (counting) {
         insertBulkHook(m.instructions, n, meter);
+        if (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) {
+          InsnList leave = new InsnList();
+          leave.add(new VarInsnNode(Opcodes.ALOAD, meter));
+          leave.add(new VarInsnNode(Opcodes.ALOAD, caller));
+          leave.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "leave", "(" + METER_DESC + NODE_DESC + ")V",
+              false));
+          leaveOf.put(n, leave.getFirst());
+          m.instructions.insertBefore(n, leave);
+        }
       }
       if (endsBlock(n)) {
         startPending = true;
       }
     }
     if (block != null) {
-      block.emit(m.instructions, meter);
+      block.emit(m.instructions, meter, leaveOf);
     }
     InsnList prologue = new InsnList();
     prologue.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "current", "()" + METER_DESC, false));
     prologue.add(new VarInsnNode(Opcodes.ASTORE, meter));
+    if (counting) {
+      prologue.add(new VarInsnNode(Opcodes.ALOAD, meter));
+      prologue.add(new LdcInsnNode(method));
+      prologue.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "enter", "(" + METER_DESC + "I)" + NODE_DESC,
+          false));
+      prologue.add(new VarInsnNode(Opcodes.ASTORE, caller));
+    }
     m.instructions.insert(prologue);
   }
 
@@ -257,10 +314,11 @@ public final class Instrumenter {
   }
 
   /**
-   * The meter's local must be in every stack map frame. Expanded frames list each local once, a long
-   * or a double standing for two slots; the slots up to the meter's are unused (TOP).
+   * The meter's local (and, counting, the caller's profile node after it) must be in every stack map
+   * frame. Expanded frames list each local once, a long or a double standing for two slots; the slots
+   * up to the meter's are unused (TOP).
    */
-  private static void addMeterToFrame(FrameNode f, int meter) {
+  private static void addMeterToFrame(FrameNode f, int meter, boolean withCaller) {
     if (f.type != Opcodes.F_NEW) {
       throw new IllegalStateException("frames must be expanded (ClassReader.EXPAND_FRAMES)");
     }
@@ -276,6 +334,9 @@ public final class Instrumenter {
       slots++;
     }
     f.local.add(METER);
+    if (withCaller) {
+      f.local.add(NODE);
+    }
   }
 
   /** Before a bulk library call or an array allocation: add its bytes, known only when it runs. */
@@ -394,13 +455,16 @@ public final class Instrumenter {
   private final class Block {
     private final AbstractInsnNode first;
     private final boolean checksStop;
+    /** At an exception handler, counting: the caller's node's local and the method's number; else null. */
+    private final int[] resume;
     private long ops;
     private long memory;
     private long calls;
 
-    Block(AbstractInsnNode first, boolean checksStop) {
+    Block(AbstractInsnNode first, boolean checksStop, int[] resume) {
       this.first = first;
       this.checksStop = checksStop;
+      this.resume = resume;
     }
 
     void count(AbstractInsnNode n) {
@@ -415,8 +479,15 @@ public final class Instrumenter {
     }
 
     /** The block's counts, added to the meter just before its first instruction. */
-    void emit(InsnList insns, int meter) {
+    void emit(InsnList insns, int meter, java.util.Map<AbstractInsnNode, AbstractInsnNode> leaveOf) {
       InsnList l = new InsnList();
+      if (resume != null) {
+        // Before this block's counts: what was counted since the last boundary is the thrower's.
+        l.add(new VarInsnNode(Opcodes.ALOAD, meter));
+        l.add(new VarInsnNode(Opcodes.ALOAD, resume[0]));
+        l.add(new LdcInsnNode(resume[1]));
+        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "resume", "(" + METER_DESC + NODE_DESC + "I)V", false));
+      }
       if (counting) {
         add(l, meter, "ops", ops);
         add(l, meter, "memory", memory);
@@ -434,7 +505,7 @@ public final class Instrumenter {
         // label that marks it and the NEW, so the counts go after it (above the new reference).
         insns.insert(first, l);
       } else {
-        insns.insertBefore(first, l);
+        insns.insertBefore(leaveOf.getOrDefault(first, first), l);
       }
     }
 

@@ -147,6 +147,204 @@ public final class OpMeter {
     return false;
   }
 
+  // ---- attribution to call paths (ProfileTree) ----
+
+  /** The node this thread's work goes to while it is profiled, else null. */
+  private ProfileNode node;
+  /** The tree it profiles into, or null. */
+  private ProfileTree tree;
+  /** The counts already handed to a node. */
+  private long givenOps;
+  private long givenMemory;
+  private long givenCalls;
+  private long givenBulk;
+  /** Whether every thread profiles into a tree of its own ({@link #profileEveryThread}). */
+  private static volatile boolean everyThread;
+  /** The trees of ended threads that profiled into their own ({@link #profileEveryThread}). */
+  private static final ProfileTree RETIRED_TREE = new ProfileTree(ProfileTree.DEFAULT_MAX_DEPTH,
+      ProfileTree.EVERY_THREAD_MAX_NODES);
+
+  /**
+   * Called by instrumented code as a method is entered: the work counted since the last call of these
+   * goes to the node it was done in, and the thread's work goes to {@code method}'s node under it from
+   * now on.
+   *
+   * @return the node to go back to when the method returns (null when the thread is not profiled)
+   */
+  public static ProfileNode enter(OpMeter m, int method) {
+    ProfileNode n = m.node;
+    if (n == null) {
+      if (!everyThread || !m.inTotal) {
+        return null;
+      }
+      n = m.ownTree();
+    }
+    m.give(n);
+    m.node = n.child(method);
+    return n;
+  }
+
+  /** Called by instrumented code as a method returns: its work to its node, then back to its caller's. */
+  public static void leave(OpMeter m, ProfileNode caller) {
+    ProfileNode n = m.node;
+    if (n == null) {
+      return;
+    }
+    m.give(n);
+    m.node = caller != null ? caller : m.tree.root();
+  }
+
+  /**
+   * Called by instrumented code at an exception handler: the work counted since the last call of these
+   * (in the method that threw, whose node is the thread's) goes there, and the thread's work to the
+   * handler's method again.
+   */
+  public static void resume(OpMeter m, ProfileNode caller, int method) {
+    ProfileNode n = m.node;
+    if (n == null) {
+      return;
+    }
+    m.give(n);
+    m.node = (caller != null && caller.tree == m.tree ? caller : m.tree.root()).child(method);
+  }
+
+  private void give(ProfileNode n) {
+    n.add(ops - givenOps, memory - givenMemory, calls - givenCalls, bulk - givenBulk);
+    givenOps = ops;
+    givenMemory = memory;
+    givenCalls = calls;
+    givenBulk = bulk;
+  }
+
+  /**
+   * The calling thread's work from now on goes to {@code into}, by call path, until {@link #stopProfile}:
+   * a device lane's, for the execution that asked for a profile. Called by the meter's own thread.
+   */
+  public void startProfile(ProfileTree into) {
+    java.util.Objects.requireNonNull(into, "into");
+    tree = into;
+    node = into.root();
+    givenOps = ops;
+    givenMemory = memory;
+    givenCalls = calls;
+    givenBulk = bulk;
+  }
+
+  /**
+   * Gives the work counted since the last method boundary to the node it was done in, and goes back to
+   * the tree's root: between two calls into counted code, so that one that ended by an exception thrown
+   * out of counted code leaves nothing behind. Called by the meter's own thread.
+   */
+  public void rebaseProfile() {
+    if (node != null) {
+      give(node);
+      node = tree.root();
+    }
+  }
+
+  /** Ends {@link #startProfile}: the rest of the work to its node; the tree is whole. Called by the meter's own thread. */
+  public void stopProfile() {
+    if (node != null) {
+      give(node);
+    }
+    node = null;
+    tree = null;
+  }
+
+  /** This meter's own tree (every thread profiling, {@link #profileEveryThread}), made at its first use. */
+  private ProfileNode ownTree() {
+    ownedTree = new ProfileTree(ProfileTree.DEFAULT_MAX_DEPTH, ProfileTree.EVERY_THREAD_MAX_NODES);
+    startProfile(ownedTree);
+    return node;
+  }
+
+  /**
+   * Every thread whose work is in {@link #total()} profiles into a tree of its own from its next counted
+   * method on (the host's side, whose threads the job makes): {@link #everyThreadProfile()} adds them up.
+   * A method already running when this is called has its work from then on in its tree's root.
+   */
+  public static void profileEveryThread() {
+    everyThread = true;
+  }
+
+  /**
+   * Ends {@link #profileEveryThread} for threads that have no tree yet; those that have one keep filling
+   * it, and {@link #everyThreadProfile()} keeps adding them up.
+   */
+  public static void stopProfilingNewThreads() {
+    everyThread = false;
+  }
+
+  /**
+   * What the threads profiling into their own trees ({@link #profileEveryThread}) counted so far, live or
+   * ended, as one tree. A live thread's latest work may not be seen yet; an ended thread's is.
+   */
+  public static ProfileTree everyThreadProfile() {
+    ProfileTree sum;
+    synchronized (RETIRED_LOCK) {
+      fold();
+      sum = RETIRED_TREE.copy();
+    }
+    for (OpMeter m : LIVE) {
+      ProfileTree t = m.ownedTree;
+      if (m.inTotal && t != null) {
+        sum.add(t);
+        m.addPending(sum);
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * A copy of the calling thread's own tree ({@link #profileEveryThread}) as it stands, its latest work
+   * included; empty if it has none. Called by the meter's own thread.
+   */
+  public ProfileTree ownProfile() {
+    if (node != null && tree == ownedTree) {
+      give(node);
+    }
+    return ownedTree == null ? new ProfileTree(ProfileTree.DEFAULT_MAX_DEPTH, ProfileTree.EVERY_THREAD_MAX_NODES)
+        : ownedTree.copy();
+  }
+
+  /** Counted work and the same work by call path, taken at one instant. */
+  public record Snapshot(OpCounts counts, ProfileTree profile) {}
+
+  /**
+   * {@link #total()} and {@link #everyThreadProfile()} at one instant: called from counted code, both see
+   * the same work of the calling thread (a call between two counted methods' snapshots would count in
+   * one and not the other).
+   */
+  public static Snapshot everyThreadSnapshot() {
+    return new Snapshot(total(), everyThreadProfile());
+  }
+
+  /** This thread's {@link #counts()} and {@link #ownProfile()} at one instant. Called by the meter's own thread. */
+  public Snapshot ownSnapshot() {
+    return new Snapshot(counts(), ownProfile());
+  }
+
+  /** Whether every thread profiles into its own tree ({@link #profileEveryThread}). */
+  public static boolean profilingEveryThread() {
+    return everyThread;
+  }
+
+  /** Adds what this (live) meter counted since its last method boundary to {@code sum}, at its node's path. */
+  private void addPending(ProfileTree sum) {
+    ProfileNode at = node;
+    if (at == null || at.tree != ownedTree) {
+      return;
+    }
+    OpCounts pending = new OpCounts(ops - givenOps, memory - givenMemory, calls - givenCalls, bulk - givenBulk);
+    if (pending.isZero() || pending.ops() < 0) {
+      return;
+    }
+    sum.addAt(at, pending);
+  }
+
+  /** The tree this meter made for itself ({@link #profileEveryThread}), kept when the profile is stopped. */
+  private ProfileTree ownedTree;
+
   /** Called by instrumented code before a bulk library call: {@code n} bytes moved. */
   public static void addBulk(OpMeter m, int n) {
     if (n > 0) {
@@ -224,6 +422,12 @@ public final class OpMeter {
         // A thread seen ended has made all its writes visible (JLS 17.4.4).
         if (m.inTotal) {
           retired = retired.plus(m.counts());
+          if (m.ownedTree != null) {
+            if (m.node != null && m.tree == m.ownedTree) {
+              m.give(m.node); // what it did after its last method boundary (an exception thrown out of it)
+            }
+            RETIRED_TREE.add(m.ownedTree);
+          }
         }
         it.remove();
       }

@@ -282,6 +282,37 @@ public final class PayloadReader {
     return new TaskletResult(lane, bytes(field + ".data"));
   }
 
+  /** Bytes of the smallest profile node: parent, method, four counts. */
+  static final int PROFILE_NODE_BYTES = 4 + 4 + 4 * 8;
+
+  /**
+   * A WorkProfile: {@code bool} truncated, {@code u32} methods and each a {@code string}, {@code u32}
+   * nodes and each {@code u32} parent + 1 (0 at the top; a caller before its callees), {@code u32}
+   * method, {@code u64} ops, memory accesses, library calls, bulk bytes.
+   */
+  public org.smartssd.device.WorkProfile workProfile(String field) throws ProtocolException {
+    boolean truncated = bool(field + ".truncated");
+    int m = count(field + ".methods", MIN_STRING_BYTES);
+    java.util.List<String> methods = new java.util.ArrayList<>(m);
+    for (int i = 0; i < m; i++) {
+      methods.add(string(field + ".methods[" + i + "]"));
+    }
+    int n = count(field + ".nodes", PROFILE_NODE_BYTES);
+    java.util.List<org.smartssd.device.WorkProfile.Node> nodes = new java.util.ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String f = field + ".nodes[" + i + "]";
+      int parent = u32(f + ".parent") - 1;
+      int method = u32(f + ".method");
+      nodes.add(new org.smartssd.device.WorkProfile.Node(parent, method, new org.smartssd.device.WorkProfile.Work(
+          u64(f + ".ops"), u64(f + ".memoryAccesses"), u64(f + ".libraryCalls"), u64(f + ".bulkBytes"))));
+    }
+    try {
+      return new org.smartssd.device.WorkProfile(methods, nodes, truncated);
+    } catch (IllegalArgumentException e) {
+      throw error(field, e.getMessage());
+    }
+  }
+
   /** Rejects bytes left over after the last field. */
   public void expectEnd() throws ProtocolException {
     if (buffer.hasRemaining()) {

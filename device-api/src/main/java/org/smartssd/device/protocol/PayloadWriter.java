@@ -231,6 +231,18 @@ public final class PayloadWriter {
     return this;
   }
 
+  /** A WorkProfile ({@link PayloadReader#workProfile}). */
+  public PayloadWriter workProfile(org.smartssd.device.WorkProfile p) {
+    bool(p.truncated()).u32(p.methods().size());
+    p.methods().forEach(this::string);
+    u32(p.nodes().size());
+    for (org.smartssd.device.WorkProfile.Node n : p.nodes()) {
+      u32(n.parent() + 1).u32(n.method()).u64(n.own().ops()).u64(n.own().memoryAccesses()).u64(n.own().libraryCalls())
+          .u64(n.own().bulkBytes());
+    }
+    return this;
+  }
+
   /**
    * {@code u16} lane + 1 (0 for the controller core's merge, lane -1), then {@code bytes} data.
    *

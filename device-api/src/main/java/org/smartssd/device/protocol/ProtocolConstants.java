@@ -13,9 +13,10 @@ public final class ProtocolConstants {
    * Version 2: STATISTICS answers carry the device's disk use; version 3: its modelled energy too;
    * version 4: owners, groups, permissions and access times, and the commands that set them;
    * version 5: output objects, written on flash by executions; version 6: what lanes held and what they
-   * swapped, in the execution's statistics (PROTOCOL.md, "Versions").
+   * swapped, in the execution's statistics; version 7: an execution's counted work by call path, in
+   * the READ_OBJECT answer that finishes it (PROTOCOL.md, "Versions").
    */
-  public static final int MAX_VERSION = 6;
+  public static final int MAX_VERSION = 7;
   /** The first version whose STATISTICS answer carries {@code DiskUse}. */
   public static final int DISK_USE_VERSION = 2;
   /** The first version whose STATISTICS answer carries {@code DeviceEnergy}, after {@code DiskUse}. */
@@ -36,6 +37,11 @@ public final class ProtocolConstants {
    * function held, and the pages read again to swap.
    */
   public static final int LANE_MEMORY_VERSION = 6;
+  /**
+   * The first version whose READ_OBJECT answers end with a profile, present in the answer that
+   * finishes an execution asked for one (execution option {@code profile}).
+   */
+  public static final int PROFILE_VERSION = 7;
   /** The permission MKDIRS gives in versions 1 to 3 ({@code rwxr-xr-x}: Hadoop's 0777 under its default umask 022). */
   public static final int DEFAULT_DIRECTORY_PERMISSION = 0755;
   /** The permission CREATE gives in versions 1 to 3 ({@code rw-r--r--}: Hadoop's 0666 under its default umask 022). */

@@ -93,11 +93,20 @@ public sealed interface Response {
    * @param results the result records of this poll; lane -1 is the controller core's merge
    * @param finished the state is terminal and every result has been delivered: nothing more will
    *     come, and the device may forget the execution
+   * @param profile the execution's counted work by call path, when it was asked for (execution option
+   *     {@code profile}, protocol version 7) and the execution is done: in the poll that finishes it;
+   *     null otherwise
    * @throws IllegalArgumentException when {@code finished} is set with a state that is not terminal
    */
   record ExecutionProgress(
       ExecutionState state, String message, ExecutionStatistics statistics, List<TaskletResult> results,
-      boolean finished) implements Response {
+      boolean finished, org.smartssd.device.WorkProfile profile) implements Response {
+    /** Progress without a profile. */
+    public ExecutionProgress(ExecutionState state, String message, ExecutionStatistics statistics,
+        List<TaskletResult> results, boolean finished) {
+      this(state, message, statistics, results, finished, null);
+    }
+
     public ExecutionProgress {
       Objects.requireNonNull(state, "state");
       Objects.requireNonNull(message, "message");

@@ -51,6 +51,12 @@ final class ResponseCodec {
       w.u8(p.state().code()).string(p.message()).executionStatistics(version, p.statistics()).u32(p.results().size());
       p.results().forEach(w::taskletResult);
       w.bool(p.finished());
+      if (version >= ProtocolConstants.PROFILE_VERSION) {
+        w.bool(p.profile() != null);
+        if (p.profile() != null) {
+          w.workProfile(p.profile());
+        }
+      }
     } else if (response instanceof Response.Error e) {
       w.string(e.message());
     }
@@ -206,6 +212,10 @@ final class ResponseCodec {
     if (finished && !state.isTerminal()) {
       throw r.error("finished", "set while the state is " + state);
     }
-    return new Response.ExecutionProgress(state, message, statistics, results, finished);
+    org.smartssd.device.WorkProfile profile = null;
+    if (version >= ProtocolConstants.PROFILE_VERSION && r.bool("has profile")) {
+      profile = r.workProfile("profile");
+    }
+    return new Response.ExecutionProgress(state, message, statistics, results, finished, profile);
   }
 }

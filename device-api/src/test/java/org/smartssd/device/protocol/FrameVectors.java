@@ -97,6 +97,13 @@ final class FrameVectors {
       4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19, 20, 21, 22,
       23, 0x8000_0000_0000_0018L, 25, 26, 0x8000_0000_0000_001BL, 28);
 
+  /** Two methods on two paths: a caller's own work and its callee's (a count with its top bit set). */
+  static final org.smartssd.device.WorkProfile PROFILE = new org.smartssd.device.WorkProfile(
+      List.of("a.Map.map", "org.apache.hadoop.io.Text.set"), List.of(
+          new org.smartssd.device.WorkProfile.Node(-1, 0, new org.smartssd.device.WorkProfile.Work(100, 20, 3, 0)),
+          new org.smartssd.device.WorkProfile.Node(0, 1, new org.smartssd.device.WorkProfile.Work(
+              0x8000_0000_0000_0007L, 8, 0, 64))), true);
+
   static final ExecutionStatistics STATS_RUNNING = new ExecutionStatistics(
       8, 0x1_0000_0000L, 131_072, 0, 0, 0, 5_000_000, 4_000_000, 7_000_000, 6_000_000, 3_000_000, 0, 0,
       1_234, 56_789, 250_000_000, 60_000_000, 1_000_000, 4_096, 12_345, 0, 0, 0, 0, 0);
@@ -222,7 +229,15 @@ final class FrameVectors {
       // Version 6: the lanes' memory in the statistics.
       new Vector("response-progress-v6.bin", ProtocolConstants.LANE_MEMORY_VERSION, Opcode.READ_OBJECT, 0x22,
           new Response.ExecutionProgress(ExecutionState.DONE, "", STATS_SWAPPED, List.of(
-              new TaskletResult(-1, ascii("records=3\n"))), true), 0x1_0000_0000L));
+              new TaskletResult(-1, ascii("records=3\n"))), true), 0x1_0000_0000L),
+
+      // Version 7: the execution's counted work by call path, in the answer that finishes it.
+      new Vector("response-progress-v7.bin", ProtocolConstants.PROFILE_VERSION, Opcode.READ_OBJECT, 0x22,
+          new Response.ExecutionProgress(ExecutionState.DONE, "", STATS_SWAPPED, List.of(
+              new TaskletResult(-1, ascii("records=3\n"))), true, PROFILE), 0x1_0000_0000L),
+      new Vector("response-progress-v7-no-profile.bin", ProtocolConstants.PROFILE_VERSION, Opcode.READ_OBJECT, 0x23,
+          new Response.ExecutionProgress(ExecutionState.RUNNING, "", STATS_SWAPPED, List.of(), false), 0));
+
 
   /** A version 4 request in the file named after its opcode ({@code request-set-owner.bin}). */
   private static Vector v4(Request request, long requestId) {

@@ -89,6 +89,13 @@ public final class CompareCommand implements Callable<Integer> {
       description = "Modes to run, comma-separated (default: host-normal,host-optimized,device).")
   List<String> modes = new ArrayList<>();
 
+  @Option(names = "--work-profile", paramLabel = "DIR",
+      description = "Profile each run's counted work by method and call path, in the devices and on the host, and "
+          + "write it to this directory: per run a table (owners' shares, top methods; also printed to standard "
+          + "error) and folded stacks for flamegraph.pl and speedscope, and a chart of the owners (also in the report). Counts are "
+          + "unchanged; wall times are longer.")
+  Path workProfile;
+
   @Option(names = "-D", paramLabel = "key=value", description = "A Hadoop configuration key for the jobs.")
   Map<String, String> properties = new LinkedHashMap<>();
 
@@ -150,11 +157,29 @@ public final class CompareCommand implements Callable<Integer> {
     }
     Comparison.Options options = new Comparison.Options(records, profile, devices, toStart, report, seed,
         chosenScenarios, chosen, properties, deviceProperties, traces, gzip);
-    Comparison.Outcome outcome = new Comparison(options, err).run();
+    Comparison.Outcome outcome;
+    if (workProfile != null) {
+      org.smartssd.examples.loganalysis.WorkProfiling.enable();
+    }
+    try {
+      outcome = new Comparison(options, err).run();
+    } finally {
+      org.smartssd.examples.loganalysis.WorkProfiling.disable();
+    }
     ComparisonReport r = new ComparisonReport(outcome);
     out.print(r.table());
     out.flush();
-    List<Path> files = r.write(report);
+    List<Path> files = new java.util.ArrayList<>(r.write(report));
+    if (workProfile != null) {
+      java.util.Map<String, org.smartssd.examples.loganalysis.RunStatistics> runs = new java.util.LinkedHashMap<>();
+      for (org.smartssd.examples.loganalysis.AnalysisRun run : outcome.runs()) {
+        org.smartssd.examples.loganalysis.RunStatistics st = run.statistics();
+        runs.put(st.scenario().optionName() + "-" + st.mode().optionName()
+            + (Boolean.TRUE.equals(st.paced()) ? "-paced" : ""), st);
+      }
+      WorkProfileOutput.write(err, workProfile, runs);
+      files.add(org.smartssd.examples.loganalysis.ProfileReport.chart(report, WorkProfileOutput.CHART, runs));
+    }
     out.printf(Locale.ROOT, "%nreport: %s%n", String.join(", ", files.stream().map(Path::toString).toList()));
     out.printf(Locale.ROOT, "compare took %.1f s (all of it: generating, loading, warm-up, %d runs)%n",
         outcome.totalSeconds(), outcome.runs().size());

@@ -61,6 +61,12 @@ public final class LogAnalysisCommand implements Callable<Integer> {
   @Option(names = "--stats-json", paramLabel = "FILE", description = "Also write the run statistics to this file, as JSON.")
   java.nio.file.Path statsJson;
 
+  @Option(names = "--work-profile", paramLabel = "DIR",
+      description = "Profile the run's counted work by method and call path, in the device and on the host, and write "
+          + "it to this directory: a table (owners' shares, top methods per record and in all; also printed to "
+          + "standard error), folded stacks for flamegraph.pl and speedscope, and a chart. Counts are unchanged.")
+  java.nio.file.Path workProfile;
+
   @Option(names = "-D", paramLabel = "key=value", description = "A Hadoop configuration key for the job.")
   Map<String, String> properties = new LinkedHashMap<>();
 
@@ -86,13 +92,25 @@ public final class LogAnalysisCommand implements Callable<Integer> {
       }
     }
     List<Path> paths = inputs.stream().map(Path::new).toList();
-    AnalysisRun run = LogAnalysis.run(conf, scenario, mode, paths, output == null ? null : new Path(output));
+    AnalysisRun run;
+    if (workProfile != null) {
+      org.smartssd.examples.loganalysis.WorkProfiling.enable();
+    }
+    try {
+      run = LogAnalysis.run(conf, scenario, mode, paths, output == null ? null : new Path(output));
+    } finally {
+      org.smartssd.examples.loganalysis.WorkProfiling.disable();
+    }
     PrintWriter out = spec.commandLine().getOut();
     out.print(run.result().text());
     out.flush();
     run.statistics().print(spec.commandLine().getErr());
     if (statsJson != null) {
       Files.writeString(statsJson, run.statistics().toJson(), StandardCharsets.UTF_8);
+    }
+    if (workProfile != null) {
+      WorkProfileOutput.write(spec.commandLine().getErr(), workProfile,
+          java.util.Map.of(scenario.optionName() + "-" + mode.optionName(), run.statistics()));
     }
     return 0;
   }

@@ -118,6 +118,13 @@ public final class MineCommand implements Callable<Integer> {
       description = "Seed of the generated data set, and of k-means' first centroids (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--work-profile", paramLabel = "DIR",
+      description = "Profile each job's counted work by method and call path, in the devices and on the host, and "
+          + "write it to this directory: per job (each iteration, each job after them) a table (owners' shares, top "
+          + "methods; also printed to standard error) and folded stacks for flamegraph.pl and speedscope, and a chart "
+          + "of the owners. Counts are unchanged; wall times are longer.")
+  Path workProfile;
+
   @Option(names = "-D", paramLabel = "key=value", description = "A Hadoop configuration key for the jobs.")
   Map<String, String> properties = new LinkedHashMap<>();
 
@@ -153,11 +160,32 @@ public final class MineCommand implements Callable<Integer> {
     PrintWriter out = cl.getOut();
     PrintWriter err = cl.getErr();
     Mine.Options options = new Mine.Options(workload, profile, devices, toStart, properties, deviceProperties);
-    Mine.Outcome outcome = new Mine(options, err).run();
+    Mine.Outcome outcome;
+    if (workProfile != null) {
+      org.smartssd.examples.loganalysis.WorkProfiling.enable();
+    }
+    try {
+      outcome = new Mine(options, err).run();
+    } finally {
+      org.smartssd.examples.loganalysis.WorkProfiling.disable();
+    }
     MiningReport r = new MiningReport(outcome);
     out.print(r.table());
     out.flush();
     List<Path> files = r.write(report);
+    if (workProfile != null) {
+      java.util.Map<String, org.smartssd.examples.loganalysis.RunStatistics> runs = new java.util.LinkedHashMap<>();
+      for (org.smartssd.examples.mining.MiningRun.ModeRun mode : outcome.modes()) {
+        for (org.smartssd.examples.mining.MiningRun.Iteration i : mode.iterations()) {
+          runs.put(chosen.optionName() + "-" + i.mode().optionName() + "-iteration-" + i.iteration(), i.statistics());
+        }
+        for (org.smartssd.examples.mining.MiningRun.FinalJob job : mode.after()) {
+          runs.put(chosen.optionName() + "-" + job.mode().optionName() + "-" + job.name().replaceAll("[^A-Za-z0-9._-]",
+              "_"), job.statistics());
+        }
+      }
+      WorkProfileOutput.write(err, workProfile, runs);
+    }
     out.printf(Locale.ROOT, "%nreport: %s%n", String.join(", ", files.stream().map(Path::toString).toList()));
     out.printf(Locale.ROOT, "mine took %.1f s (all of it: generating, computing directly, loading, warm-up, the runs)%n",
         outcome.totalSeconds());

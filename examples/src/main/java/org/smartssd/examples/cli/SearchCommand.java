@@ -104,6 +104,13 @@ public final class SearchCommand implements Callable<Integer> {
       description = "Seed of the vectors, the hyperplanes and the queries (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--work-profile", paramLabel = "DIR",
+      description = "Profile each run's counted work by method and call path, in the devices and on the host, and "
+          + "write it to this directory: per run a table (owners' shares, top methods; also printed to standard "
+          + "error) and folded stacks for flamegraph.pl and speedscope, and a chart of the owners. Counts are "
+          + "unchanged; wall times are longer.")
+  Path workProfile;
+
   @Option(names = "-D", paramLabel = "key=value", description = "A Hadoop configuration key (objfs's, say).")
   Map<String, String> properties = new LinkedHashMap<>();
 
@@ -160,10 +167,25 @@ public final class SearchCommand implements Callable<Integer> {
     PrintWriter err = cl.getErr();
     SimilaritySearch.Options options = new SimilaritySearch.Options(new SearchData.Parameters(items, dims, bits,
         queries, clusters, spread, seed), top, chosen, prefix, profile, device, properties, deviceProperties);
-    SimilaritySearch.Outcome outcome = new SimilaritySearch(options, err).run();
+    SimilaritySearch.Outcome outcome;
+    if (workProfile != null) {
+      org.smartssd.examples.loganalysis.WorkProfiling.enable();
+    }
+    try {
+      outcome = new SimilaritySearch(options, err).run();
+    } finally {
+      org.smartssd.examples.loganalysis.WorkProfiling.disable();
+    }
     SearchReport r = new SearchReport(outcome);
     out.print(r.table());
     List<Path> files = r.write(report);
+    if (workProfile != null) {
+      java.util.Map<String, org.smartssd.examples.loganalysis.RunStatistics> runs = new java.util.LinkedHashMap<>();
+      for (SimilaritySearch.ModeRun run : outcome.runs()) {
+        runs.put("search-" + run.mode().optionName(), run.statistics());
+      }
+      WorkProfileOutput.write(err, workProfile, runs);
+    }
     out.printf(Locale.ROOT, "%nreport: %s%n", String.join(", ", files.stream().map(Path::toString).toList()));
     out.printf(Locale.ROOT, "search took %.1f s (all of it: generating, hashing, loading, warm-up, the runs)%n",
         outcome.totalSeconds());

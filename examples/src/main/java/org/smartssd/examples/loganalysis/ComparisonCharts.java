@@ -109,6 +109,22 @@ public final class ComparisonCharts {
     return bars(dir, file, title, "scenario, device pacing", yTitle, logarithmic, categories, named);
   }
 
+  /** A stacked bar chart: one bar a category, one colour a series. */
+  public static Path stackedBars(Path dir, String file, String title, String xTitle, String yTitle,
+      List<String> categories, Map<String, List<Double>> series) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    CategoryChart chart = new CategoryChartBuilder().width(Math.max(900, 110 * categories.size())).height(640)
+        .title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setStacked(true);
+    chart.getStyler().setXAxisLabelRotation(45);
+    chart.getStyler().setYAxisDecimalPattern("#,##0.##");
+    series.forEach((name, ys) -> chart.addSeries(name, categories, ys));
+    Path out = dir.resolve(file);
+    BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
+    return out;
+  }
+
   /**
    * A bar chart: one group of bars a category, one bar a series in each, labelled with its value.
    *

@@ -3,7 +3,6 @@ package org.smartssd.examples.loganalysis;
 import java.util.List;
 import org.smartssd.opcount.Instrumenter;
 import org.smartssd.opcount.OpCountAgent;
-import org.smartssd.opcount.OpCounts;
 import org.smartssd.opcount.OpMeter;
 import org.smartssd.opcount.Scopes;
 
@@ -72,10 +71,5 @@ public final class HostCounting {
    */
   static boolean awaitLocalJobThreads(java.util.Set<Thread> before) throws InterruptedException {
     return org.smartssd.devicemapper.LocalJobThreads.awaitStartedSince(before);
-  }
-
-  /** What the host's threads counted so far. */
-  static OpCounts total() {
-    return OpMeter.total();
   }
 }

@@ -96,7 +96,7 @@ final class HostInterfaceMeter implements Closeable {
           + e.getMessage(), e);
     }
     return new RunStatistics.ModelParameters(config.isp().computeModel(), config.isp().host(), config.isp().hostCores(),
-        config.energy());
+        config.energy(), config.isp().core());
   }
 
   /**

@@ -12,6 +12,7 @@ import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.smartssd.device.ExecutionStatistics;
+import org.smartssd.device.WorkProfile;
 import org.smartssd.opcount.OpCounts;
 import org.smartssd.opcount.OpMeter;
 
@@ -60,10 +61,12 @@ public final class MeasuredJob {
     private final List<RunStatistics.DeviceShare> shares;
     private final DeviceMode.Values device;
     private final RunStatistics.ModelParameters parameters;
+    private final RunProfile profile;
 
     private Measurement(R result, Job job, Boolean paced, long wallNanos, long cpuNanos, HostCpu hostCpu,
         OpCounts counted, List<RunStatistics.DeviceShare> shares, DeviceMode.Values device,
-        RunStatistics.ModelParameters parameters) {
+        RunStatistics.ModelParameters parameters, RunProfile profile) {
+      this.profile = profile;
       this.result = result;
       this.job = job;
       this.paced = paced;
@@ -94,7 +97,7 @@ public final class MeasuredJob {
     public RunStatistics statistics(Workload workload, Mode mode, long inputBytes, int recordBytes) {
       return new RunStatistics(workload, mode, paced, inputBytes, recordBytes, wallNanos, shares, cpuNanos, hostCpu,
           Runtime.getRuntime().availableProcessors(), counted, device.executions(), device.bytesScanned(),
-          device.fallbackSplits(), device.work(), parameters, device.placement());
+          device.fallbackSplits(), device.work(), parameters, device.placement(), profile);
     }
   }
 
@@ -111,9 +114,15 @@ public final class MeasuredJob {
    * What work found, and the executions it ran in the devices (none when it ran on the host), whose
    * statistics are its in-device figures, as a device-mode job's counters are.
    */
-  public record Done<R>(R result, List<ExecutionStatistics> executions) {
+  public record Done<R>(R result, List<ExecutionStatistics> executions, List<WorkProfile> profiles) {
     public Done {
       executions = List.copyOf(executions);
+      profiles = List.copyOf(profiles);
+    }
+
+    /** Work that asked for no profiles. */
+    public Done(R result, List<ExecutionStatistics> executions) {
+      this(result, executions, List.of());
     }
   }
 
@@ -128,16 +137,30 @@ public final class MeasuredJob {
       ResultReader<R> reader, Explainer explainer) throws IOException, InterruptedException {
     return measure(conf, inputs, counting -> {
       Job job = builder.create();
+      boolean profiling = WorkProfiling.enabled();
+      Path profiles = profiling ? WorkProfiling.newDeviceDirectory(job.getConfiguration()) : null;
+      if (profiles != null) {
+        job.getConfiguration().set(org.smartssd.devicemapper.DeviceMapperConfigKeys.PROFILE_DIR, profiles.toString());
+      }
       boolean done;
       // This thread submits the job (counted), then only polls for its end, as often as the wall clock
       // says: its work while waiting follows this machine's speed and load, not the job, and is left out.
       OpCounts waiting;
+      WorkProfile waitingProfile = WorkProfile.EMPTY;
       Set<Thread> jobThreadsBefore = counting ? HostCounting.localJobThreads() : Set.of();
       try {
         job.submit();
-        OpCounts beforeWaiting = counting ? OpMeter.current().counts() : null;
+        OpMeter.Snapshot beforeWaiting = counting ? OpMeter.current().ownSnapshot() : null;
         done = job.waitForCompletion(false);
-        waiting = counting ? OpMeter.current().counts().minus(beforeWaiting) : OpCounts.ZERO;
+        if (counting) {
+          OpMeter.Snapshot afterWaiting = OpMeter.current().ownSnapshot();
+          waiting = afterWaiting.counts().minus(beforeWaiting.counts());
+          if (profiling) {
+            waitingProfile = WorkProfiling.of(afterWaiting).minus(WorkProfiling.of(beforeWaiting));
+          }
+        } else {
+          waiting = OpCounts.ZERO;
+        }
         if (counting && !HostCounting.awaitLocalJobThreads(jobThreadsBefore)) {
           LOG.warn("job '{}': the local job runner's thread has not ended a minute after the job did; the host's"
               + " counted work leaves out what it does from now on", job.getJobName());
@@ -150,7 +173,9 @@ public final class MeasuredJob {
       }
       R result = reader.read(job);
       DeviceMode.Values device = mode == Mode.DEVICE ? DeviceMode.values(job.getCounters()) : DeviceMode.Values.NONE;
-      return new Outcome<>(result, job, waiting, device);
+      WorkProfiling.Devices deviceProfiles = profiles == null ? null
+          : WorkProfiling.readDeviceDirectory(job.getConfiguration(), profiles);
+      return new Outcome<>(result, job, waiting, device, waitingProfile, deviceProfiles);
     });
   }
 
@@ -164,12 +189,21 @@ public final class MeasuredJob {
       throws IOException, InterruptedException {
     return measure(conf, inputs, counting -> {
       Done<R> done = work.run();
-      return new Outcome<>(done.result(), null, OpCounts.ZERO, DeviceMode.values(done.executions()));
+      WorkProfile device = WorkProfile.EMPTY;
+      for (WorkProfile p : done.profiles()) {
+        device = device.plus(p);
+      }
+      return new Outcome<>(done.result(), null, OpCounts.ZERO, DeviceMode.values(done.executions()),
+          WorkProfile.EMPTY, new WorkProfiling.Devices(device, done.profiles().size()));
     });
   }
 
-  /** What the measured part of a run gives: its result, its job if any, the work to leave out, its in-device figures. */
-  private record Outcome<R>(R result, Job job, OpCounts leftOut, DeviceMode.Values device) {}
+  /**
+   * What the measured part of a run gives: its result, its job if any, the work to leave out (and its
+   * profile), its in-device figures, and, profiling, the devices' profiles (else null).
+   */
+  private record Outcome<R>(R result, Job job, OpCounts leftOut, DeviceMode.Values device, WorkProfile leftOutProfile,
+      WorkProfiling.Devices deviceProfiles) {}
 
   /** The measured part of a run, told whether the host's work is counted. */
   @FunctionalInterface
@@ -188,7 +222,9 @@ public final class MeasuredJob {
       // The host's compute is modelled as the devices' is: counted when theirs is.
       boolean counting = parameters.counted() && HostCounting.start();
       Map<String, HostInterfaceMeter.Snapshot> before = meter.snapshot();
-      OpCounts countedBefore = counting ? HostCounting.total() : null;
+      // Counted and profiled at one instant, so that both cover the same work.
+      OpMeter.Snapshot countedBefore = counting ? OpMeter.everyThreadSnapshot() : null;
+      boolean profiling = counting && WorkProfiling.enabled();
       HostCpu procBefore = HostCpu.now();
       long cpuBefore = LogAnalysis.processCpuNanos();
       long started = System.nanoTime();
@@ -196,10 +232,15 @@ public final class MeasuredJob {
       long wall = System.nanoTime() - started;
       long cpu = LogAnalysis.processCpuNanos() - cpuBefore;
       HostCpu proc = HostCpu.now().since(procBefore);
-      OpCounts counted = counting ? HostCounting.total().minus(countedBefore).minus(outcome.leftOut()) : null;
+      OpMeter.Snapshot countedAfter = counting ? OpMeter.everyThreadSnapshot() : null;
+      OpCounts counted = counting ? countedAfter.counts().minus(countedBefore.counts()).minus(outcome.leftOut()) : null;
+      WorkProfile hostProfile = !profiling ? null : WorkProfiling.of(countedAfter).minus(WorkProfiling.of(countedBefore))
+          .minus(outcome.leftOutProfile());
+      RunProfile profile = outcome.deviceProfiles() == null ? null : new RunProfile(hostProfile,
+          outcome.deviceProfiles().profile(), outcome.device().executions(), outcome.deviceProfiles().executions());
       Map<String, HostInterfaceMeter.Snapshot> used = HostInterfaceMeter.used(before, meter.snapshot());
       return new Measurement<>(outcome.result(), outcome.job(), meter.paced(), wall, cpu, proc, counted,
-          LogAnalysis.shares(used, outcome.device()), outcome.device(), parameters);
+          LogAnalysis.shares(used, outcome.device()), outcome.device(), parameters, profile);
     }
   }
 

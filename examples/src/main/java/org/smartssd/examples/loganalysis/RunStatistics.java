@@ -43,6 +43,8 @@ import org.smartssd.opcount.OpCounts;
  * @param parameters the modelled host's CPU and the energy model's powers, from the devices' configuration
  * @param placement device mode: where {@code DeviceJobClient} placed the map phase, and auto's
  *     predictions; null in host modes
+ * @param profile the run's counted work by call path, when the command was asked for it
+ *     ({@link WorkProfiling}); else null
  */
 public record RunStatistics(
     Workload scenario,
@@ -61,7 +63,8 @@ public record RunStatistics(
     long fallbackSplits,
     DeviceWork device,
     ModelParameters parameters,
-    Placement placement) {
+    Placement placement,
+    RunProfile profile) {
 
   public RunStatistics {
     devices = List.copyOf(devices);
@@ -144,9 +147,10 @@ public record RunStatistics(
    *     sides, or measured CPU time on both
    * @param host what counted work costs on one of the modelled host's cores
    * @param hostCores the modelled host's cores, sharing its counted work
+   * @param device what counted work costs on one of the devices' cores
    */
   public record ModelParameters(IspParameters.ComputeModel computeModel, CoreCost host, int hostCores,
-      EnergyParameters energy) {
+      EnergyParameters energy, CoreCost device) {
     /** Whether the host's compute is counted (else it is this JVM's measured CPU time). */
     public boolean counted() {
       return computeModel == IspParameters.ComputeModel.COUNTED;
@@ -387,6 +391,9 @@ public record RunStatistics(
       each.add(e);
     }
     m.put("per_device", each);
+    if (profile != null) {
+      m.put("work_profile", ProfileReport.toMap(this));
+    }
     return m;
   }
 

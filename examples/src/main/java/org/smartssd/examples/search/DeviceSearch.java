@@ -34,6 +34,8 @@ final class DeviceSearch implements AutoCloseable {
   private final int recordBytes;
   private final long tasklet;
   private final List<ExecutionStatistics> executions = new ArrayList<>();
+  /** Each execution's profile, when runs are profiled ({@code --work-profile}). */
+  private final List<org.smartssd.device.WorkProfile> profiles = new ArrayList<>();
 
   /** Installs the tasklet for these queries over the items at {@code path}. */
   DeviceSearch(DeviceClient client, String path, int bits, int top, List<long[]> queries) throws IOException {
@@ -100,6 +102,10 @@ final class DeviceSearch implements AutoCloseable {
 
   /** One execution's results, its lanes' lists or the one merged on the device. */
   private List<TaskletResult> run(List<InputRange> inputs, Map<String, String> options) throws IOException {
+    if (org.smartssd.examples.loganalysis.WorkProfiling.enabled()) {
+      options = new java.util.HashMap<>(options);
+      options.put("profile", "true");
+    }
     long execution = client.executeObject(tasklet, inputs, options);
     List<TaskletResult> results = new ArrayList<>();
     Response.ExecutionProgress last = ExecutionPoller.drain(client, execution, results::add);
@@ -108,7 +114,15 @@ final class DeviceSearch implements AutoCloseable {
           + last.message());
     }
     executions.add(last.statistics());
+    if (last.profile() != null) {
+      profiles.add(last.profile());
+    }
     return results;
+  }
+
+  /** The profiles of the executions so far (none unless runs are profiled). */
+  List<org.smartssd.device.WorkProfile> profiles() {
+    return List.copyOf(profiles);
   }
 
   /** The statistics of every execution so far. */

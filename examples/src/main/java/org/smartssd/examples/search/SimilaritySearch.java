@@ -109,7 +109,7 @@ public final class SimilaritySearch {
 
   /** What a search found, what it scanned to find it, and its executions in the device. */
   private record Found(List<List<Neighbour>> neighbours, int rounds, long itemsRead, long comparisons,
-      List<ExecutionStatistics> executions) {
+      List<ExecutionStatistics> executions, List<org.smartssd.device.WorkProfile> profiles) {
     long executionPagesRead() {
       return executions.stream().mapToLong(ExecutionStatistics::pagesRead).sum();
     }
@@ -223,20 +223,22 @@ public final class SimilaritySearch {
         Found found;
         if (mode == SearchMode.HOST) {
           found = new Found(HostSearch.bruteForce(conf, items, bits, top, queries), 1, options.data().items(), all,
-              List.of());
+              List.of(), List.of());
         } else {
           try (DeviceSearch device = new DeviceSearch(client, items.toUri().getPath(), bits, top, queries)) {
             if (mode == SearchMode.DEVICE) {
-              found = new Found(device.scanAll(), 1, options.data().items(), all, device.executions());
+              found = new Found(device.scanAll(), 1, options.data().items(), all, device.executions(),
+                  device.profiles());
             } else {
               BucketDirectory buckets = BucketDirectory.decode(read(conf, directory));
               BucketRounds.Outcome o = new BucketRounds(buckets, queries, top, HammingSearch.recordBytes(bits),
                   pageBytes).search(ranges -> device.scan(ranges, buckets));
-              found = new Found(o.neighbours(), o.rounds(), o.itemsRead(), o.comparisons(), device.executions());
+              found = new Found(o.neighbours(), o.rounds(), o.itemsRead(), o.comparisons(), device.executions(),
+                  device.profiles());
             }
           }
         }
-        return new MeasuredJob.Done<>(found, found.executions());
+        return new MeasuredJob.Done<>(found, found.executions(), found.profiles());
       });
     }
   }

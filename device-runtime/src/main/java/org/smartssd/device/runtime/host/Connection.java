@@ -368,6 +368,13 @@ final class Connection implements Runnable {
     } catch (ProtocolException e) {
       return new Response.Error(Status.BAD_REQUEST, opcode + ": " + e.getMessage());
     }
+    if (request instanceof Request.ExecuteObject r && version < ProtocolConstants.PROFILE_VERSION
+        && r.options().containsKey("profile")) {
+      // Its answer could not carry the profile: refused rather than silently left out.
+      return new Response.Error(Status.BAD_REQUEST, "option profile needs protocol version "
+          + ProtocolConstants.PROFILE_VERSION + " or later (its profile comes in READ_OBJECT's answer); the frame is"
+          + " version " + version);
+    }
     return server.handler().handle(request, this, caller, cmd);
   }
 

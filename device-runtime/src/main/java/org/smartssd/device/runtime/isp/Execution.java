@@ -93,6 +93,10 @@ final class Execution {
   private OpCounts counted = OpCounts.ZERO;
   /** Of {@link #counted}, the lanes' work after their last read (their input's end). */
   private OpCounts countedTail = OpCounts.ZERO;
+  /** Whether the host asked for the counted work by call path (option {@value #PROFILE_OPTION}). */
+  private boolean profiling;
+  /** The lanes' and the merge's profiles added up, as each ends; empty until then. */
+  private org.smartssd.device.WorkProfile profile = org.smartssd.device.WorkProfile.EMPTY;
   /**
    * Lanes the host asked for results since their last event (onRead with last = false): 1 when
    * asked. Set by the host's thread ({@link #requestRead}), taken by the lane's ({@link #takeReadRequest}).
@@ -166,6 +170,28 @@ final class Execution {
 
   boolean mergeOnDevice() {
     return mergeOnDevice;
+  }
+
+  /** Execution option: {@code true} asks for the execution's counted work by call path. */
+  static final String PROFILE_OPTION = "profile";
+
+  /** Whether the host asked for the counted work by call path. */
+  boolean profiling() {
+    return profiling;
+  }
+
+  void profiling(boolean on) {
+    profiling = on;
+  }
+
+  /** Adds a lane worker's (or the merge's) profile once it is whole. */
+  synchronized void addProfile(org.smartssd.opcount.ProfileTree tree) {
+    profile = profile.plus(WorkProfiles.of(tree));
+  }
+
+  /** The execution's counted work by call path (whole once it is done), or null when not asked for. */
+  synchronized org.smartssd.device.WorkProfile profile() {
+    return profiling ? profile : null;
   }
 
   boolean paced() {

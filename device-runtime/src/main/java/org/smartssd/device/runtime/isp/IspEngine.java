@@ -267,11 +267,16 @@ public final class IspEngine implements Closeable {
         throw new StoreException(Status.BAD_REQUEST, "an attached analysis (attach=write) writes no output object: its"
             + " results are read with READ_OBJECT");
       }
+      if (profileOption(options)) {
+        throw new StoreException(Status.BAD_REQUEST, "option " + Execution.PROFILE_OPTION + "=true is not supported"
+            + " for an attached analysis (attach=write) yet: profile the same tasklet over the files once written");
+      }
       long id = nextExecution.getAndIncrement();
       active.attach(id, tasklet, inputs, options, caller, owner, arrivalNanos);
       return id;
     }
     boolean mergeOnDevice = mergeOption(options);
+    boolean profiling = profileOption(options);
     if (mergeOnDevice && !tasklet.code().merging()) {
       throw new StoreException(Status.BAD_REQUEST, "tasklet " + tasklet.className() + " cannot merge on the device: it"
           + " does not implement " + MergingTasklet.class.getName() + "; merge on the host instead (merge=host)");
@@ -327,6 +332,7 @@ public final class IspEngine implements Closeable {
     }
     // A failed or cancelled execution's classes may have static state half-made: no later install gets them
     // (dropped before the host can see the execution ended).
+    exec.profiling(profiling);
     exec.onEndedEarly(() -> loadedCode.forget(tasklet.code()));
     executions.put(id, exec);
     workers.put(id, crewWorkers);
@@ -341,6 +347,22 @@ public final class IspEngine implements Closeable {
       throw new StoreException(Status.BAD_REQUEST, "option merge='" + merge + "' must be host or device");
     }
     return merge.equals("device");
+  }
+
+  /** Option {@code profile}: true asks for the counted work by call path, which needs the counted compute model. */
+  private boolean profileOption(Map<String, String> options) throws StoreException {
+    String value = options.getOrDefault(Execution.PROFILE_OPTION, "false");
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new StoreException(Status.BAD_REQUEST, "option " + Execution.PROFILE_OPTION + "='" + value
+          + "' must be true or false");
+    }
+    boolean on = value.equals("true");
+    if (on && isp.computeModel() != IspParameters.ComputeModel.COUNTED) {
+      throw new StoreException(Status.BAD_REQUEST, "option " + Execution.PROFILE_OPTION + "=true needs the counted"
+          + " compute model; this device's is " + isp.computeModel().name().toLowerCase(java.util.Locale.ROOT)
+          + " (smartssd.device.isp.compute-model)");
+    }
+    return on;
   }
 
   private static long longOption(Map<String, String> options, String key, long fallback) throws StoreException {
@@ -415,6 +437,10 @@ public final class IspEngine implements Closeable {
     long cpuBefore = mx.getCurrentThreadCpuTime();
     OpMeter meter = OpMeter.current();
     OpCounts countedBefore = meter.counts();
+    org.smartssd.opcount.ProfileTree profile = exec.profiling() ? new org.smartssd.opcount.ProfileTree() : null;
+    if (profile != null) {
+      meter.startProfile(profile);
+    }
     try {
       MergingTasklet merger = (MergingTasklet) exec.tasklet().code().newInstance();
       merger.onCreate(mergeContext(exec));
@@ -422,6 +448,11 @@ public final class IspEngine implements Closeable {
     } catch (Throwable t) {
       exec.fail("tasklet " + exec.tasklet().className() + " failed in onMerge on the controller core: " + t);
       return;
+    } finally {
+      if (profile != null) {
+        meter.stopProfile();
+        exec.addProfile(profile);
+      }
     }
     OpCounts counted = meter.counts().minus(countedBefore);
     exec.count(counted);
@@ -507,10 +538,16 @@ public final class IspEngine implements Closeable {
       state = ExecutionState.RUNNING;
     }
     boolean finished = state.isTerminal() && exec.drained();
+    org.smartssd.device.WorkProfile profile = finished ? exec.profile() : null;
+    if (profile != null && moved > 0 && moved + profile.encodedBytes() > budget) {
+      // The profile counts against the answer's bytes as results do: the next answer carries it alone.
+      finished = false;
+      profile = null;
+    }
     if (finished) {
       executions.remove(executionId);
     }
-    return new Response.ExecutionProgress(state, "", exec.statistics(), results, finished);
+    return new Response.ExecutionProgress(state, "", exec.statistics(), results, finished, profile);
   }
 
   /**

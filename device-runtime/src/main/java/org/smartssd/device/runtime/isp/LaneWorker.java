@@ -160,6 +160,10 @@ final class LaneWorker implements Runnable {
   public void run() {
     meter = OpMeter.current();
     meter.leaveTotal(); // the device accounts its lanes' work; a host in the same JVM must not
+    org.smartssd.opcount.ProfileTree profile = exec.profiling() ? new org.smartssd.opcount.ProfileTree() : null;
+    if (profile != null) {
+      meter.startProfile(profile);
+    }
     // The thread's CPU time over the whole execution, asked twice: asking it is a system call (about
     // half a microsecond here), which cost a tenth of the scan's CPU when asked around every read.
     long threadCpu = cpuNanos();
@@ -206,6 +210,10 @@ final class LaneWorker implements Runnable {
     } catch (RuntimeException | Error e) {
       exec.fail("the engine failed running tasklet " + exec.tasklet().className() + ": " + e);
     } finally {
+      if (profile != null) {
+        meter.stopProfile();
+        exec.addProfile(profile);
+      }
       exec.addLaneCpu(cpuNanos() - threadCpu);
       if (crew.installed.get() < crew.workers) {
         arriveInstalled(); // never leave the others waiting for the plan
@@ -725,6 +733,7 @@ final class LaneWorker implements Runnable {
       failure = t;
     } finally {
       inTasklet = false;
+      meter.rebaseProfile(); // a throw out of tasklet code leaves its path behind: the next event starts afresh
     }
     if (failure != null) {
       if (!exec.isStopped()) {

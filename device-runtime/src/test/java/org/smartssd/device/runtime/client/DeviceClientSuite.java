@@ -334,7 +334,8 @@ public abstract class DeviceClientSuite {
         .isEqualTo(new TransferCounts(header + 2 + 16, header + 2 + message.getBytes(StandardCharsets.UTF_8).length));
 
     // READ_OBJECT: u64, u32; u8 state, string message, statistics (u32, 24 u64; 27 from version 5 on, 29 from
-    // version 6 on), u32 n, n results (u16 lane, bytes data), bool finished.
+    // version 6 on), u32 n, n results (u16 lane, bytes data), bool finished; from version 7 on, bool profile
+    // (0: no profile was asked for).
     int counters = client.protocolVersion() >= ProtocolConstants.LANE_MEMORY_VERSION ? 29
         : client.protocolVersion() >= ProtocolConstants.OUTPUT_VERSION ? 27 : 24;
     long counter = client.createObject(ByteBuffer.allocate(0), RecordCounter.class.getName(),
@@ -347,7 +348,7 @@ public abstract class DeviceClientSuite {
       long results = progress.results().stream().mapToLong(r -> 2 + 4 + r.data().remaining()).sum();
       assertThat(client.transferCounts().since(before)).isEqualTo(new TransferCounts(header + 12,
           header + 1 + 2 + progress.message().getBytes(StandardCharsets.UTF_8).length + 4 + counters * 8 + 4 + results
-          + 1));
+          + 1 + (client.protocolVersion() >= ProtocolConstants.PROFILE_VERSION ? 1 : 0)));
     } while (!progress.finished());
     assertThat(progress.state()).isEqualTo(ExecutionState.DONE);
 
