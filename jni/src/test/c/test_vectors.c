@@ -766,6 +766,28 @@ static void test_responses(void) {
                   UINT64_C(0x100000000), &len);
   CHECK_INT(ssd_decode_execution_progress(p, len, 6, &pr, &err), SSD_E_PROTOCOL);
   free(f.data);
+
+  /* Version 7: the profile, checked and kept as its bytes; none in the answer that carries none. */
+  p = response_of("response-progress-v7.bin", &f, 7, SSD_OP_READ_OBJECT, 0x22, 0,
+                  UINT64_C(0x100000000), &len);
+  REQUIRE(ssd_decode_execution_progress(p, len, 7, &pr, &err) == SSD_OK);
+  CHECK_EQ(pr.stats.swap_pages_read, 28);
+  CHECK(pr.finished);
+  /* bool 1 (truncated), u32 2 methods, "a.Map.map", "org.apache.hadoop.io.Text.set", u32 2 nodes of 40 */
+  CHECK_INT(pr.profile_len, 1 + 4 + 2 + 9 + 2 + 29 + 4 + 2 * 40);
+  REQUIRE(pr.profile != NULL);
+  CHECK_INT(pr.profile[0], 1);
+  CHECK_MEM(pr.profile + 1 + 4 + 2, "a.Map.map", 9);
+  ssd_execution_progress_free(&pr);
+  /* Read as version 6, the profile's bool is a trailing byte. */
+  CHECK_INT(ssd_decode_execution_progress(p, len, 6, &pr, &err), SSD_E_PROTOCOL);
+  free(f.data);
+  p = response_of("response-progress-v7-no-profile.bin", &f, 7, SSD_OP_READ_OBJECT, 0x23, 0, 0, &len);
+  REQUIRE(ssd_decode_execution_progress(p, len, 7, &pr, &err) == SSD_OK);
+  CHECK(!pr.finished);
+  CHECK(pr.profile == NULL && pr.profile_len == 0);
+  ssd_execution_progress_free(&pr);
+  free(f.data);
 }
 
 static void expect_error(const char *name, uint16_t opcode, uint64_t id, uint16_t status,
@@ -850,7 +872,7 @@ static void test_error_responses(void) {
 enum kind {
   K_VERSIONS, K_INFO, K_STATISTICS, K_STATISTICS_V2, K_STATISTICS_V3, K_EMPTY, K_OPENED, K_U64,
   K_STATUS, K_DATA, K_LISTING, K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED, K_STATUS_V4,
-  K_LISTING_V4, K_PROGRESS_V5, K_PROGRESS_V6
+  K_LISTING_V4, K_PROGRESS_V5, K_PROGRESS_V6, K_PROGRESS_V7
 };
 
 static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
@@ -905,10 +927,11 @@ static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
     }
     case K_PROGRESS:
     case K_PROGRESS_V5:
-    case K_PROGRESS_V6: {
+    case K_PROGRESS_V6:
+    case K_PROGRESS_V7: {
       ssd_execution_progress x;
-      int rc = ssd_decode_execution_progress(p, len, k == K_PROGRESS ? 1 : k == K_PROGRESS_V5 ? 5 : 6,
-                                             &x, err);
+      int rc = ssd_decode_execution_progress(
+          p, len, k == K_PROGRESS ? 1 : k == K_PROGRESS_V5 ? 5 : k == K_PROGRESS_V6 ? 6 : 7, &x, err);
       ssd_execution_progress_free(&x);
       return rc;
     }
@@ -961,6 +984,8 @@ static const struct {
     {"response-error-permission-denied.bin", K_ERROR},
     {"response-progress-v5.bin", K_PROGRESS_V5},
     {"response-progress-v6.bin", K_PROGRESS_V6},
+    {"response-progress-v7.bin", K_PROGRESS_V7},
+    {"response-progress-v7-no-profile.bin", K_PROGRESS_V7},
 };
 
 /* Every strict prefix of every payload, and the payload plus one byte, are malformed. Each
@@ -1058,6 +1083,14 @@ static void test_bad_values(void) {
                   "finished");
   /* Version 6: the result count after the lanes' memory. */
   expect_rejected("response-progress-v6.bin", K_PROGRESS_V6, 1 + 2 + 4 + 29 * 8, 0x40, "results");
+  /* Version 7: the profile after finished; a node naming a later one as its caller, a method past the
+   * names. The profile starts after the 29 counters, the count, one result (2 + 4 + 10) and finished. */
+  size_t profile = 1 + 2 + 4 + 29 * 8 + 4 + 6 + 10 + 1;
+  expect_rejected("response-progress-v7.bin", K_PROGRESS_V7, profile, 2, "has profile");
+  /* bool truncated, u32 2, "a.Map.map" (2 + 9), "org.apache.hadoop.io.Text.set" (2 + 29), u32 2 */
+  size_t nodes = profile + 1 + 1 + 4 + 11 + 31 + 4;
+  expect_rejected("response-progress-v7.bin", K_PROGRESS_V7, nodes + 3, 2, "parent");
+  expect_rejected("response-progress-v7.bin", K_PROGRESS_V7, nodes + 7, 2, "method");
   /* the handshake: a bool of 2; a nonce of the wrong length for `required`; a short proof */
   expect_rejected("response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE, 0, 2, "required");
   expect_rejected("response-auth-challenge-not-required.bin", K_AUTH_CHALLENGE, 0, 1,

@@ -63,6 +63,10 @@ extern "C" {
 /* The first version whose ExecutionStatistics end with the lanes' memory: the most a lane's function
  * held, and the pages lanes read again to swap. */
 #define SSD_LANE_MEMORY_VERSION 6
+/* The first version whose READ_OBJECT answers end with a bool and, when it is 1, the execution's
+ * WorkProfile (PROTOCOL.md, "Profiles"). The codec reads it (ssd_decode_execution_progress with
+ * version 7); the client negotiates at most SSD_MAX_VERSION and never asks for a profile. */
+#define SSD_PROFILE_VERSION 7
 #define SSD_UNKNOWN_BYTES UINT64_MAX /* ssd_disk_use.allocated_bytes of a device that cannot tell */
 #define SSD_TO_END UINT64_MAX /* ssd_input_range.length: to the end of the object */
 #define SSD_MERGE_LANE (-1)   /* ssd_tasklet_result.lane of the controller core's merge */
@@ -332,6 +336,11 @@ typedef struct ssd_execution_progress {
   uint32_t n_results;
   ssd_tasklet_result *results;
   bool finished; /* terminal and every result delivered: do not poll again */
+  /* Version 7: the execution's counted work by call path, as its bytes (a WorkProfile, checked:
+   * methods valid UTF-8, each node after its parent, methods in range); NULL and 0 when the
+   * answer carries none. */
+  const uint8_t *profile;
+  uint32_t profile_len;
   void *mem_;
 } ssd_execution_progress;
 

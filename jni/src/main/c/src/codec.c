@@ -1075,6 +1075,39 @@ SSD_API int ssd_decode_listing(const void *payload, size_t len, int version, ssd
   return SSD_OK;
 }
 
+/* A WorkProfile (PROTOCOL.md, "Profiles"): bool truncated, u32 methods and each a string, u32 nodes
+ * and each u32 parent + 1 (at most the node's own index), u32 method (below the method count), four
+ * u64 counts. Checked and skipped; the caller keeps its bytes. */
+static void get_work_profile(ssd_reader *r) {
+  ssd_get_bool(r, "profile.truncated");
+  uint32_t methods = ssd_get_count(r, "profile.methods", 2);
+  for (uint32_t i = 0; i < methods && !r->failed; i++) {
+    ssd_str name;
+    ssd_reader_element(r, "profile.methods", i);
+    ssd_get_string(r, "name", &name);
+  }
+  ssd_reader_element(r, NULL, 0);
+  uint32_t nodes = ssd_get_count(r, "profile.nodes", 4 + 4 + 4 * 8);
+  for (uint32_t i = 0; i < nodes && !r->failed; i++) {
+    ssd_reader_element(r, "profile.nodes", i);
+    uint32_t parent = ssd_get_u32(r, "parent");
+    if (!r->failed && parent > i) {
+      ssd_reader_fail(r, "parent", "node %u names node %d as its caller: a caller must come before its callees",
+                      (unsigned)i, (int)parent - 1);
+    }
+    uint32_t method = ssd_get_u32(r, "method");
+    if (!r->failed && method >= methods) {
+      ssd_reader_fail(r, "method", "node %u names method %u of %u", (unsigned)i, (unsigned)method,
+                      (unsigned)methods);
+    }
+    ssd_get_u64(r, "ops");
+    ssd_get_u64(r, "memoryAccesses");
+    ssd_get_u64(r, "libraryCalls");
+    ssd_get_u64(r, "bulkBytes");
+  }
+  ssd_reader_element(r, NULL, 0);
+}
+
 SSD_API int ssd_decode_execution_progress(const void *payload, size_t len, int version,
                                           ssd_execution_progress *out, ssd_error *err) {
   memset(out, 0, sizeof *out);
@@ -1112,6 +1145,19 @@ SSD_API int ssd_decode_execution_progress(const void *payload, size_t len, int v
   if (finished && state == SSD_EXEC_RUNNING) {
     ssd_reader_fail(&r, "finished", "set while the state is RUNNING");
   }
+  uint8_t *profile = NULL;
+  uint32_t profile_len = 0;
+  if (version >= SSD_PROFILE_VERSION && ssd_get_bool(&r, "has profile") && !r.failed) {
+    size_t start = r.pos;
+    get_work_profile(&r);
+    if (!r.failed) {
+      profile_len = (uint32_t)(r.pos - start);
+      profile = ssd_arena_alloc(&arena, profile_len);
+      if (profile != NULL) {
+        memcpy(profile, r.p + start, profile_len);
+      }
+    }
+  }
   ssd_reader_end(&r);
   void *owner;
   int rc = finish_owned(&r, &arena, out, sizeof *out, &owner);
@@ -1122,6 +1168,8 @@ SSD_API int ssd_decode_execution_progress(const void *payload, size_t len, int v
   out->n_results = n;
   out->results = results;
   out->finished = finished;
+  out->profile = profile;
+  out->profile_len = profile_len;
   out->mem_ = owner;
   return SSD_OK;
 }

@@ -18,4 +18,10 @@ class NativeTransportSuiteTest extends DeviceClientSuite {
   protected DeviceClient connect(DeviceAddress address, ClientOptions options) throws IOException {
     return NativeDeviceClient.connect(address, options);
   }
+
+  /** The C library speaks versions 1 to 6 (SSD_MAX_VERSION): it does not ask for profiles (version 7). */
+  @Override
+  protected int highestVersion() {
+    return org.smartssd.device.protocol.ProtocolConstants.PROFILE_VERSION - 1;
+  }
 }
