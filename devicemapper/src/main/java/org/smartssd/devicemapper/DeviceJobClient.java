@@ -49,6 +49,9 @@ import org.apache.hadoop.util.ToolRunner;
  * default); see CONFIG.md.
  */
 public final class DeviceJobClient extends Configured implements Tool {
+  /** The suffix of a split's profile file in {@value DeviceMapperConfigKeys#PROFILE_DIR}: {@code ATTEMPT.profile}. */
+  public static final String PROFILE_SUFFIX = ".profile";
+
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DeviceJobClient.class);
 
   /** For {@link ToolRunner}. */

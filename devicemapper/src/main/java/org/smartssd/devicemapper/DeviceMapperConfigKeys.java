@@ -46,9 +46,6 @@ public final class DeviceMapperConfigKeys {
   public static final String PROFILE_DIR = "smartssd.mapper.profile-dir";
   public static final String PROFILE_DIR_DEFAULT = "";
 
-  /** The suffix of a split's profile file in {@link #PROFILE_DIR}. */
-  public static final String PROFILE_SUFFIX = ".profile";
-
   /** Where the lanes' partial results are merged: empty (the device's own setting), host or device. */
   public static final String MERGE = "smartssd.mapper.merge";
   public static final String MERGE_DEFAULT = "";

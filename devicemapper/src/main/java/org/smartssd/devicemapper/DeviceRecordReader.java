@@ -288,7 +288,7 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
   /** Writes the execution's profile into the profile directory, a file per task attempt. */
   private void writeProfile(org.smartssd.device.WorkProfile profile) {
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(settings.profileDir(),
-        context.getTaskAttemptID() + DeviceMapperConfigKeys.PROFILE_SUFFIX);
+        context.getTaskAttemptID() + org.smartssd.devicemapper.DeviceJobClient.PROFILE_SUFFIX);
     try (org.apache.hadoop.fs.FSDataOutputStream out = file.getFileSystem(conf).create(file, true)) {
       out.write(profile.toBytes());
     } catch (IOException e) {

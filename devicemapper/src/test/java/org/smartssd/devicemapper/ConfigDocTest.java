@@ -23,7 +23,7 @@ class ConfigDocTest {
         keys++;
       }
     }
-    assertThat(keys).isEqualTo(24);
+    assertThat(keys).isEqualTo(25);
   }
 
   @Test
@@ -35,6 +35,7 @@ class ConfigDocTest {
     assertThat(s.bufferBytes()).isEqualTo(4 << 20);
     assertThat(s.resultBatchBytes()).isEqualTo(64 << 10);
     assertThat(s.merge()).isEmpty();
+    assertThat(s.profileDir()).isEmpty();
     assertThat(s.polling().min().toMillis()).isEqualTo(1);
     assertThat(s.polling().max().toMillis()).isEqualTo(500);
     assertThat(s.sharedPackages()).containsExactly("org.apache.hadoop.", "org.smartssd.devicemapper.tasklet.",

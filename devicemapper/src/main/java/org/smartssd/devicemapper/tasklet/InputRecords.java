@@ -59,6 +59,22 @@ abstract class InputRecords {
     return key;
   }
 
+  /**
+   * Maps every record of the chunk ({@link #reset}) with the job's mapper, {@code current} naming the
+   * record being mapped (for a mapper that asks its context for it).
+   */
+  @SuppressWarnings("rawtypes")
+  void mapAll(MapperDriver driver, org.apache.hadoop.mapreduce.Mapper.Context context,
+      MapReduceTasklet.CurrentRecord current) throws Exception {
+    while (next()) {
+      Object k = key();
+      Object v = value();
+      current.key = k;
+      current.value = v;
+      driver.runMap(k, v, context);
+    }
+  }
+
   /** Starts on a chunk's records (the chunk is valid only during the event that brings it, so it is copied). */
   void reset(DataChunk chunk) {
     ByteBuffer data = chunk.data();
@@ -103,10 +119,12 @@ abstract class InputRecords {
 
   private static final class FixedLength extends InputRecords {
     private final int recordLength;
-    private final BytesWritable value = new BytesWritable();
+    /** As {@code FixedLengthRecordReader} makes it: a record's bytes, read into its array each time. */
+    private final BytesWritable value;
 
     FixedLength(int recordLength) {
       this.recordLength = recordLength;
+      this.value = new BytesWritable(new byte[recordLength]);
     }
 
     @Override
@@ -120,7 +138,13 @@ abstract class InputRecords {
         return false;
       }
       key.set(base + position);
-      value.set(buffer, position, recordLength);
+      // As FixedLengthRecordReader reads a record: its size set to the record's, then into its own array.
+      byte[] bytes = value.getBytes();
+      if (value.getLength() == recordLength && bytes.length >= recordLength) {
+        System.arraycopy(buffer, position, bytes, 0, recordLength);
+      } else {
+        value.set(buffer, position, recordLength);
+      }
       position += recordLength;
       return true;
     }
@@ -128,6 +152,38 @@ abstract class InputRecords {
     @Override
     Object value() {
       return value;
+    }
+
+    /** The chunk's records one after another, from local state: the key and value are the same objects throughout. */
+    @Override
+    @SuppressWarnings("rawtypes")
+    void mapAll(MapperDriver driver, org.apache.hadoop.mapreduce.Mapper.Context context,
+        MapReduceTasklet.CurrentRecord current) throws Exception {
+      LongWritable k = key;
+      BytesWritable v = value;
+      current.key = k;
+      current.value = v;
+      byte[] in = buffer;
+      int n = recordLength;
+      long at = base;
+      int last = length - n;
+      int p = position;
+      try {
+        for (; p <= last; p += n) {
+          k.set(at + p);
+          // As FixedLengthRecordReader reads a record: its size set to the record's (again, if the mapper
+          // changed it), then into the value's own array.
+          byte[] bytes = v.getBytes();
+          if (v.getLength() == n && bytes.length >= n) {
+            System.arraycopy(in, p, bytes, 0, n);
+          } else {
+            v.set(in, p, n);
+          }
+          driver.runMap(k, v, context);
+        }
+      } finally {
+        position = p;
+      }
     }
   }
 

@@ -7,13 +7,11 @@ import java.util.Arrays;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
-import org.apache.hadoop.io.serializer.Deserializer;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapreduce.Counter;
-import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.StatusReporter;
@@ -28,24 +26,18 @@ import org.apache.hadoop.util.QuickSort;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /**
- * A lane's small map output buffer, inside the device: the map output serialized as Hadoop's map
- * output buffer holds it; each time it fills (and at the end) it is sorted with the job's sort
- * comparator and the job's combiner runs over it, as Hadoop runs a combiner over a spill (a new
- * combiner instance each time, grouping with the combiner's grouping comparator).
- *
- * <p>When the job sets neither a sort comparator nor a combiner grouping comparator, the buffer is
- * grouped by hashing the serialized keys instead of sorting them: the combiner then sees each
- * distinct key once with all its values, as after a sort, in the order keys first appeared (the
- * order of a combiner's input keys is not part of its contract, and the shuffle sorts anyway). With
- * either comparator set, the buffer is sorted with it, as Hadoop does.
+ * A lane's small map output buffer for a job whose combiner runs over sorted input (it sets a sort
+ * comparator or a combiner grouping comparator): the map output serialized as Hadoop's map output buffer
+ * holds it; each time it fills (and at the end) it is sorted with the job's sort comparator and the job's
+ * combiner runs over it through Hadoop's own reduce context, as Hadoop runs a combiner over a spill (a new
+ * combiner instance each time, grouping with the combiner's grouping comparator). Jobs that set neither
+ * group their map output as it comes instead ({@link GroupingCollector}).
  *
  * <p>What the combiner gives back stays in the buffer, to be combined again with the next records,
- * as Hadoop combines its spills again when it merges them: a counting job sends each key once per
- * lane. Only when the combined pairs alone fill half the buffer (the combiner no longer shrinks
- * much) do they go to the result batcher before the end. Without a combiner, the buffer goes to the
- * batcher as it is whenever it fills.
+ * as Hadoop combines its spills again when it merges them. Only when the combined pairs alone fill half
+ * the buffer (the combiner no longer shrinks much) do they go to the result batcher before the end.
  */
-final class MapOutputCollector {
+final class MapOutputCollector implements LaneCollector {
   private final JobConf conf;
   private final TaskAttemptID attempt;
   private final Class<?> keyClass;
@@ -65,12 +57,6 @@ final class MapOutputCollector {
   private int[] valueEnd = new int[1024];
   private int[] order = new int[1024];
   private int count;
-  /** Group by hashing the serialized keys rather than sorting (the job sets no comparator). */
-  private final boolean hashGrouping;
-  private int[] slots = new int[0];
-  private int[] groupHead = new int[1024];
-  private int[] groupSize = new int[1024];
-  private int[] groupOf = new int[1024];
 
   // The combiner's output, serialized one pair at a time into the carry.
   private final DataOutputBuffer scratch = new DataOutputBuffer();
@@ -81,10 +67,6 @@ final class MapOutputCollector {
   private int carried;
   private final Serializer<Object> outKeySerializer;
   private final Serializer<Object> outValueSerializer;
-  /** The combiner's input, read from the buffer (hash grouping: {@link GroupedCombineContext}). */
-  private final DataInputBuffer combineIn = new DataInputBuffer();
-  private final Deserializer<Object> keyDeserializer;
-  private final Deserializer<Object> valueDeserializer;
   private final Counter combineInputKeys = new GenericCounter();
   private final Counter combineInputValues = new GenericCounter();
   /** The combiner's view of the job's configuration (made at the first combine). */
@@ -110,8 +92,6 @@ final class MapOutputCollector {
     this.out = out;
     this.maxRecords = maxRecords;
     this.maxBytes = maxBytes;
-    this.hashGrouping = isEmpty(conf.get(MRJobConfig.KEY_COMPARATOR))
-        && isEmpty(conf.get(MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS));
     SerializationFactory serializations = new SerializationFactory(conf);
     this.keySerializer = (Serializer<Object>) serializations.getSerializer(keyClass);
     this.valueSerializer = (Serializer<Object>) serializations.getSerializer(valueClass);
@@ -121,20 +101,15 @@ final class MapOutputCollector {
       throw new IOException("no serialization in io.serializations for the map output classes "
           + keyClass.getName() + " and " + valueClass.getName());
     }
-    this.keyDeserializer = (Deserializer<Object>) serializations.getDeserializer(keyClass);
-    this.valueDeserializer = (Deserializer<Object>) serializations.getDeserializer(valueClass);
     keySerializer.open(buffer);
     valueSerializer.open(buffer);
-    if (keyDeserializer != null && valueDeserializer != null) {
-      keyDeserializer.open(combineIn);
-      valueDeserializer.open(combineIn);
-    }
     outKeySerializer.open(scratch);
     outValueSerializer.open(scratch);
   }
 
   /** The mapper's {@code context.write}, checked as Hadoop's map output buffer checks it. */
-  void collect(Object key, Object value) throws IOException, InterruptedException {
+  @Override
+  public void collect(Object key, Object value) throws IOException, InterruptedException {
     if (key.getClass() != keyClass) {
       throw new IOException("Type mismatch in key from map: expected " + keyClass.getName() + ", received "
           + key.getClass().getName());
@@ -151,7 +126,8 @@ final class MapOutputCollector {
   }
 
   /** A pair already serialized (a lane's partial result, merged on the device). */
-  void collectRaw(byte[] data, int keyOffset, int keyLength, int valueOffset, int valueLength)
+  @Override
+  public void collectRaw(byte[] data, int keyOffset, int keyLength, int valueOffset, int valueLength)
       throws IOException, InterruptedException {
     int ks = buffer.getLength();
     buffer.write(data, keyOffset, keyLength);
@@ -174,7 +150,6 @@ final class MapOutputCollector {
       valueStart = Arrays.copyOf(valueStart, n);
       valueEnd = Arrays.copyOf(valueEnd, n);
       order = Arrays.copyOf(order, n);
-      groupOf = Arrays.copyOf(groupOf, n);
     }
     keyStart[count] = ks;
     valueStart[count] = vs;
@@ -184,7 +159,8 @@ final class MapOutputCollector {
   }
 
   /** The end of the lane: combines what is buffered and hands everything to the batcher. */
-  void finish() throws IOException, InterruptedException {
+  @Override
+  public void finish() throws IOException, InterruptedException {
     spill(true);
   }
 
@@ -235,11 +211,7 @@ final class MapOutputCollector {
 
   @SuppressWarnings({"rawtypes", "unchecked"})
   private void combine(byte[] data) throws IOException, InterruptedException {
-    if (hashGrouping) {
-      groupByKeyBytes(data);
-    } else {
-      sort(data);
-    }
+    sort(data);
     // The combiner (the job's code) gets a copy of the configuration, made once a lane as a Hadoop task
     // runs every spill's combiner with its one configuration: what the combiner does to it never
     // reaches the one this collector makes classes from. (A copy for each combine cost a tenth of the
@@ -249,85 +221,9 @@ final class MapOutputCollector {
     }
     Reducer reducer = ReflectionUtils.newInstance(combiner, combinerView);
     SortedRun run = new SortedRun(data);
-    ReduceContextImpl context = hashGrouping && keyDeserializer != null && valueDeserializer != null
-        ? new GroupedCombineContext(run)
-        : new ReduceContextImpl(combinerView, attempt, run, combineInputKeys, combineInputValues, new CombineOutput(),
-            null, reporter, conf.getCombinerKeyGroupingComparator(), keyClass, valueClass);
+    ReduceContextImpl context = new ReduceContextImpl(combinerView, attempt, run, combineInputKeys, combineInputValues,
+        new CombineOutput(), null, reporter, conf.getCombinerKeyGroupingComparator(), keyClass, valueClass);
     reducer.run(new WrappedReducer().getReducerContext(context));
-  }
-
-  private static boolean isEmpty(String s) {
-    return s == null || s.trim().isEmpty();
-  }
-
-  /**
-   * Orders the buffer so that records with byte-equal keys are adjacent, groups in the order their
-   * keys first appear: an open-addressing table of the groups' first records, then a counting sort.
-   */
-  private void groupByKeyBytes(byte[] data) {
-    int capacity = Integer.highestOneBit(Math.max(4, count) * 2 - 1) << 1;
-    if (slots.length < capacity) {
-      slots = new int[capacity];
-    }
-    Arrays.fill(slots, 0, capacity, -1);
-    int mask = capacity - 1;
-    int groups = 0;
-    for (int r = 0; r < count; r++) {
-      int ks = keyStart[r];
-      int kl = valueStart[r] - ks;
-      int slot = hash(data, ks, kl) & mask;
-      while (true) {
-        int g = slots[slot];
-        if (g < 0) {
-          if (groups == groupHead.length) {
-            groupHead = Arrays.copyOf(groupHead, groups * 2);
-            groupSize = Arrays.copyOf(groupSize, groups * 2);
-          }
-          groupHead[groups] = r;
-          groupSize[groups] = 1;
-          slots[slot] = groups;
-          groupOf[r] = groups++;
-          break;
-        }
-        int h = groupHead[g];
-        int hs = keyStart[h];
-        if (valueStart[h] - hs == kl && Arrays.equals(data, hs, hs + kl, data, ks, ks + kl)) {
-          groupSize[g]++;
-          groupOf[r] = g;
-          break;
-        }
-        slot = (slot + 1) & mask;
-      }
-    }
-    // groupSize becomes each group's next position in order[].
-    int at = 0;
-    for (int g = 0; g < groups; g++) {
-      int n = groupSize[g];
-      groupSize[g] = at;
-      at += n;
-    }
-    for (int r = 0; r < count; r++) {
-      order[groupSize[groupOf[r]]++] = r;
-    }
-  }
-
-  /**
-   * A serialized key's hash for the grouping table: FNV-1a over its bytes, then MurmurHash3's finalizer,
-   * so that the low bits the table uses depend on every byte. Hadoop's {@code WritableComparator.hashBytes}
-   * (31 h + b) gives an int key's four bytes only about 9,000 distinct values below 100,000 and numbers
-   * close together neighbouring slots: a lane grouping a PageRank job's node ids probed for most of the
-   * table, about 50,000 counted ops a record.
-   */
-  static int hash(byte[] data, int start, int length) {
-    int h = 0x811c9dc5;
-    for (int i = start; i < start + length; i++) {
-      h = (h ^ (data[i] & 0xff)) * 0x01000193;
-    }
-    h ^= h >>> 16;
-    h *= 0x85ebca6b;
-    h ^= h >>> 13;
-    h *= 0xc2b2ae35;
-    return h ^ h >>> 16;
   }
 
   @SuppressWarnings({"rawtypes", "unchecked"})
@@ -362,16 +258,6 @@ final class MapOutputCollector {
       this.data = data;
     }
 
-    /** The group of the record {@link #next()} moved to (hash grouping). */
-    int group() {
-      return groupOf[order[next - 1]];
-    }
-
-    /** The group of the record after it, or -1 at the end (hash grouping). */
-    int peekGroup() {
-      return next < count ? groupOf[order[next]] : -1;
-    }
-
     @Override
     public boolean next() {
       if (next >= count) {
@@ -400,123 +286,6 @@ final class MapOutputCollector {
 
     @Override
     public void close() {}
-  }
-
-  /**
-   * The combiner's reduce context over a run grouped by key bytes. Hadoop's {@code ReduceContextImpl}
-   * copies and deserializes the key again for every value and compares it with the next one; here the
-   * run knows where each group ends, so a group's key is read once and only its values one by one
-   * (the combine was four tenths of a lane's time in the log analysis, measured with JFR). What the
-   * combiner sees is what Hadoop gives it: each key once with an iterable of its values, read into
-   * the same key and value objects; values it does not read are skipped. The key bytes of a group
-   * are equal, so reading the key again for each value would give it the same content; a combiner
-   * that changes the key object while it iterates sees its change kept. A {@code MarkableIterator}
-   * over these values is not supported (it needs Hadoop's own iterator); such a combiner fails with
-   * Hadoop's message, and the job can set a comparator to have the buffer sorted and Hadoop's context
-   * used instead.
-   */
-  @SuppressWarnings({"rawtypes", "unchecked"})
-  private final class GroupedCombineContext extends ReduceContextImpl {
-    private final SortedRun run;
-    /** Whether the run stands at a record not yet made the current one (true after the super constructor's next()). */
-    private boolean pending;
-    private int group = -1;
-    private Object key;
-    private Object value;
-    /** Whether the current value was handed out by the values' iterator. */
-    private boolean valueTaken;
-    private final java.util.Iterator<Object> values = new java.util.Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return !valueTaken || run.peekGroup() == group && group >= 0;
-      }
-
-      @Override
-      public Object next() {
-        if (!hasNext()) {
-          throw new java.util.NoSuchElementException("no more values for this key");
-        }
-        if (valueTaken) {
-          run.next();
-          readValue();
-        }
-        valueTaken = true;
-        return value;
-      }
-    };
-
-    GroupedCombineContext(SortedRun run) throws IOException, InterruptedException {
-      // The super constructor moves the run to its first record.
-      super(combinerView, attempt, run, combineInputKeys, combineInputValues, new CombineOutput(), null,
-          MapOutputCollector.this.reporter,
-          null, keyClass, valueClass);
-      this.run = run;
-      this.pending = count > 0;
-    }
-
-    @Override
-    public boolean nextKey() throws IOException {
-      if (!pending) {
-        while (run.peekGroup() == group && group >= 0) { // the values the combiner left: skipped
-          run.next();
-          combineInputValues.increment(1);
-        }
-        if (run.peekGroup() < 0) {
-          group = -1;
-          return false;
-        }
-        run.next();
-      }
-      pending = false;
-      group = run.group();
-      combineIn.reset(run.getKey().getData(), run.getKey().getPosition(),
-          run.getKey().getLength() - run.getKey().getPosition());
-      key = keyDeserializer.deserialize(key);
-      combineInputKeys.increment(1);
-      readValue();
-      valueTaken = false;
-      return true;
-    }
-
-    @Override
-    public boolean nextKeyValue() throws IOException {
-      if (pending || group < 0) {
-        return nextKey();
-      }
-      if (run.peekGroup() != group) {
-        return nextKey();
-      }
-      run.next();
-      readValue();
-      valueTaken = false;
-      return true;
-    }
-
-    private void readValue() {
-      try {
-        combineIn.reset(run.getValue().getData(), run.getValue().getPosition(),
-            run.getValue().getLength() - run.getValue().getPosition());
-        value = valueDeserializer.deserialize(value);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-      combineInputValues.increment(1);
-    }
-
-    @Override
-    public Object getCurrentKey() {
-      return key;
-    }
-
-    @Override
-    public Object getCurrentValue() {
-      return value;
-    }
-
-    @Override
-    public Iterable getValues() {
-      return () -> values;
-    }
   }
 
   /** Where the combiner writes: checked as Hadoop's spill writer checks it, then carried. */

@@ -115,7 +115,7 @@ public final class MapReduceTasklet implements MergingTasklet {
   private int valueLength;
   private int maxValueBytes;
   private ResultCodec.PairBatcher batcher;
-  private MapOutputCollector collector;
+  private LaneCollector collector;
   private MapperDriver driver;
   @SuppressWarnings("rawtypes")
   private Mapper.Context mapperContext;
@@ -145,7 +145,7 @@ public final class MapReduceTasklet implements MergingTasklet {
     Class<? extends Reducer> combiner = combinerName.isEmpty() ? null
         : JobClasses.combiner(combinerName, code);
     CountersReporter reporter = new CountersReporter(counters);
-    collector = new MapOutputCollector(conf, attempt, combiner, reporter, batcher, intParameter(p, BUFFER_RECORDS),
+    collector = collector(conf, attempt, combiner, reporter, batcher, intParameter(p, BUFFER_RECORDS),
         intParameter(p, BUFFER_BYTES), context::holding);
     if (context.lane() < 0) {
       return; // the controller core's instance only merges
@@ -173,7 +173,7 @@ public final class MapReduceTasklet implements MergingTasklet {
         Long.parseLong(required(p, SPLIT_LENGTH)), new String[0]);
     laneWriter = new LaneWriter(collector);
     MapContextImpl mapContext = new MapContextImpl(jobsView, attempt, current, laneWriter, null, reporter, split);
-    mapperContext = new WrappedMapper().getMapContext(mapContext);
+    mapperContext = new LaneContext(new WrappedMapper(), mapContext, laneWriter);
   }
 
   @Override
@@ -329,13 +329,7 @@ public final class MapReduceTasklet implements MergingTasklet {
   private void map(DataChunk chunk) throws Exception {
     InputRecords in = records;
     in.reset(chunk);
-    while (in.next()) {
-      Object key = in.key();
-      Object value = in.value();
-      current.key = key;
-      current.value = value;
-      driver.runMap(key, value, mapperContext);
-    }
+    in.mapAll(driver, mapperContext, current);
   }
 
   @Override
@@ -459,6 +453,26 @@ public final class MapReduceTasklet implements MergingTasklet {
     return conf;
   }
 
+  /**
+   * The lane's map output buffer: grouped by key as the pairs come ({@link GroupingCollector}) unless the
+   * job has a combiner and sets a sort or combiner grouping comparator, which the buffer is then sorted
+   * with, as Hadoop sorts a spill ({@link MapOutputCollector}).
+   */
+  @SuppressWarnings("rawtypes")
+  static LaneCollector collector(JobConf conf, TaskAttemptID attempt, Class<? extends Reducer> combiner,
+      CountersReporter reporter, ResultCodec.PairBatcher batcher, int maxRecords, int maxBytes,
+      java.util.function.LongConsumer holding) throws IOException {
+    boolean comparators = !isEmpty(conf.get(org.apache.hadoop.mapreduce.MRJobConfig.KEY_COMPARATOR))
+        || !isEmpty(conf.get(org.apache.hadoop.mapreduce.MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS));
+    return combiner != null && comparators
+        ? new MapOutputCollector(conf, attempt, combiner, reporter, batcher, maxRecords, maxBytes, holding)
+        : new GroupingCollector(conf, attempt, combiner, reporter, batcher, maxRecords, maxBytes, holding);
+  }
+
+  private static boolean isEmpty(String s) {
+    return s == null || s.trim().isEmpty();
+  }
+
   private static InputSpec spec(String input) throws IOException {
     try {
       return InputSpec.parse(input);
@@ -502,13 +516,36 @@ public final class MapReduceTasklet implements MergingTasklet {
     }
   }
 
+  /**
+   * The mapper's context: Hadoop's ({@code WrappedMapper.Context} over a {@code MapContextImpl}), whose
+   * {@code write} goes straight to the lane's writer, as Hadoop's goes there through the task context.
+   */
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private static final class LaneContext extends WrappedMapper.Context {
+    private final LaneWriter writer;
+
+    LaneContext(WrappedMapper outer, MapContextImpl context, LaneWriter writer) {
+      outer.super(context);
+      this.writer = writer;
+    }
+
+    @Override
+    public void write(Object key, Object value) throws IOException, InterruptedException {
+      if (writer.text == null) {
+        writer.collector.collect(key, value);
+      } else {
+        writer.text.write(key, value);
+      }
+    }
+  }
+
   /** What the mapper's context writes goes to the lane's buffer, or to the output object's text lines. */
   private static final class LaneWriter extends RecordWriter<Object, Object> {
-    private final MapOutputCollector collector;
+    private final LaneCollector collector;
     /** Set for an execution that writes the job's output itself. */
     TextLines text;
 
-    LaneWriter(MapOutputCollector collector) {
+    LaneWriter(LaneCollector collector) {
       this.collector = collector;
     }
 
@@ -526,7 +563,7 @@ public final class MapReduceTasklet implements MergingTasklet {
   }
 
   /** The record being mapped, for a mapper that asks its context for the current key or value. */
-  private static final class CurrentRecord extends RecordReader<Object, Object> {
+  static final class CurrentRecord extends RecordReader<Object, Object> {
     Object key;
     Object value;
 

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.smartssd.devicemapper.wire.ResultCodec;
 
 /**
- * The lane's buffer with the job's combiner, grouped by hashing (the device's own reduce context) or
- * sorted with the job's comparator (Hadoop's): every key's sum is right, a counting job sends each
- * key once a lane, and combiners that leave values unread see the same through both.
+ * The lane's buffer with the job's combiner, grouped by key as the pairs come ({@link GroupingCollector},
+ * the device's own reduce context) or sorted with the job's comparator ({@link MapOutputCollector},
+ * Hadoop's): every key's sum is right, a counting job sends each key once a lane, and combiners that leave
+ * values unread see the same through both.
  */
 class MapOutputCollectorTest {
 
@@ -147,8 +148,10 @@ class MapOutputCollectorTest {
       r.duplicate().get(copy);
       results.add(copy);
     });
-    MapOutputCollector collector = new MapOutputCollector(conf, TaskAttemptID.forName("attempt_1_0001_m_000000_0"),
+    LaneCollector collector = MapReduceTasklet.collector(conf, TaskAttemptID.forName("attempt_1_0001_m_000000_0"),
         combiner, new CountersReporter(new Counters()), batcher, bufferRecords, 1 << 20, holding);
+    assertThat(collector).isInstanceOf(jobComparator && combiner != null ? MapOutputCollector.class
+        : GroupingCollector.class);
     Text key = new Text();
     LongWritable value = new LongWritable();
     for (Pair p : input) {

@@ -69,7 +69,7 @@ public final class WorkProfiling {
     int files = 0;
     try {
       for (FileStatus f : fs.listStatus(dir)) {
-        if (!f.getPath().getName().endsWith(DeviceMapperConfigKeys.PROFILE_SUFFIX)) {
+        if (!f.getPath().getName().endsWith(org.smartssd.devicemapper.DeviceJobClient.PROFILE_SUFFIX)) {
           continue;
         }
         byte[] bytes = new byte[(int) f.getLen()];
