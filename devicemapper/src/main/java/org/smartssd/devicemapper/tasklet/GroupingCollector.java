@@ -195,45 +195,13 @@ final class GroupingCollector implements LaneCollector {
     }
   }
 
-  /**
-   * Mappers mostly write a few key objects of their own again and again (a table of them, made once), or
-   * one object they set anew each time: the group a key object last had, by the object, is tried first,
-   * its bytes compared with the group's. Kept while it finds half of the keys or more.
-   */
-  private static final int MEMO = 64;
-  private final Object[] memoKey = new Object[MEMO];
-  private final int[] memoGroup = new int[MEMO];
-  private boolean memo = true;
-  private int memoTried;
-  private int memoFound;
-
   /** The group of a Text key, made when it is new. */
   private int textGroup(Text t) {
     int n = t.getLength();
-    byte[] bytes = t.getBytes();
-    int slot = 0;
-    if (memo) {
-      slot = System.identityHashCode(t) & (MEMO - 1);
-      if (memoKey[slot] == t) {
-        int g = memoGroup[slot];
-        int i = 4 * g;
-        int c = info[i + 2];
-        int end = info[i + 1];
-        if (end - c == n && Arrays.equals(keyBytes.data, c, end, bytes, 0, n)) {
-          memoFound++;
-          return g;
-        }
-      }
-      if (++memoTried == 1024) {
-        memo = 2 * memoFound >= memoTried;
-        memoTried = 0;
-        memoFound = 0;
-      }
-    }
     // Copied first: in the scratch array, with room past them, the bytes are hashed eight at a time.
     ByteArena sc = scratch;
     sc.reset();
-    sc.append(bytes, 0, n);
+    sc.append(t.getBytes(), 0, n);
     byte[] b = sc.data;
     int h = ByteArena.hash(b, 0, n);
     int g = find(b, 0, n, h);
@@ -244,12 +212,9 @@ final class GroupingCollector implements LaneCollector {
       keyBytes.append(b, 0, n);
       g = newGroup(start, content, h);
     }
-    if (memo) {
-      memoKey[slot] = t;
-      memoGroup[slot] = g;
-    }
     return g;
   }
+
 
   /** The group of a serialized key, made when it is new. */
   private int group(byte[] serialized, int offset, int length) {
@@ -353,7 +318,6 @@ final class GroupingCollector implements LaneCollector {
         groups = 0;
         keyBytes.reset();
         Arrays.fill(slots, 0);
-        Arrays.fill(memoKey, null);
       }
     }
   }
