@@ -299,7 +299,7 @@ public final class OpMeter {
    * A copy of the calling thread's own tree ({@link #profileEveryThread}) as it stands, its latest work
    * included; empty if it has none. Called by the meter's own thread.
    */
-  public ProfileTree ownProfile() {
+  private ProfileTree ownProfile() {
     if (node != null && tree == ownedTree) {
       give(node);
     }
@@ -324,10 +324,6 @@ public final class OpMeter {
     return new Snapshot(counts(), ownProfile());
   }
 
-  /** Whether every thread profiles into its own tree ({@link #profileEveryThread}). */
-  public static boolean profilingEveryThread() {
-    return everyThread;
-  }
 
   /** Adds what this (live) meter counted since its last method boundary to {@code sum}, at its node's path. */
   private void addPending(ProfileTree sum) {

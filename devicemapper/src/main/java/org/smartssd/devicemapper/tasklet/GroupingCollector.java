@@ -59,6 +59,8 @@ final class GroupingCollector implements LaneCollector {
   private final WritableCodec values;
   private final boolean textKeys;
   private final boolean numericValues;
+  /** The values' codec when the buffer keeps them as numbers, else null. */
+  private final WritableCodec.Numeric numberCodec;
   /** The serialized bytes of a numeric value (0 otherwise). */
   private final int valueWidth;
 
@@ -104,8 +106,9 @@ final class GroupingCollector implements LaneCollector {
           + keyClass.getName() + " and " + valueClass.getName());
     }
     this.textKeys = keyClass == Text.class;
-    this.numericValues = values.numeric();
-    this.valueWidth = numericValues ? values.width() : 0;
+    this.numberCodec = values instanceof WritableCodec.Numeric n ? n : null;
+    this.numericValues = numberCodec != null;
+    this.valueWidth = numericValues ? numberCodec.width() : 0;
     this.current = new Records(); // after numericValues: it says how a buffer keeps its values
     this.spare = new Records();
   }
@@ -151,7 +154,7 @@ final class GroupingCollector implements LaneCollector {
         r.grow();
       }
       r.group[at] = g;
-      r.numbers[at] = values.toLong(value);
+      r.numbers[at] = numberCodec.toLong(value);
       r.count = at + 1;
       int[] counts = r.counts;
       int c = counts[g];
@@ -184,7 +187,7 @@ final class GroupingCollector implements LaneCollector {
     int g = group(data, keyOffset, keyLength);
     Records r = current;
     if (numericValues) {
-      r.addNumber(g, values.readLong(data, valueOffset, valueLength), keyLength + valueWidth);
+      r.addNumber(g, numberCodec.readLong(data, valueOffset, valueLength), keyLength + valueWidth);
     } else {
       int start = r.values.length;
       r.values.append(data, valueOffset, valueLength);
@@ -331,8 +334,8 @@ final class GroupingCollector implements LaneCollector {
       int start = in[i];
       int length = in[i + 1] - start;
       if (numericValues) {
-        values.writeLong(r.numbers[at], number, 0);
-        out.add(k, start, length, number, 0, values.width());
+        numberCodec.writeLong(r.numbers[at], number, 0);
+        out.add(k, start, length, number, 0, valueWidth);
       } else {
         out.add(k, start, length, r.values.data, r.valueStart[at], r.valueEnd[at] - r.valueStart[at]);
       }
@@ -525,7 +528,7 @@ final class GroupingCollector implements LaneCollector {
       super(combinerView, attempt, new NoInput(), new GenericCounter(), new GenericCounter(), new CombineOutput(),
           null, GroupingCollector.this.reporter, null, keyClass, valueClass);
       this.in = in;
-      this.values = new Values(in, GroupingCollector.this.values, numericValues, combineValue);
+      this.values = new Values(in, GroupingCollector.this.values, numberCodec, combineValue);
     }
 
     @Override
@@ -574,7 +577,8 @@ final class GroupingCollector implements LaneCollector {
     private final int[] pairs;
     private final Records in;
     private final WritableCodec codec;
-    private final boolean numeric;
+    /** The codec of numeric values, or null: their serialized bytes are read with {@link #codec}. */
+    private final WritableCodec.Numeric numeric;
     /** The current value's place, and the end of its group's; {@code at == stop} when there is none. */
     private int at;
     private int stop;
@@ -582,7 +586,7 @@ final class GroupingCollector implements LaneCollector {
     private boolean taken;
     Object value;
 
-    Values(Records in, WritableCodec codec, boolean numeric, Object value) {
+    Values(Records in, WritableCodec codec, WritableCodec.Numeric numeric, Object value) {
       this.in = in;
       this.numbers = in.arrangedNumbers;
       this.pairs = in.arrangedPairs;
@@ -616,8 +620,8 @@ final class GroupingCollector implements LaneCollector {
     }
 
     private void read() {
-      if (numeric) {
-        value = codec.fromLong(numbers[at], value);
+      if (numeric != null) {
+        value = numeric.fromLong(numbers[at], value);
         return;
       }
       int r = pairs[at];

@@ -20,7 +20,7 @@ import org.apache.hadoop.io.serializer.Serializer;
  * gets, and the job's raw comparators, see Hadoop's bytes). For Hadoop's own {@code Text}, {@code
  * LongWritable}, {@code IntWritable} and {@code NullWritable} (the class exactly, which the buffer's checks
  * make sure of), whose serialized form is fixed by Hadoop, the buffer reads and writes that form itself,
- * and keeps a {@code LongWritable}'s or {@code IntWritable}'s value as a number ({@link #numeric}); any
+ * and keeps a {@code LongWritable}'s or {@code IntWritable}'s value as a number ({@link Numeric}); any
  * other class goes through its Hadoop serializer and deserializer.
  */
 abstract class WritableCodec {
@@ -65,32 +65,53 @@ abstract class WritableCodec {
     return offset;
   }
 
-  /** Whether the buffer keeps this class's objects as numbers ({@link #toLong}, {@link #fromLong}). */
-  boolean numeric() {
-    return false;
-  }
+  /**
+   * A class the buffer keeps as a number: its serialized form is {@link #width} bytes written by
+   * {@link #writeLong}, and its objects are set from and read as numbers.
+   */
+  abstract static class Numeric extends WritableCodec {
+    private final String name;
+    private final int width;
 
-  /** The serialized bytes of a numeric object (0 for {@code NullWritable}). */
-  int width() {
-    throw new UnsupportedOperationException();
-  }
+    Numeric(String name, int width) {
+      this.name = name;
+      this.width = width;
+    }
 
-  long toLong(Object w) {
-    throw new UnsupportedOperationException();
-  }
+    /** The serialized bytes of one. */
+    final int width() {
+      return width;
+    }
 
-  Object fromLong(long v, Object into) {
-    throw new UnsupportedOperationException();
-  }
+    abstract long toLong(Object w);
 
-  /** Writes a number's serialized form ({@link #width} bytes) at {@code b[offset]}. */
-  void writeLong(long v, byte[] b, int offset) {
-    throw new UnsupportedOperationException();
-  }
+    abstract Object fromLong(long v, Object into);
 
-  /** The number of a serialized form. */
-  long readLong(byte[] b, int offset, int length) throws IOException {
-    throw new UnsupportedOperationException();
+    /** Writes a number's serialized form ({@link #width} bytes) at {@code b[offset]}. */
+    abstract void writeLong(long v, byte[] b, int offset);
+
+    /** The number of a serialized form of {@link #width} bytes at {@code b[offset]}. */
+    abstract long readWidth(byte[] b, int offset);
+
+    /** The number of a serialized form, checked to be {@link #width} bytes. */
+    final long readLong(byte[] b, int offset, int length) throws IOException {
+      if (length != width) {
+        throw new IOException("a serialized " + name + " is " + width + " bytes, not " + length);
+      }
+      return readWidth(b, offset);
+    }
+
+    @Override
+    final void write(Object w, ByteArena out) {
+      out.ensure(width);
+      writeLong(toLong(w), out.data, out.length);
+      out.length += width;
+    }
+
+    @Override
+    final Object read(byte[] b, int offset, int length, Object into) throws IOException {
+      return fromLong(readLong(b, offset, length), into);
+    }
   }
 
   /** Hadoop's {@code Text}: a vint length ({@code WritableUtils.writeVInt}), then the UTF-8 bytes. */
@@ -118,27 +139,9 @@ abstract class WritableCodec {
   }
 
   /** Hadoop's {@code LongWritable}: 8 bytes, big-endian. */
-  static final class LongCodec extends WritableCodec {
-    @Override
-    void write(Object w, ByteArena out) {
-      out.ensure(8);
-      writeLong(((LongWritable) w).get(), out.data, out.length);
-      out.length += 8;
-    }
-
-    @Override
-    Object read(byte[] b, int offset, int length, Object into) throws IOException {
-      return fromLong(readLong(b, offset, length), into);
-    }
-
-    @Override
-    boolean numeric() {
-      return true;
-    }
-
-    @Override
-    int width() {
-      return 8;
+  static final class LongCodec extends Numeric {
+    LongCodec() {
+      super("LongWritable", 8);
     }
 
     @Override
@@ -159,36 +162,15 @@ abstract class WritableCodec {
     }
 
     @Override
-    long readLong(byte[] b, int offset, int length) throws IOException {
-      if (length != 8) {
-        throw new IOException("a serialized LongWritable is 8 bytes, not " + length);
-      }
+    long readWidth(byte[] b, int offset) {
       return (long) LONGS_BE.get(b, offset);
     }
   }
 
   /** Hadoop's {@code IntWritable}: 4 bytes, big-endian. */
-  static final class IntCodec extends WritableCodec {
-    @Override
-    void write(Object w, ByteArena out) {
-      out.ensure(4);
-      writeLong(((IntWritable) w).get(), out.data, out.length);
-      out.length += 4;
-    }
-
-    @Override
-    Object read(byte[] b, int offset, int length, Object into) throws IOException {
-      return fromLong(readLong(b, offset, length), into);
-    }
-
-    @Override
-    boolean numeric() {
-      return true;
-    }
-
-    @Override
-    int width() {
-      return 4;
+  static final class IntCodec extends Numeric {
+    IntCodec() {
+      super("IntWritable", 4);
     }
 
     @Override
@@ -209,35 +191,15 @@ abstract class WritableCodec {
     }
 
     @Override
-    long readLong(byte[] b, int offset, int length) throws IOException {
-      if (length != 4) {
-        throw new IOException("a serialized IntWritable is 4 bytes, not " + length);
-      }
+    long readWidth(byte[] b, int offset) {
       return (int) INTS_BE.get(b, offset);
     }
   }
 
   /** Hadoop's {@code NullWritable}: no bytes, one instance. */
-  static final class NullCodec extends WritableCodec {
-    @Override
-    void write(Object w, ByteArena out) {}
-
-    @Override
-    Object read(byte[] b, int offset, int length, Object into) throws IOException {
-      if (length != 0) {
-        throw new IOException("a serialized NullWritable is 0 bytes, not " + length);
-      }
-      return NullWritable.get();
-    }
-
-    @Override
-    boolean numeric() {
-      return true;
-    }
-
-    @Override
-    int width() {
-      return 0;
+  static final class NullCodec extends Numeric {
+    NullCodec() {
+      super("NullWritable", 0);
     }
 
     @Override
@@ -254,10 +216,7 @@ abstract class WritableCodec {
     void writeLong(long v, byte[] b, int offset) {}
 
     @Override
-    long readLong(byte[] b, int offset, int length) throws IOException {
-      if (length != 0) {
-        throw new IOException("a serialized NullWritable is 0 bytes, not " + length);
-      }
+    long readWidth(byte[] b, int offset) {
       return 0;
     }
   }
