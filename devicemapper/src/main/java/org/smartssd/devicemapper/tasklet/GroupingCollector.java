@@ -1,8 +1,13 @@
 package org.smartssd.devicemapper.tasklet;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
@@ -24,15 +29,22 @@ import org.apache.hadoop.util.ReflectionUtils;
  * key once with all its values since the last combine, as after a sort, in the order keys first appeared
  * (the order of a combiner's input keys is not part of its contract, and the shuffle sorts anyway).
  *
- * <p>Each key is serialized once, when it is first seen: a table of the distinct keys (their serialized
- * bytes, hashed eight bytes at a time) is kept from one combine to the next while it holds few keys, so
- * that a record whose key is known costs a hash, one probe and a comparison. Each value is kept as its
- * serialized bytes, or, for Hadoop's {@code LongWritable} and {@code IntWritable}, as a number
- * ({@link WritableCodec}); the combiner reads them in place into one reused value object, as Hadoop's
- * reduce context does. What the combiner writes is buffered as the map's records are, to be combined
- * again with the next ones, as Hadoop combines its spills again when it merges them: a counting job sends
- * each key once per lane. Only when the combined pairs alone fill half the buffer (the combiner no longer
- * shrinks much) do they go to the result batcher before the end.
+ * <p>Each key is serialized once, when it is first seen, and a table of the distinct keys is kept from one
+ * combine to the next while it holds few keys. A {@code Text} key of up to {@value #SHORT_KEY} bytes is
+ * looked up as two words (its bytes and its length), compared as two numbers; a longer key, or a key of
+ * another class, by a hash of its serialized bytes (eight at a time) and a comparison of the bytes. Each
+ * key's values are kept together, in the order they came: for Hadoop's {@code LongWritable} and
+ * {@code IntWritable} as numbers ({@link WritableCodec}), else as their serialized bytes. The combiner
+ * reads them in place into one reused value object, as Hadoop's reduce context does. What the combiner
+ * writes is buffered as the map's records are, to be combined again with the next ones, as Hadoop combines
+ * its spills again when it merges them: a counting job sends each key once per lane. Only when the
+ * combined pairs alone fill half the buffer (the combiner no longer shrinks much) do they go to the result
+ * batcher before the end.
+ *
+ * <p>The buffer is full at {@code maxRecords} pairs or {@code maxBytes} serialized bytes, keys and values
+ * as Hadoop would hold them (a Text key's length counted as one byte). Where values are numbers, the buffer
+ * is checked only now and then: it lets in as many pairs as could come before it is full were each as long
+ * as the longest key and its value, then checks again.
  *
  * <p>Hadoop's semantics are kept: the map output's key and value classes are checked as Hadoop's map
  * output buffer checks them, a new combiner instance runs over each buffer (with the lane's one copy of
@@ -43,6 +55,13 @@ import org.apache.hadoop.util.ReflectionUtils;
 final class GroupingCollector implements LaneCollector {
   /** Distinct keys the table keeps from one buffer to the next; past it, the table starts afresh. */
   static final int KEPT_KEYS = 4096;
+  /** The longest {@code Text} key looked up as two words: its bytes past the first eight and its length fit the second. */
+  static final int SHORT_KEY = 15;
+
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long M = 0x9E3779B97F4A7C15L;
+  private static final long[] NO_NUMBERS = new long[0];
+  private static final int[] NO_SPANS = new int[0];
 
   private final JobConf conf;
   private final TaskAttemptID attempt;
@@ -63,15 +82,32 @@ final class GroupingCollector implements LaneCollector {
   private final WritableCodec.Numeric numberCodec;
   /** The serialized bytes of a numeric value (0 otherwise). */
   private final int valueWidth;
+  /** Text keys, {@code LongWritable} or {@code IntWritable} values, and a combiner: the mapper's pairs take {@link #collect}'s own path. */
+  private final boolean textNumbers;
+  private final boolean longValues;
+  /** The one value object the combiner reads every value into, as Hadoop's reduce context reuses one. */
+  private Object combineValue;
+  private Object combineKey;
 
   // ---- the distinct keys ----
   private final ByteArena keyBytes = new ByteArena(4096);
   private int groups;
   /** Each group's key, four ints: its serialized bytes' start and end, where its compared bytes begin, its hash. */
   private int[] info = new int[4 * 64];
-  /** Open addressing: group + 1, 0 for empty; at most half full. */
+  /** The longest serialized key of a group. */
+  private int longestKey;
+  /** Short Text keys, open addressing: two words a slot ({@link #textGroup}), both 0 for an empty slot. */
+  private long[] shortWords = new long[2 * 64];
+  /** The group of each short-key slot. */
+  private int[] shortGroups = new int[64];
+  private int shortMask = 63;
+  private int shortKeys;
+  /** Other keys, open addressing: group + 1, 0 for empty; at most half full. */
   private int[] slots = new int[128];
-  /** A key copied or serialized to be looked up, with room past it (hashed eight bytes at a time). */
+  private int otherKeys;
+  /** A short key copied where eight bytes can be read at once. */
+  private final byte[] pad = new byte[8];
+  /** A key or a pair serialized to be looked up or handed on. */
   private final ByteArena scratch = new ByteArena(256);
   /** A numeric value serialized to be handed on. */
   private final byte[] number = new byte[8];
@@ -81,8 +117,6 @@ final class GroupingCollector implements LaneCollector {
   private Records spare;
   private boolean combining;
   private JobConf combinerView;
-  private Object combineKey;
-  private Object combineValue;
 
   @SuppressWarnings("rawtypes")
   GroupingCollector(JobConf conf, TaskAttemptID attempt, Class<? extends Reducer> combiner, StatusReporter reporter,
@@ -95,8 +129,8 @@ final class GroupingCollector implements LaneCollector {
     this.combiner = combiner;
     this.reporter = reporter;
     this.out = out;
-    this.maxRecords = maxRecords;
-    this.maxBytes = maxBytes;
+    this.maxRecords = Math.max(1, maxRecords);
+    this.maxBytes = Math.max(1, maxBytes);
     this.holding = holding;
     SerializationFactory serializations = new SerializationFactory(conf);
     this.keys = WritableCodec.of(keyClass, serializations);
@@ -109,6 +143,8 @@ final class GroupingCollector implements LaneCollector {
     this.numberCodec = values instanceof WritableCodec.Numeric n ? n : null;
     this.numericValues = numberCodec != null;
     this.valueWidth = numericValues ? numberCodec.width() : 0;
+    this.longValues = valueClass == LongWritable.class;
+    this.textNumbers = combiner != null && textKeys && (longValues || valueClass == IntWritable.class);
     this.current = new Records(); // after numericValues: it says how a buffer keeps its values
     this.spare = new Records();
   }
@@ -123,7 +159,31 @@ final class GroupingCollector implements LaneCollector {
       throw new IOException("Type mismatch in value from map: expected " + valueClass.getName() + ", received "
           + value.getClass().getName());
     }
-    add(key, value);
+    if (!textNumbers) {
+      add(key, value);
+      return;
+    }
+    // A Text key and a number: the pair, inline, into its group's values.
+    Text t = (Text) key;
+    int n = t.getLength();
+    int g = textGroup(t.getBytes(), 0, n);
+    long v = longValues ? ((LongWritable) value).get() : ((IntWritable) value).get();
+    Records r = current;
+    r.held += n;
+    int[] sizes = r.sizes;
+    int c = sizes[g];
+    long[] vs = r.numbers[g];
+    if (c == vs.length) {
+      vs = r.moreNumbers(g);
+    }
+    vs[c] = v;
+    sizes[g] = c + 1;
+    if (c == 0) {
+      r.first(g);
+    }
+    if (--r.room <= 0) {
+      full();
+    }
   }
 
   /** A checked pair into the buffer. */
@@ -138,44 +198,32 @@ final class GroupingCollector implements LaneCollector {
       return;
     }
     int g;
+    int held;
     if (textKeys) {
-      g = textGroup((Text) key);
+      Text t = (Text) key;
+      held = t.getLength();
+      g = textGroup(t.getBytes(), 0, held);
     } else {
       ByteArena sc = scratch;
       sc.reset();
       keys.write(key, sc);
-      g = group(sc.data, 0, sc.length);
+      held = sc.length;
+      g = group(sc.data, 0, held);
     }
     Records r = current;
+    r.held += held;
     if (numericValues) {
-      // The pair, inline: the group, the number, the group's count, the bytes held.
-      int at = r.count;
-      if (at == r.group.length) {
-        r.grow();
-      }
-      r.group[at] = g;
-      r.numbers[at] = numberCodec.toLong(value);
-      r.count = at + 1;
-      int[] counts = r.counts;
-      int c = counts[g];
-      counts[g] = c + 1;
-      if (c == 0) {
-        r.first(g);
-      }
-      int[] in = info;
-      r.heldBytes += in[4 * g + 1] - in[4 * g] + valueWidth;
+      r.addNumber(g, numberCodec.toLong(value));
     } else {
-      int[] in = info;
       ByteArena v = r.values;
       int start = v.length;
       values.write(value, v);
-      r.addBytes(g, start, v.length, in[4 * g + 1] - in[4 * g]);
+      r.addBytes(g, start, v.length);
     }
-    if ((r.count >= maxRecords || r.heldBytes >= maxBytes) && !combining) {
-      spill(false);
+    if (--r.room <= 0 || (!numericValues && r.heldBytes() >= maxBytes)) {
+      full();
     }
   }
-
 
   @Override
   public void collectRaw(byte[] data, int keyOffset, int keyLength, int valueOffset, int valueLength)
@@ -184,42 +232,122 @@ final class GroupingCollector implements LaneCollector {
       out.add(data, keyOffset, keyLength, data, valueOffset, valueLength);
       return;
     }
-    int g = group(data, keyOffset, keyLength);
+    int g;
+    int held;
+    if (textKeys) {
+      int content = keys.contentStart(data, keyOffset);
+      held = keyOffset + keyLength - content;
+      g = textGroup(data, content, held);
+    } else {
+      held = keyLength;
+      g = group(data, keyOffset, keyLength);
+    }
     Records r = current;
+    r.held += held;
     if (numericValues) {
-      r.addNumber(g, numberCodec.readLong(data, valueOffset, valueLength), keyLength + valueWidth);
+      r.addNumber(g, numberCodec.readLong(data, valueOffset, valueLength));
     } else {
       int start = r.values.length;
       r.values.append(data, valueOffset, valueLength);
-      r.addBytes(g, start, r.values.length, keyLength);
+      r.addBytes(g, start, r.values.length);
     }
-    if ((r.count >= maxRecords || r.heldBytes >= maxBytes) && !combining) {
-      spill(false);
+    if (--r.room <= 0 || (!numericValues && r.heldBytes() >= maxBytes)) {
+      full();
     }
   }
 
-  /** The group of a Text key, made when it is new. */
-  private int textGroup(Text t) {
-    int n = t.getLength();
-    // Copied first: in the scratch array, with room past them, the bytes are hashed eight at a time.
-    ByteArena sc = scratch;
-    sc.reset();
-    sc.append(t.getBytes(), 0, n);
-    byte[] b = sc.data;
-    int h = ByteArena.hash(b, 0, n);
-    int g = find(b, 0, n, h);
-    if (g < 0) {
-      int start = keyBytes.length;
-      keyBytes.vint(n);
-      int content = keyBytes.length;
-      keyBytes.append(b, 0, n);
-      g = newGroup(start, content, h);
+  /**
+   * The group of the Text key whose bytes are {@code b[offset, offset + n)}, made when it is new. A short
+   * key is two words: its first eight bytes (little-endian, zeros past its end), and its bytes past the
+   * eighth with its length plus one in the top byte, which no empty slot has.
+   */
+  private int textGroup(byte[] b, int offset, int n) {
+    if (n > SHORT_KEY) {
+      return longTextGroup(b, offset, n);
+    }
+    long w0;
+    long w1 = (long) (n + 1) << 56;
+    if (n >= 8) {
+      w0 = (long) LONGS.get(b, offset);
+      if (n > 8) {
+        w1 |= (long) LONGS.get(b, offset + n - 8) >>> (128 - 8 * n);
+      }
+    } else if (n > 0) {
+      byte[] p = b;
+      int at = offset;
+      if (b.length - offset < 8) {
+        System.arraycopy(b, offset, pad, 0, n);
+        p = pad;
+        at = 0;
+      }
+      w0 = (long) LONGS.get(p, at) & (-1L >>> (64 - 8 * n));
+    } else {
+      w0 = 0;
+    }
+    long[] sw = shortWords;
+    int mask = shortMask;
+    // shortSlot, written out: this is every record's path
+    for (int s = (int) (((w0 * M) ^ w1) * M >>> 32) & mask; ; s = (s + 1) & mask) {
+      int i = s << 1;
+      long x = sw[i + 1];
+      if (x == w1 && sw[i] == w0) {
+        return shortGroups[s];
+      }
+      if (x == 0) {
+        return newShortGroup(s, w0, w1, b, offset, n);
+      }
+    }
+  }
+
+  private static int shortSlot(long w0, long w1) {
+    return (int) (((w0 * M) ^ w1) * M >>> 32);
+  }
+
+  private int newShortGroup(int s, long w0, long w1, byte[] b, int offset, int n) {
+    int start = keyBytes.length;
+    keyBytes.vint(n);
+    int content = keyBytes.length;
+    keyBytes.append(b, offset, n);
+    int g = newGroup(start, content, 0);
+    shortWords[2 * s] = w0;
+    shortWords[2 * s + 1] = w1;
+    shortGroups[s] = g;
+    if (++shortKeys * 2 > shortGroups.length) {
+      long[] words = shortWords;
+      int[] owners = shortGroups;
+      shortWords = new long[2 * words.length];
+      shortGroups = new int[2 * owners.length];
+      shortMask = shortGroups.length - 1;
+      for (int i = 0; i < owners.length; i++) {
+        if (words[2 * i + 1] != 0) {
+          int t = shortSlot(words[2 * i], words[2 * i + 1]) & shortMask;
+          while (shortWords[2 * t + 1] != 0) {
+            t = (t + 1) & shortMask;
+          }
+          shortWords[2 * t] = words[2 * i];
+          shortWords[2 * t + 1] = words[2 * i + 1];
+          shortGroups[t] = owners[i];
+        }
+      }
     }
     return g;
   }
 
+  /** The group of a Text key longer than {@value #SHORT_KEY} bytes, made when it is new. */
+  private int longTextGroup(byte[] b, int offset, int n) {
+    int h = ByteArena.hash(b, offset, n);
+    int g = find(b, offset, n, h);
+    if (g < 0) {
+      int start = keyBytes.length;
+      keyBytes.vint(n);
+      int content = keyBytes.length;
+      keyBytes.append(b, offset, n);
+      g = newOtherGroup(start, content, h);
+    }
+    return g;
+  }
 
-  /** The group of a serialized key, made when it is new. */
+  /** The group of a serialized key of a class other than Text, made when it is new. */
   private int group(byte[] serialized, int offset, int length) {
     int content = keys.contentStart(serialized, offset);
     int n = offset + length - content;
@@ -228,12 +356,12 @@ final class GroupingCollector implements LaneCollector {
     if (g < 0) {
       int start = keyBytes.length;
       keyBytes.append(serialized, offset, length);
-      g = newGroup(start, start + (content - offset), h);
+      g = newOtherGroup(start, start + (content - offset), h);
     }
     return g;
   }
 
-  /** The group whose key's compared bytes are {@code b[offset, offset + n)}, or -1. */
+  /** The group in {@link #slots} whose key's compared bytes are {@code b[offset, offset + n)}, or -1. */
   private int find(byte[] b, int offset, int n, int h) {
     int[] table = slots;
     int[] in = info;
@@ -254,6 +382,20 @@ final class GroupingCollector implements LaneCollector {
     }
   }
 
+  private int newOtherGroup(int start, int content, int h) {
+    int g = newGroup(start, content, h);
+    if (++otherKeys * 2 > slots.length) {
+      slots = new int[slots.length * 2];
+      for (int i = 0; i < g; i++) {
+        if (!textKeys || info[4 * i + 1] - info[4 * i + 2] > SHORT_KEY) { // not in the short-key table
+          place(i);
+        }
+      }
+    }
+    place(g);
+    return g;
+  }
+
   /** A new group for the key just appended to {@link #keyBytes} at {@code start}. */
   private int newGroup(int start, int content, int h) {
     int g = groups++;
@@ -264,14 +406,7 @@ final class GroupingCollector implements LaneCollector {
     info[4 * g + 1] = keyBytes.length;
     info[4 * g + 2] = content;
     info[4 * g + 3] = h;
-    if (groups * 2 > slots.length) {
-      slots = new int[slots.length * 2];
-      for (int i = 0; i < groups; i++) {
-        place(i);
-      }
-    } else {
-      place(g);
-    }
+    longestKey = Math.max(longestKey, keyBytes.length - start);
     current.ensureGroups(groups);
     spare.ensureGroups(groups);
     return g;
@@ -284,6 +419,39 @@ final class GroupingCollector implements LaneCollector {
       s = (s + 1) & mask;
     }
     slots[s] = g + 1;
+  }
+
+  /**
+   * The buffer let in as many pairs as it was allowed: counts what it holds, and spills if it is full
+   * (unless the combiner is writing into it), else lets more in.
+   */
+  private void full() throws IOException, InterruptedException {
+    Records r = current;
+    r.settle();
+    if (!combining && full(r)) {
+      spill(false);
+      return;
+    }
+    r.allow(combining ? Integer.MAX_VALUE / 2 : allowance(r));
+  }
+
+  /** Whether the next pair might not fit: at the most pairs, or within one longest pair of the most bytes. */
+  private boolean full(Records r) {
+    return r.count >= maxRecords || r.heldBytes() + longestPair() > maxBytes;
+  }
+
+  private long longestPair() {
+    return (long) longestKey + (numericValues ? valueWidth : 0);
+  }
+
+  /** How many more pairs surely fit in {@code r} (at least one: it is not full). */
+  private int allowance(Records r) {
+    int byCount = maxRecords - r.count;
+    if (!numericValues) {
+      return Math.max(1, byCount); // bytes values: what the buffer holds is checked pair by pair
+    }
+    long byBytes = (maxBytes - r.heldBytes()) / Math.max(1, longestPair());
+    return (int) Math.max(1, Math.min(byCount, byBytes));
   }
 
   @Override
@@ -301,43 +469,65 @@ final class GroupingCollector implements LaneCollector {
       return; // every pair went to the batcher as it came
     }
     Records in = current;
+    in.settle();
     if (in.count > 0) {
       current = spare;
       spare = in;
       combining = true;
+      current.allow(Integer.MAX_VALUE / 2);
       try {
         combine(in);
       } finally {
         combining = false;
       }
       in.clear();
-      holding.accept(current.heldBytes);
+      current.settle();
+      holding.accept(current.heldBytes());
     }
     Records combined = current;
-    if (last || combined.count >= Math.max(1, maxRecords / 2) || combined.heldBytes >= maxBytes / 2) {
+    if (last || combined.count >= Math.max(1, maxRecords / 2) || combined.heldBytes() >= maxBytes / 2) {
       handOn(combined);
       combined.clear();
       if (groups > KEPT_KEYS) { // both buffers are empty: no pair names a group
-        groups = 0;
-        keyBytes.reset();
-        Arrays.fill(slots, 0);
+        forgetKeys();
       }
     }
+    combined.allow(allowance(combined));
   }
 
-  /** Hands every buffered pair to the batcher, Hadoop's serialized bytes, in the order they came. */
+  private void forgetKeys() {
+    groups = 0;
+    longestKey = 0;
+    keyBytes.reset();
+    Arrays.fill(slots, 0);
+    otherKeys = 0;
+    Arrays.fill(shortWords, 0);
+    shortKeys = 0;
+    current.forgetGroups();
+    spare.forgetGroups();
+  }
+
+  /** Hands every buffered pair to the batcher, Hadoop's serialized bytes, key by key. */
   private void handOn(Records r) throws IOException, InterruptedException {
     byte[] k = keyBytes.data;
     int[] in = info;
-    for (int at = 0; at < r.count; at++) {
-      int i = 4 * r.group[at];
-      int start = in[i];
-      int length = in[i + 1] - start;
+    for (int o = 0; o < r.orderCount; o++) {
+      int g = r.order[o];
+      int start = in[4 * g];
+      int length = in[4 * g + 1] - start;
+      int n = r.sizes[g];
       if (numericValues) {
-        numberCodec.writeLong(r.numbers[at], number, 0);
-        out.add(k, start, length, number, 0, valueWidth);
+        long[] vs = r.numbers[g];
+        for (int i = 0; i < n; i++) {
+          numberCodec.writeLong(vs[i], number, 0);
+          out.add(k, start, length, number, 0, valueWidth);
+        }
       } else {
-        out.add(k, start, length, r.values.data, r.valueStart[at], r.valueEnd[at] - r.valueStart[at]);
+        int[] spans = r.spans[g];
+        byte[] v = r.values.data;
+        for (int i = 0; i < 2 * n; i += 2) {
+          out.add(k, start, length, v, spans[i], spans[i + 1] - spans[i]);
+        }
       }
     }
   }
@@ -350,7 +540,6 @@ final class GroupingCollector implements LaneCollector {
     if (combinerView == null) {
       combinerView = new JobConf(conf);
     }
-    in.arrange();
     Reducer reducer = ReflectionUtils.newInstance(combiner, combinerView);
     GroupedContext context = new GroupedContext(in);
     reducer.run(new WrappedReducer().getReducerContext(context));
@@ -358,54 +547,56 @@ final class GroupingCollector implements LaneCollector {
   }
 
   /**
-   * The buffered pairs in the order they came, each a group and a value; before a combine, arranged group by
-   * group ({@link #arrange}: a counting sort), each group's values one after another.
+   * The buffered pairs, key by key: each group's values in the order they came (as numbers, or where their
+   * serialized bytes are in {@link #values}), the groups in the order their first value came.
    */
   private final class Records {
+    /** The pairs, once {@link #settle}d. */
     int count;
-    int[] group = new int[256];
-    /** Each pair's value kept as a number, or where its serialized bytes are in {@link #values}. */
-    long[] numbers = new long[numericValues ? 256 : 0];
-    int[] valueStart = new int[numericValues ? 0 : 256];
-    int[] valueEnd = new int[numericValues ? 0 : 256];
+    /** Pairs that may come before the buffer counts what it holds again (counted down as they come). */
+    int room;
+    private int allowed;
+    /** Each group's values here. */
+    int[] sizes = new int[0];
+    long[][] numbers = new long[0][];
+    /** Bytes values: each group's values' start and end in {@link #values}, two ints a value. */
+    int[][] spans = new int[0][];
     final ByteArena values = new ByteArena(numericValues ? 16 : 4096);
-    /** Each group's pairs here. */
-    int[] counts = new int[0];
-    /** The groups with a pair here, in the order their first came. */
+    /** The groups with a value here, in the order their first came. */
     int[] order = new int[16];
     int orderCount;
-    /** The pairs' serialized bytes, keys and values: what the lane holds. */
-    long heldBytes;
-    /** Arranged: each group's values, or pairs, from {@code end[g] - counts[g]} to {@code end[g]}. */
-    int[] end = new int[0];
-    long[] arrangedNumbers = new long[0];
-    int[] arrangedPairs = new int[0];
+    /**
+     * The bytes of the pairs' keys here (a Text key's own bytes, any other key's serialized bytes) and of
+     * their values kept as bytes; {@link #heldBytes} adds each pair's fixed part.
+     */
+    long held;
 
     void ensureGroups(int n) {
-      if (counts.length < n) {
-        int size = Math.max(n, counts.length * 2);
-        counts = Arrays.copyOf(counts, size);
-        end = Arrays.copyOf(end, size); // a combine may make groups while it reads the arranged ones
+      if (sizes.length < n) {
+        int size = Math.max(n, sizes.length * 2);
+        int from = sizes.length;
+        sizes = Arrays.copyOf(sizes, size);
+        if (numericValues) {
+          numbers = Arrays.copyOf(numbers, size);
+          Arrays.fill(numbers, from, size, NO_NUMBERS);
+        } else {
+          spans = Arrays.copyOf(spans, size);
+          Arrays.fill(spans, from, size, NO_SPANS);
+        }
       }
     }
 
-    void grow() {
-      int n = group.length * 2;
-      group = Arrays.copyOf(group, n);
+    void forgetGroups() {
       if (numericValues) {
-        numbers = Arrays.copyOf(numbers, n);
+        Arrays.fill(numbers, NO_NUMBERS);
       } else {
-        valueStart = Arrays.copyOf(valueStart, n);
-        valueEnd = Arrays.copyOf(valueEnd, n);
+        Arrays.fill(spans, NO_SPANS);
       }
     }
 
-    private void counted(int g) {
-      int c = counts[g];
-      counts[g] = c + 1;
-      if (c == 0) {
-        first(g);
-      }
+    long[] moreNumbers(int g) {
+      long[] vs = numbers[g];
+      return numbers[g] = Arrays.copyOf(vs, Math.max(4, 2 * vs.length));
     }
 
     /** The group's first pair here: it joins the order. */
@@ -416,68 +607,65 @@ final class GroupingCollector implements LaneCollector {
       order[orderCount++] = g;
     }
 
-    void addNumber(int g, long v, long bytes) {
-      int at = count;
-      if (at == group.length) {
-        grow();
+    void addNumber(int g, long v) {
+      int c = sizes[g];
+      long[] vs = numbers[g];
+      if (c == vs.length) {
+        vs = moreNumbers(g);
       }
-      group[at] = g;
-      numbers[at] = v;
-      count = at + 1;
-      heldBytes += bytes;
-      counted(g);
+      vs[c] = v;
+      sizes[g] = c + 1;
+      if (c == 0) {
+        first(g);
+      }
     }
 
-    void addBytes(int g, int start, int stop, int keyLength) {
-      int at = count;
-      if (at == group.length) {
-        grow();
+    void addBytes(int g, int start, int stop) {
+      int c = sizes[g];
+      int[] s = spans[g];
+      if (2 * c == s.length) {
+        s = spans[g] = Arrays.copyOf(s, Math.max(4, 2 * s.length));
       }
-      group[at] = g;
-      valueStart[at] = start;
-      valueEnd[at] = stop;
-      count = at + 1;
-      heldBytes += keyLength + stop - start;
-      counted(g);
+      s[2 * c] = start;
+      s[2 * c + 1] = stop;
+      sizes[g] = c + 1;
+      held += stop - start;
+      if (c == 0) {
+        first(g);
+      }
     }
 
-    /** Each group's values one after another, the groups in the order they came. */
-    void arrange() {
-      int at = 0;
-      for (int i = 0; i < orderCount; i++) {
-        int g = order[i];
-        end[g] = at;
-        at += counts[g];
-      }
-      int[] e = end;
-      int[] gs = group;
-      if (numericValues) {
-        if (arrangedNumbers.length < count) {
-          arrangedNumbers = new long[Math.max(count, 2 * arrangedNumbers.length)];
-        }
-        long[] to = arrangedNumbers;
-        long[] from = numbers;
-        for (int r = 0, n = count; r < n; r++) {
-          to[e[gs[r]]++] = from[r];
-        }
-      } else {
-        if (arrangedPairs.length < count) {
-          arrangedPairs = new int[Math.max(count, 2 * arrangedPairs.length)];
-        }
-        int[] to = arrangedPairs;
-        for (int r = 0, n = count; r < n; r++) {
-          to[e[gs[r]]++] = r;
-        }
-      }
+    /** Lets {@code n} more pairs in before the buffer counts again. */
+    void allow(int n) {
+      settle();
+      allowed = n;
+      room = n;
+    }
+
+    /** Counts the pairs let in since the last {@link #allow}. */
+    void settle() {
+      count += allowed - room;
+      allowed = room;
+    }
+
+    /**
+     * The serialized bytes of the pairs here, keys and values, as Hadoop's buffer would hold them, with a Text
+     * key's length counted as one byte (Hadoop's vint takes 2 to 5 for a key of 128 bytes or more).
+     */
+    long heldBytes() {
+      settle();
+      return held + (long) count * ((textKeys ? 1 : 0) + valueWidth);
     }
 
     void clear() {
       for (int i = 0; i < orderCount; i++) {
-        counts[order[i]] = 0;
+        sizes[order[i]] = 0;
       }
       orderCount = 0;
       count = 0;
-      heldBytes = 0;
+      room = 0;
+      allowed = 0;
+      held = 0;
       values.reset();
     }
   }
@@ -528,7 +716,7 @@ final class GroupingCollector implements LaneCollector {
       super(combinerView, attempt, new NoInput(), new GenericCounter(), new GenericCounter(), new CombineOutput(),
           null, GroupingCollector.this.reporter, null, keyClass, valueClass);
       this.in = in;
-      this.values = new Values(in, GroupingCollector.this.values, numberCodec, combineValue);
+      this.values = valuesOf(in, combineValue);
     }
 
     @Override
@@ -541,8 +729,7 @@ final class GroupingCollector implements LaneCollector {
       int group = in.order[orderIndex];
       int i = 4 * group;
       combineKey = keys.read(keyBytes.data, info[i], info[i + 1] - info[i], combineKey);
-      int stop = in.end[group];
-      values.start(stop - in.counts[group], stop);
+      values.start(group, in.sizes[group]);
       return true;
     }
 
@@ -567,97 +754,183 @@ final class GroupingCollector implements LaneCollector {
     }
   }
 
+  private Values valuesOf(Records in, Object value) {
+    if (valueClass == LongWritable.class) {
+      return new LongValues(in, value == null ? new LongWritable() : (LongWritable) value);
+    }
+    if (valueClass == IntWritable.class) {
+      return new IntValues(in, value == null ? new IntWritable() : (IntWritable) value);
+    }
+    if (numericValues) {
+      return new NumberValues(in, numberCodec, value);
+    }
+    return new BytesValues(in, values, value);
+  }
+
   /**
    * The values of one group after another, each read into one reused object; the combiner's iterable
    * and iterator of a key's values (the same iterator each time, as Hadoop's: a second loop goes on
-   * from where the first stopped).
+   * from where the first stopped). After {@link #start} the current value is the group's first, and the
+   * iterator hands it out first, as Hadoop's does.
    */
-  private static final class Values implements Iterable<Object>, java.util.Iterator<Object> {
-    private final long[] numbers;
-    private final int[] pairs;
-    private final Records in;
-    private final WritableCodec codec;
-    /** The codec of numeric values, or null: their serialized bytes are read with {@link #codec}. */
-    private final WritableCodec.Numeric numeric;
-    /** The current value's place, and the end of its group's; {@code at == stop} when there is none. */
-    private int at;
-    private int stop;
-    /** Whether the current value was handed out by the iterator. */
-    private boolean taken;
+  private abstract static class Values implements Iterable<Object>, java.util.Iterator<Object> {
+    /** The value the iterator hands out next, the current value's, and the end of the group's. */
+    int at;
+    int cur;
+    int stop;
     Object value;
 
-    Values(Records in, WritableCodec codec, WritableCodec.Numeric numeric, Object value) {
-      this.in = in;
-      this.numbers = in.arrangedNumbers;
-      this.pairs = in.arrangedPairs;
-      this.codec = codec;
-      this.numeric = numeric;
+    Values(Object value) {
       this.value = value;
     }
 
-    /** A group's values, {@code [from, to)}: the current value is its first. */
-    void start(int from, int to) {
-      at = from;
-      stop = to;
-      read();
-      taken = false;
+    /** The group's values are read from now on. */
+    abstract void group(int g);
+
+    /** Reads the group's value {@code i} into {@link #value}. */
+    abstract void load(int i);
+
+    /** A group of {@code n} values: the current value is its first. */
+    final void start(int g, int n) {
+      group(g);
+      at = 0;
+      cur = 0;
+      stop = n;
+      load(0);
     }
 
-    void end() {
+    final void end() {
       at = stop;
     }
 
-    /** To the group's next value, made current; false at its end. */
-    boolean moveOn() {
-      int n = at + 1;
-      if (n >= stop) {
+    /** To the group's next value, made current, as Hadoop's {@code nextKeyValue}; false at its end. */
+    final boolean moveOn() {
+      int k = cur + 1;
+      if (k >= stop) {
         return false;
       }
-      at = n;
-      read();
-      taken = false;
+      load(k);
+      cur = k;
+      at = k + 1;
       return true;
     }
 
-    private void read() {
-      if (numeric != null) {
-        value = numeric.fromLong(numbers[at], value);
-        return;
-      }
-      int r = pairs[at];
-      try {
-        value = codec.read(in.values.data, in.valueStart[r], in.valueEnd[r] - in.valueStart[r], value);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
-
     @Override
-    public java.util.Iterator<Object> iterator() {
+    public final java.util.Iterator<Object> iterator() {
       return this;
     }
 
     @Override
-    public boolean hasNext() {
-      return taken ? at + 1 < stop : at < stop;
+    public final boolean hasNext() {
+      return at < stop;
     }
 
     @Override
-    public Object next() {
-      if (!taken) {
-        if (at >= stop) {
-          throw new java.util.NoSuchElementException("no more values for this key");
-        }
-        taken = true;
-        return value;
-      }
-      int n = at + 1;
-      if (n >= stop) {
+    public final Object next() {
+      int i = at;
+      if (i >= stop) {
         throw new java.util.NoSuchElementException("no more values for this key");
       }
-      at = n;
-      read();
+      at = i + 1;
+      if (i != cur) {
+        load(i);
+        cur = i;
+      }
       return value;
+    }
+  }
+
+  private static final class LongValues extends Values {
+    private final Records in;
+    private final LongWritable into;
+    private long[] vs;
+
+    LongValues(Records in, LongWritable into) {
+      super(into);
+      this.in = in;
+      this.into = into;
+    }
+
+    @Override
+    void group(int g) {
+      vs = in.numbers[g];
+    }
+
+    @Override
+    void load(int i) {
+      into.set(vs[i]);
+    }
+  }
+
+  private static final class IntValues extends Values {
+    private final Records in;
+    private final IntWritable into;
+    private long[] vs;
+
+    IntValues(Records in, IntWritable into) {
+      super(into);
+      this.in = in;
+      this.into = into;
+    }
+
+    @Override
+    void group(int g) {
+      vs = in.numbers[g];
+    }
+
+    @Override
+    void load(int i) {
+      into.set((int) vs[i]);
+    }
+  }
+
+  /** Values kept as numbers of a class other than {@code LongWritable} and {@code IntWritable} ({@code NullWritable}). */
+  private static final class NumberValues extends Values {
+    private final Records in;
+    private final WritableCodec.Numeric codec;
+    private long[] vs;
+
+    NumberValues(Records in, WritableCodec.Numeric codec, Object value) {
+      super(value);
+      this.in = in;
+      this.codec = codec;
+    }
+
+    @Override
+    void group(int g) {
+      vs = in.numbers[g];
+    }
+
+    @Override
+    void load(int i) {
+      value = codec.fromLong(vs[i], value);
+    }
+  }
+
+  private static final class BytesValues extends Values {
+    private final Records in;
+    private final WritableCodec codec;
+    private int[] spans;
+
+    BytesValues(Records in, WritableCodec codec, Object value) {
+      super(value);
+      this.in = in;
+      this.codec = codec;
+    }
+
+    @Override
+    void group(int g) {
+      spans = in.spans[g];
+    }
+
+    @Override
+    void load(int i) {
+      int start = spans[2 * i];
+      try {
+        value = codec.read(in.values.data, start, spans[2 * i + 1] - start, value);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
   }
 

@@ -358,9 +358,31 @@ abstract class InputRecords {
     }
   }
 
+  private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /**
+   * The first {@code b} in {@code buffer[from, to)}, or -1: eight bytes at a time (a word whose bytes are
+   * each {@code b} xor the next eight has a zero byte where one of them is {@code b}; the lowest byte with
+   * its high bit set in {@code (x - 0x01..01) & ~x & 0x80..80} is the first zero byte), the rest one by one.
+   */
   protected final int indexOf(byte b, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (buffer[i] == b) {
+    byte[] in = buffer;
+    int i = from;
+    if (to - from >= 8) {
+      long pattern = (b & 0xFFL) * ONES;
+      for (int last = to - 8; i <= last; i += 8) {
+        long x = (long) LONGS.get(in, i) ^ pattern;
+        long zeros = (x - ONES) & ~x & HIGHS;
+        if (zeros != 0) {
+          return i + (Long.numberOfTrailingZeros(zeros) >>> 3);
+        }
+      }
+    }
+    for (; i < to; i++) {
+      if (in[i] == b) {
         return i;
       }
     }

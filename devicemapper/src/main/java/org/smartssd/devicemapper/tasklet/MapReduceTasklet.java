@@ -207,7 +207,7 @@ public final class MapReduceTasklet implements MergingTasklet {
       }
       text = new TextLines(conf.get("mapreduce.output.textoutputformat.separator", "\t"),
           counters.findCounter(org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_RECORDS));
-      laneWriter.text = text;
+      laneWriter.text(text);
     } else if (format != null) {
       throw new IOException("option " + OUTPUT_FORMAT + "=" + format + " but the execution names no output object");
     }
@@ -529,33 +529,44 @@ public final class MapReduceTasklet implements MergingTasklet {
       this.writer = writer;
     }
 
+    /** Straight to where the writer writes: the mapper's pairs take no detour through the wrapped context. */
     @Override
     public void write(Object key, Object value) throws IOException, InterruptedException {
-      if (writer.text == null) {
-        writer.collector.collect(key, value);
-      } else {
-        writer.text.write(key, value);
-      }
+      writer.to.collect(key, value);
     }
   }
 
-  /** What the mapper's context writes goes to the lane's buffer, or to the output object's text lines. */
+  /**
+   * What the mapper's context writes goes to the lane's buffer, or, for an execution that writes the job's
+   * output itself, to the output object's text lines.
+   */
   private static final class LaneWriter extends RecordWriter<Object, Object> {
-    private final LaneCollector collector;
-    /** Set for an execution that writes the job's output itself. */
-    TextLines text;
+    LaneCollector to;
 
     LaneWriter(LaneCollector collector) {
-      this.collector = collector;
+      this.to = collector;
+    }
+
+    void text(TextLines text) {
+      to = new LaneCollector() {
+        @Override
+        public void collect(Object key, Object value) throws IOException, InterruptedException {
+          text.write(key, value);
+        }
+
+        @Override
+        public void collectRaw(byte[] data, int keyOffset, int keyLength, int valueOffset, int valueLength) {
+          throw new IllegalStateException("a map-only execution's output has no serialized pairs");
+        }
+
+        @Override
+        public void finish() {}
+      };
     }
 
     @Override
     public void write(Object key, Object value) throws IOException, InterruptedException {
-      if (text != null) {
-        text.write(key, value);
-      } else {
-        collector.collect(key, value);
-      }
+      to.collect(key, value);
     }
 
     @Override

@@ -229,6 +229,48 @@ class GroupingCollectorTest {
     }
   }
 
+  /**
+   * Keys of many lengths written through one reused Text (its array longer than the key, stale bytes past
+   * it) group as copies of them do, and the buffer never holds more bytes than it may: its counts of what
+   * it holds, checked now and then, stop it before the bound whatever the keys' lengths.
+   */
+  @Test
+  void aReusedKeyGroupsAsItsCopiesAndTheBufferKeepsToItsBytes() throws Exception {
+    Random random = new Random(23);
+    Map<String, Long> expected = new TreeMap<>();
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      byte[] b = new byte[random.nextInt(i % 3 == 0 ? 40 : 9)];
+      random.nextBytes(b);
+      keys.add(b);
+    }
+    int maxBytes = 2000;
+    List<Long> held = new ArrayList<>();
+    List<byte[]> results = new ArrayList<>();
+    ResultCodec.PairBatcher batcher = batcher(results);
+    LaneCollector c = MapReduceTasklet.collector(conf(Text.class, LongWritable.class), attempt(),
+        LongSumReducer.class, new CountersReporter(new Counters()), batcher, 1 << 20, maxBytes, held::add);
+    Text reused = new Text(new byte[64]); // room past every key, and bytes there that are not the key's
+    LongWritable value = new LongWritable();
+    for (int i = 0; i < 30_000; i++) {
+      byte[] k = keys.get(random.nextInt(keys.size()));
+      reused.set(k);
+      long v = random.nextInt(100);
+      value.set(v);
+      c.collect(reused, value);
+      expected.merge(java.util.HexFormat.of().formatHex(k), v, Long::sum);
+    }
+    c.finish();
+    batcher.flush();
+    Map<String, Long> sums = new TreeMap<>();
+    for (Object[] pair : decode(results, Text.class, LongWritable.class)) {
+      sums.merge(hex((Text) pair[0]), ((LongWritable) pair[1]).get(), Long::sum);
+    }
+    assertThat(sums).isEqualTo(expected);
+    assertThat(held).as("the bytes held after each combine").isNotEmpty().allSatisfy(b -> assertThat(b)
+        .isLessThanOrEqualTo((long) maxBytes));
+  }
+
   /** A vint as the arena writes it reads back through Hadoop's WritableUtils, and is as long as it says. */
   @Test
   void vintsAreHadoops() throws IOException {

@@ -39,6 +39,34 @@ class InputRecordsTest {
 
   private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
+  /** The search for a delimiter, eight bytes at a time, finds the first as a byte-by-byte search does. */
+  @Test
+  void aDelimiterIsFoundFirstWhereverItIsAndWhateverIsAroundIt() {
+    InputRecords records = InputRecords.lines();
+    byte[] alphabet = {0, 1, 0x7F, (byte) 0x80, (byte) 0x81, (byte) 0xFF, (byte) 0xFE, '\n', '\r', (byte) ('\n' ^ 0x80),
+        (byte) ('\n' - 1), (byte) ('\n' + 1)};
+    for (int round = 0; round < 20_000; round++) {
+      byte[] b = new byte[random.nextInt(40)];
+      for (int i = 0; i < b.length; i++) {
+        b[i] = alphabet[random.nextInt(round % 2 == 0 ? alphabet.length : 7)];
+      }
+      records.buffer = b;
+      int from = b.length == 0 ? 0 : random.nextInt(b.length);
+      int to = from + random.nextInt(b.length - from + 1);
+      for (byte d : new byte[] {'\n', '\r', 0, (byte) 0x80, (byte) 0xFF}) {
+        int expected = -1;
+        for (int i = from; i < to; i++) {
+          if (b[i] == d) {
+            expected = i;
+            break;
+          }
+        }
+        assertThat(records.indexOf(d, from, to)).as("%s in [%d, %d) of %s", d, from, to, HexFormat.of().formatHex(b))
+            .isEqualTo(expected);
+      }
+    }
+  }
+
   @Test
   void linesAsLineRecordReaderReadsThem() throws Exception {
     for (int round = 0; round < 300; round++) {

@@ -86,7 +86,8 @@ public final class CompareCommand implements Callable<Integer> {
   List<String> scenarios = new ArrayList<>();
 
   @Option(names = "--modes", paramLabel = "MODE", split = ",",
-      description = "Modes to run, comma-separated (default: host-normal,host-optimized,device).")
+      description = "Modes to run, comma-separated (default: host-normal,host-optimized,device,device-builtin; "
+          + "device-builtin, the analysis as the device's built-in GroupedSum tasklet, is left out with --gzip).")
   List<String> modes = new ArrayList<>();
 
   @Option(names = "--work-profile", paramLabel = "DIR",
@@ -127,6 +128,12 @@ public final class CompareCommand implements Callable<Integer> {
     }
     if (chosen.isEmpty()) {
       chosen.addAll(List.of(Mode.values()));
+      if (gzip) {
+        chosen.remove(Mode.DEVICE_BUILTIN); // the built-in tasklet reads records as stored
+      }
+    } else if (gzip && chosen.contains(Mode.DEVICE_BUILTIN)) {
+      throw new CommandLine.ParameterException(cl, "--modes: " + Mode.DEVICE_BUILTIN.optionName() + " reads the "
+          + "records as stored, and --gzip stores them compressed");
     }
     List<Scenario> chosenScenarios = new ArrayList<>();
     try {

@@ -40,9 +40,11 @@ public final class LogAnalysisCommand implements Callable<Integer> {
       description = "regions: accesses per region; top-types: the top 5 file types per region.")
   Scenario scenario;
 
-  @Option(names = "--mode", required = true, paramLabel = "host-normal|host-optimized|device|auto",
+  @Option(names = "--mode", required = true, paramLabel = "host-normal|host-optimized|device|device-builtin|auto",
       description = "host-normal: an ordinary job with a combiner; host-optimized: in-mapper combining; "
-          + "device: the host-normal mapper and combiner run inside the device (DeviceJobClient); auto: the same "
+          + "device: the host-normal mapper and combiner run inside the device (DeviceJobClient); device-builtin: no "
+          + "Hadoop job, the device's built-in GroupedSum tasklet counts by the key field (the firmware-like bound; "
+          + "--output gets only the result file); auto: the same "
           + "job through DeviceJobClient with smartssd.mapper.placement=auto, in the devices or on the host, "
           + "wherever the analytic model predicts it runs faster (from a sample run in a device first).")
   String mode;

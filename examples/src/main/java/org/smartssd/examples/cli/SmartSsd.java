@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     description = "In-storage processing for Hadoop on a simulated Smart SSD.",
     subcommands = {DeviceCommand.class, org.smartssd.device.runtime.cli.SecretCommand.class, FsCommand.class, org.smartssd.examples.wc98.Wc98Command.class,
         LogAnalysisCommand.class, CompareCommand.class, MineCommand.class, SearchCommand.class, ActiveFlashCommand.class,
-        ModelCommand.class,
+        ModelCommand.class, JobCommand.class, ProfileCommand.class,
         SweepCommand.class, CalibrateCommand.class, CommandLine.HelpCommand.class})
 public final class SmartSsd implements Runnable {
   @CommandLine.Spec
@@ -21,7 +21,7 @@ public final class SmartSsd implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: device, secret, fs, wc98, loganalysis, compare, mine, search, model, sweep or calibrate");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: device, secret, fs, wc98, loganalysis, compare, mine, search, activeflash, model, job, profile, sweep or calibrate");
   }
 
   public static void main(String[] args) {

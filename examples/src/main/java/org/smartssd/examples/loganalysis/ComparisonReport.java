@@ -167,7 +167,7 @@ public final class ComparisonReport {
   }
 
   static double slowdown(RunStatistics s, RunStatistics base) {
-    if (s.mode() != Mode.DEVICE || base == null || base.modelledNanos() == 0) {
+    if (!s.mode().inDevice() || base == null || base.modelledNanos() == 0) {
       return Double.NaN;
     }
     return (double) s.modelledNanos() / base.modelledNanos();
@@ -175,7 +175,7 @@ public final class ComparisonReport {
 
   /** ΔE = 1 - S ΔP_ssd / ΔP_host = 1 - (ΔP_ssd t_ssd) / (ΔP_host t_host): energy above idle, device mode to host. */
   static double saving(RunStatistics s, RunStatistics base) {
-    if (s.mode() != Mode.DEVICE || base == null || base.energy().dynamic() == 0) {
+    if (!s.mode().inDevice() || base == null || base.energy().dynamic() == 0) {
       return Double.NaN;
     }
     return 1 - s.energy().dynamic() / base.energy().dynamic();

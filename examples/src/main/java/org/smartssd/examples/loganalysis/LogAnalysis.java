@@ -99,6 +99,9 @@ public final class LogAnalysis {
   /** A configured job of a scenario in a mode, not yet submitted. */
   public static Job createJob(Configuration conf, Scenario scenario, Mode mode, List<Path> inputs, Path output)
       throws IOException {
+    if (!Mode.JOBS.contains(mode)) {
+      throw new IllegalArgumentException("mode " + mode.optionName() + " runs no Hadoop job");
+    }
     Job job = Job.getInstance(conf, "wc98 " + scenario.optionName() + " " + mode.optionName());
     job.setJarByClass(LogAnalysis.class);
     job.setInputFormatClass(FixedLengthInputFormat.class);
@@ -164,10 +167,12 @@ public final class LogAnalysis {
     boolean succeeded = false;
     try {
       Path outPath = out;
-      MeasuredJob.Measurement<AnalysisResult> measured = MeasuredJob.run(conf, mode, inputs,
-          () -> createJob(conf, scenario, mode, inputs, outPath),
-          job -> AnalysisResult.fromJobOutput(scenario, readOutput(outFs, outPath)),
-          () -> inputProblem(conf, scenario, inputs));
+      MeasuredJob.Measurement<AnalysisResult> measured = mode == Mode.DEVICE_BUILTIN
+          ? BuiltInAnalysis.run(conf, scenario, inputs, recordBytes)
+          : MeasuredJob.run(conf, mode, inputs,
+              () -> createJob(conf, scenario, mode, inputs, outPath),
+              job -> AnalysisResult.fromJobOutput(scenario, readOutput(outFs, outPath)),
+              () -> inputProblem(conf, scenario, inputs));
       AnalysisResult result = measured.result();
       if (checked.compressed()) {
         inputBytes = result.total() * recordBytes; // the input's bytes decompressed: the records the job read

@@ -9,12 +9,25 @@ public enum Mode {
   /** The same job with in-mapper combining: counts kept in the mapper, emitted at its end. */
   HOST_OPTIMIZED("host-optimized"),
   /** The host-normal mapper and combiner, pushed into the device by {@code DeviceJobClient}. */
-  DEVICE("device");
+  DEVICE("device"),
+  /**
+   * The same analysis as the device's built-in {@code GroupedSum} tasklet, no Hadoop job: the firmware-like
+   * bound the unchanged job in device mode is measured against ({@link BuiltInAnalysis}).
+   */
+  DEVICE_BUILTIN("device-builtin");
+
+  /** The modes that run the analysis as a Hadoop job. */
+  public static final java.util.List<Mode> JOBS = java.util.List.of(HOST_NORMAL, HOST_OPTIMIZED, DEVICE);
 
   private final String optionName;
 
   Mode(String optionName) {
     this.optionName = optionName;
+  }
+
+  /** Whether the analysis's records are read and computed in the devices. */
+  public boolean inDevice() {
+    return this == DEVICE || this == DEVICE_BUILTIN;
   }
 
   /** The name on the command line and in reports. */
@@ -28,7 +41,7 @@ public enum Mode {
         return m;
       }
     }
-    throw new IllegalArgumentException("unknown mode '" + text + "': host-normal, host-optimized or device");
+    throw new IllegalArgumentException("unknown mode '" + text + "': host-normal, host-optimized, device or device-builtin");
   }
 
   @Override

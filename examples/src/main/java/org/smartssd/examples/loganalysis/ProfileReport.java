@@ -82,6 +82,16 @@ public final class ProfileReport {
     return b.toString();
   }
 
+  /**
+   * The table of one side's profile with nothing to check it against (the profiles a job's splits wrote):
+   * its owners and top methods, priced on {@code core}, per record when {@code records > 0}.
+   */
+  public static String table(String title, WorkProfile profile, CoreCost core, long records) {
+    return "work profile: " + title + (records > 0
+        ? String.format(Locale.ROOT, " (%,d records; per record and in all)", records) : " (in all)") + "\n"
+        + side(new Side("device", profile, core, null, "one device core"), records);
+  }
+
   private static String side(Side side, long records) {
     StringBuilder b = new StringBuilder();
     WorkProfile.Work total = side.profile().total();
@@ -93,7 +103,7 @@ public final class ProfileReport {
       b.append("  some work past the profile's bounds is per method only, under '" + WorkProfile.DEEPER + "'\n");
     }
     boolean whole = side.counted() == null || total.equals(side.counted());
-    b.append(whole ? "  the profile adds up to the counted work exactly\n"
+    b.append(side.counted() == null ? "" : whole ? "  the profile adds up to the counted work exactly\n"
         : String.format(Locale.ROOT, "  NOTE: the counted work is %,d ops, %,d heap accesses, %,d calls, %,d bulk bytes:"
             + " the profile differs by %,d ops%n", side.counted().ops(), side.counted().memoryAccesses(),
             side.counted().libraryCalls(), side.counted().bulkBytes(), side.counted().ops() - total.ops()));

@@ -462,7 +462,7 @@ public record RunStatistics(
     out.printf(Locale.ROOT, "modelled energy       %.1f J (modelled: host idle %.1f + host compute %.1f + device idle %.1f "
         + "+ device cores %.2f + flash %.2f + link %.4f)%n", e.total(), e.hostIdle(), e.hostCompute(), e.deviceIdle(),
         e.deviceCores(), e.flash(), e.link());
-    if (mode == Mode.DEVICE) {
+    if (mode.inDevice()) {
       out.printf(Locale.ROOT, "device executions     %d, %,d bytes scanned in the device%s, %d split(s) fell back to "
           + "the host; device compute %.3f s on its cores (modelled, %,d counted ops)%n", deviceExecutions,
           deviceBytesScanned, devices.size() > 1 ? "s" : "", fallbackSplits, device.computeNanos() / 1e9,

@@ -64,31 +64,36 @@ public final class WorkProfiling {
 
   /** The profiles the splits wrote into the directory, added up; the directory is deleted. */
   static Devices readDeviceDirectory(Configuration conf, Path dir) throws IOException {
+    try {
+      return readDirectory(conf, dir);
+    } finally {
+      dir.getFileSystem(conf).delete(dir, true);
+    }
+  }
+
+  /** The profiles a job's splits wrote into a directory ({@code smartssd.mapper.profile-dir}), added up. */
+  public static Devices readDirectory(Configuration conf, Path dir) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);
     WorkProfile sum = WorkProfile.EMPTY;
     int files = 0;
-    try {
-      for (FileStatus f : fs.listStatus(dir)) {
-        if (!f.getPath().getName().endsWith(org.smartssd.devicemapper.DeviceJobClient.PROFILE_SUFFIX)) {
-          continue;
-        }
-        byte[] bytes = new byte[(int) f.getLen()];
-        try (var in = fs.open(f.getPath())) {
-          in.readFully(bytes);
-        }
-        try {
-          sum = sum.plus(WorkProfile.fromBytes(bytes));
-        } catch (IllegalArgumentException e) {
-          throw new IOException("profile " + f.getPath() + " is not one: " + e.getMessage(), e);
-        }
-        files++;
+    for (FileStatus f : fs.listStatus(dir)) {
+      if (!f.getPath().getName().endsWith(org.smartssd.devicemapper.DeviceJobClient.PROFILE_SUFFIX)) {
+        continue;
       }
-    } finally {
-      fs.delete(dir, true);
+      byte[] bytes = new byte[(int) f.getLen()];
+      try (var in = fs.open(f.getPath())) {
+        in.readFully(bytes);
+      }
+      try {
+        sum = sum.plus(WorkProfile.fromBytes(bytes));
+      } catch (IllegalArgumentException e) {
+        throw new IOException("profile " + f.getPath() + " is not one: " + e.getMessage(), e);
+      }
+      files++;
     }
     return new Devices(sum, files);
   }
 
   /** The devices' profiles of a job, added up, and how many splits wrote one. */
-  record Devices(WorkProfile profile, int executions) {}
+  public record Devices(WorkProfile profile, int executions) {}
 }

@@ -27,9 +27,9 @@ public final class ScenarioRunner implements Runner {
   private final Scenario scenario;
   private final SimulatedDevices devices;
 
-  /** The scenario as the sampler and the sweep take it: every mode. */
+  /** The scenario as the sampler and the sweep take it: every mode that runs it as a job. */
   public static SampledJob job(Scenario scenario) {
-    return new SampledJob(scenario.optionName(), List.of(Mode.values()), true,
+    return new SampledJob(scenario.optionName(), Mode.JOBS, true,
         (deviceKeys, devices, hadoopKeys) -> new ScenarioRunner(scenario, deviceKeys, devices, hadoopKeys));
   }
 

@@ -85,7 +85,7 @@ public final class WorkloadSampler {
     RunStatistics tailSmall;
     RunStatistics tailLarge;
     say(log, "sampling %s: %,d and %,d records in %s, counted", job.name(), SMALL, LARGE,
-        modes.size() == Mode.values().length ? "every mode"
+        modes.size() == Mode.JOBS.size() ? "every mode"
             : String.join(" and ", modes.stream().map(Mode::optionName).toList()) + " mode");
     // Merged on the host, whatever the device's default (smartssd.device.isp.merge): the merge is measured
     // as what the merged runs count beyond these.

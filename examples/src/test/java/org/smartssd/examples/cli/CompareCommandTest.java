@@ -26,7 +26,7 @@ class CompareCommandTest {
       assertTrue(Files.size(report.resolve(file)) > 0, file);
     }
     List<String> csv = Files.readAllLines(report.resolve("results.csv"));
-    assertEquals(1 + 2 * 3 * 2, csv.size(), String.join("\n", csv)); // 2 scenarios x 3 modes x paced and unpaced
+    assertEquals(1 + 2 * 4 * 2, csv.size(), String.join("\n", csv)); // 2 scenarios x 4 modes x paced and unpaced
     assertTrue(csv.get(0).startsWith("scenario,mode,paced,records,"), csv.get(0));
     assertTrue(csv.stream().skip(1).allMatch(l -> l.contains(",20000,400000,")), String.join("\n", csv));
     String json = Files.readString(report.resolve("results.json"));
@@ -34,7 +34,7 @@ class CompareCommandTest {
     byte[] png = Files.readAllBytes(report.resolve("elapsed-time.png"));
     assertEquals((byte) 0x89, png[0]);
     assertEquals('P', png[1]);
-    for (String mode : List.of("host-normal", "host-optimized", "device")) {
+    for (String mode : List.of("host-normal", "host-optimized", "device", "device-builtin")) {
       assertTrue(run.out().contains(mode), run.out());
     }
   }
@@ -57,7 +57,8 @@ class CompareCommandTest {
     assertTrue(run.err().contains("gzip-compressed"), run.err());
     assertFalse(run.out().contains("device!"), "no split fell back: " + run.out());
     List<String> csv = Files.readAllLines(report.resolve("results.csv"));
-    assertEquals(1 + 3 * 2, csv.size(), String.join("\n", csv));
+    assertEquals(1 + 3 * 2, csv.size(), String.join("\n", csv)); // device-builtin reads no gzip: left out
+    assertFalse(csv.stream().anyMatch(l -> l.contains(",device-builtin,")), String.join("\n", csv));
     assertTrue(csv.stream().skip(1).allMatch(l -> l.contains(",15000,300000,")), String.join("\n", csv));
     String json = Files.readString(report.resolve("results.json"));
     assertTrue(json.contains("\"records\": 15000") && json.contains("\"stored\": \"gzip\""), json);

@@ -78,8 +78,13 @@ class WorkProfileCommandTest {
 
     String plainStats = Files.readString(plainJson);
     String profiledStats = Files.readString(profiledJson);
+    // Profiling changes no count (ProfileTest: exactly). Two runs of a job may differ by a few ops in 100,000
+    // all the same: a lane's tasklet is called once more or less when the host asks for results (onRead, as
+    // the host's polls fall), and the few records that straddle two channels' pages reach their lane's buffer
+    // when that lane gets to them (the order a hash table's keys came in, and so their probes, may differ).
     for (String key : List.of("device_counted_ops", "device_counted_memory_accesses", "device_counted_library_calls")) {
-      assertEquals(number(plainStats, key), number(profiledStats, key), key + " with and without the profile");
+      long a = number(plainStats, key);
+      assertEquals(a, number(profiledStats, key), Math.max(50, a / 100_000), key + " with and without the profile");
     }
     // The local runner names each job with a random number of its own (job_localNNN_0001), whose digits the
     // lanes copy as they read their task attempt's id: bulk bytes may differ by a few bytes a lane, no more.

@@ -86,7 +86,7 @@ class LogAnalysisOnTwoDevicesTest {
         assertEquals(1, single.statistics().devices().size());
         long sumOut = st.devices().stream().mapToLong(RunStatistics.DeviceShare::hostBytesOut).sum();
         assertEquals(sumOut, st.hostBytesOut(), "bytes summed over the devices");
-        if (m == Mode.DEVICE) {
+        if (m.inDevice()) {
           assertEquals(0, st.fallbackSplits(), st.toString());
           assertEquals(2, st.deviceExecutions(), st.toString());
           for (RunStatistics.DeviceShare d : st.devices()) {
@@ -171,7 +171,7 @@ class LogAnalysisOnTwoDevicesTest {
         assertEquals(flash, energy.flash(), 1e-8, m.toString());
         assertEquals(p.linkJoules(st.hostInterfaceBytes()), energy.link(), 1e-8, m.toString());
         assertTrue(energy.flash() > 0 && energy.link() > 0, st.toString());
-        assertEquals(m == Mode.DEVICE, energy.deviceCores() > 0, st.toString());
+        assertEquals(m.inDevice(), energy.deviceCores() > 0, st.toString());
       }
     }
   }

@@ -96,7 +96,7 @@ class LogAnalysisTest {
       assertEquals(quiet.modelledNanos(), loaded.modelledNanos(), 0.02 * quiet.modelledNanos(),
           m + ": modelled ns quiet and loaded");
       assertEquals(quiet.deviceBusyNanos() + quiet.hostComputeNanos(), quiet.modelledNanos());
-      if (m == Mode.DEVICE) {
+      if (m.inDevice()) {
         assertEquals(quiet.device().countedOps(), loaded.device().countedOps(), 0.001 * quiet.device().countedOps(),
             "the device's counted work");
         assertTrue(quiet.device().computeNanos() > 0, quiet.toString());
@@ -125,7 +125,7 @@ class LogAnalysisTest {
         assertEquals(m, st.mode());
         assertEquals(Boolean.FALSE, st.paced());
         assertTrue(st.wallNanos() > 0 && st.energyJoules() > 0, st.toString());
-        if (m == Mode.DEVICE) {
+        if (m.inDevice()) {
           assertTrue(st.deviceExecutions() >= 1, st.toString());
           assertEquals(0, st.fallbackSplits(), st.toString());
           assertTrue(st.deviceExecutionNanos() > 0, st.toString());
@@ -234,6 +234,15 @@ class LogAnalysisTest {
           && e.getMessage().contains("region 5"), m + ": " + e.getMessage());
       assertFalse(output.getFileSystem(conf).exists(output));
     }
+    // The built-in tasklet counts by key and cannot say where: the host names the device and the bad key.
+    IOException builtIn = assertThrows(IOException.class,
+        () -> LogAnalysis.run(conf, Scenario.REGIONS, Mode.DEVICE_BUILTIN, List.of(input), output));
+    assertTrue(builtIn.getMessage().contains(device.address()) && builtIn.getMessage().contains("1 record(s)")
+        && builtIn.getMessage().contains("region 5"), builtIn.getMessage());
+    assertFalse(output.getFileSystem(conf).exists(output));
+    IOException badTypes = assertThrows(IOException.class,
+        () -> LogAnalysis.run(conf, Scenario.TOP_TYPES, Mode.DEVICE_BUILTIN, List.of(typeInput), output));
+    assertTrue(badTypes.getMessage().contains("file type 13"), badTypes.getMessage());
     IOException e = assertThrows(IOException.class,
         () -> LogAnalysis.run(conf, Scenario.TOP_TYPES, Mode.HOST_NORMAL, List.of(typeInput), output));
     assertTrue(e.getMessage().contains("byte offset 60") && e.getMessage().contains("unknown file type 13"),
