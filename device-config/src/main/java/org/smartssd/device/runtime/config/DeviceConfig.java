@@ -171,6 +171,15 @@ public final class DeviceConfig {
     return priority.equals("low");
   }
 
+  /**
+   * With {@code memory-pricing=calibrated}, the DRAM reads of compiled code a counted heap access: 0.655 and
+   * 0.751 data reads a counted access (stack traffic included, so an upper bound for a core whose stack is
+   * in TCM) in the two calibration kernels without library calls, arrayScan and objectGraph, under
+   * callgrind (bench/memory-calibration, docs/benchmarks/memory-calibration, 2026-12-07), their mean;
+   * their stores (0.16 and 0.25) retire into the core's write buffer.
+   */
+  static final double CALIBRATED_READS_PER_ACCESS = 0.70;
+
   private static IspParameters isp(ValueParser values, Map<String, String> merged) {
     String computeModelName = values.nonBlank(ISP_COMPUTE_MODEL);
     IspParameters.ComputeModel computeModel = null;
@@ -183,8 +192,15 @@ public final class DeviceConfig {
       throw ValueParser.bad(ISP_COMPUTE_MODEL, computeModelName, "must be counted, measured or cycles");
     }
     double libraryCallOps = values.nonNegativeDecimal(ISP_LIBRARY_CALL_OPS);
+    double dramNanos = values.nonNegativeDecimal(ISP_DRAM_ACCESS_NS);
+    String pricing = values.nonBlank(ISP_MEMORY_PRICING);
+    if (!pricing.equals("per-access") && !pricing.equals("calibrated")) {
+      throw ValueParser.bad(ISP_MEMORY_PRICING, pricing, "must be per-access or calibrated");
+    }
+    boolean calibrated = pricing.equals("calibrated");
     CoreCost core = new CoreCost(values.positiveDecimal(ISP_CORE_MHZ), values.positiveDecimal(ISP_CYCLES_PER_OP),
-        values.nonNegativeDecimal(ISP_DRAM_ACCESS_NS), libraryCallOps, values.positiveDecimal(ISP_DRAM_MB_PER_S));
+        calibrated ? CALIBRATED_READS_PER_ACCESS * dramNanos : dramNanos, libraryCallOps,
+        values.positiveDecimal(ISP_DRAM_MB_PER_S));
     CoreCost host = new CoreCost(values.positiveDecimal(ISP_HOST_MHZ), values.positiveDecimal(HOST_CPU_CYCLES_PER_OP),
         values.nonNegativeDecimal(HOST_CPU_MEMORY_ACCESS_NS), libraryCallOps,
         values.positiveDecimal(HOST_CPU_COPY_MB_PER_S));

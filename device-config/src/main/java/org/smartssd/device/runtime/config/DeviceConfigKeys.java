@@ -145,6 +145,9 @@ public final class DeviceConfigKeys {
   public static final String ISP_DRAM_ACCESS_NS = "smartssd.device.isp.dram-access-ns";
   public static final String ISP_DRAM_ACCESS_NS_DEFAULT = "41.25";
 
+  public static final String ISP_MEMORY_PRICING = "smartssd.device.isp.memory-pricing";
+  public static final String ISP_MEMORY_PRICING_DEFAULT = "per-access";
+
   // Set by the profile.
   public static final String ISP_DRAM_MB_PER_S = "smartssd.device.isp.dram-mb-per-s";
 
@@ -301,6 +304,8 @@ public final class DeviceConfigKeys {
       new ConfigKey(ISP_DRAM_ACCESS_NS, ISP_DRAM_ACCESS_NS_DEFAULT, "ns",
           "extra time of each heap access (field, static or array load or store, allocation) on a device core: the device DRAM's latency, paid in full because the cores have no caches",
           "source: JEDEC JESD79-3 DDR3-1600K speed bin: tRP + tRCD + CL = 3 x 13.75 ns for an access to a closed row; Kang et al. (MSST 2013): the Smart SSD's cores lack caches and its DRAM latency is high"),
+      key(ISP_MEMORY_PRICING, ISP_MEMORY_PRICING_DEFAULT, "per-access|calibrated",
+          "how a device core's counted heap accesses reach its DRAM (compute-model counted): per-access, each costs dram-access-ns; calibrated, as the JIT's compiled code touches memory under callgrind (bench/memory-calibration): each costs 0.70 x dram-access-ns (0.655 and 0.751 data reads a counted access, stack included, in arrayScan and objectGraph; stores retire into a write buffer)"),
       profileKey(ISP_DRAM_MB_PER_S, "MB/s",
           "bandwidth of the device's DRAM for bulk copies and array zeroing on a device core (compute-model counted)"),
       new ConfigKey(ISP_LIBRARY_CALL_OPS, ISP_LIBRARY_CALL_OPS_DEFAULT, "ops",

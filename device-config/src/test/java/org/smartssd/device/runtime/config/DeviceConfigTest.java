@@ -63,6 +63,26 @@ class DeviceConfigTest {
     assertEquals("2048", config.effective().get(ISP_LANE_MEMORY_BYTES));
   }
 
+  /**
+   * Per access (the default), each counted heap access is one DRAM round trip; calibrated, it costs the
+   * calibration's reads an access at the DRAM's latency, on the lanes' core and on the controller's alike.
+   */
+  @Test
+  void memoryIsPricedPerAccessOrAsCalibrated() {
+    org.smartssd.opcount.CoreCost perAccess = DeviceConfig.load(Map.of()).isp().core();
+    assertEquals(41.25, perAccess.memoryAccessNanos());
+    DeviceConfig calibrated = DeviceConfig.load(Map.of("smartssd.device.isp.memory-pricing", "calibrated",
+        "smartssd.device.isp.dram-access-ns", "50"));
+    assertEquals(0.70 * 50, calibrated.isp().core().memoryAccessNanos(), 1e-9);
+    assertEquals(0.70 * 50, calibrated.isp().controller().memoryAccessNanos(), 1e-9);
+    org.smartssd.opcount.OpCounts accesses = new org.smartssd.opcount.OpCounts(0, 100, 0, 0);
+    assertEquals(100 * 35, calibrated.isp().core().nanos(accesses));
+    ConfigException bad = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+        () -> DeviceConfig.load(Map.of("smartssd.device.isp.memory-pricing", "cached")));
+    assertTrue(bad.getMessage().contains("smartssd.device.isp.memory-pricing") && bad.getMessage().contains("cached"),
+        bad.getMessage());
+  }
+
   @Test
   void laneMemoryZeroIsUnboundedAndAnyOtherValueBoundsIt() {
     assertEquals(8192, DeviceConfig.load(Map.of(PROFILE, "issd-future")).isp().laneMemoryBytes());
