@@ -255,21 +255,39 @@ public final class DeviceJobClient extends Configured implements Tool {
       return 2;
     }
     Configuration conf = getConf() == null ? new Configuration() : getConf();
+    Job job;
+    try {
+      job = job(conf, args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("smartssd: " + e.getMessage());
+      return 2;
+    }
+    return job.waitForCompletion(true) ? 0 : 1;
+  }
+
+  /**
+   * The job {@code FACTORY_CLASS [arguments ...]} makes, configured for the devices, not yet submitted.
+   *
+   * @throws IllegalArgumentException naming what is wrong: no factory named, no such class, a class that is no
+   *     {@link JobFactory}, or arguments the factory refuses
+   */
+  public static Job job(Configuration conf, String[] args) throws Exception {
+    if (args.length < 1) {
+      throw new IllegalArgumentException("name the job's factory: FACTORY_CLASS [arguments ...]");
+    }
     Class<?> type;
     try {
       type = conf.getClassByName(args[0]);
     } catch (ClassNotFoundException e) {
-      System.err.println("smartssd: no class " + args[0] + " on the class path");
-      return 2;
+      throw new IllegalArgumentException("no class " + args[0] + " on the class path");
     }
     if (!JobFactory.class.isAssignableFrom(type)) {
-      System.err.println("smartssd: " + args[0] + " does not implement " + JobFactory.class.getName());
-      return 2;
+      throw new IllegalArgumentException(args[0] + " does not implement " + JobFactory.class.getName());
     }
     JobFactory factory = (JobFactory) ReflectionUtils.newInstance(type, conf);
     Job job = factory.createJob(conf, Arrays.copyOfRange(args, 1, args.length));
     configure(job);
-    return job.waitForCompletion(true) ? 0 : 1;
+    return job;
   }
 
   public static void main(String[] args) throws Exception {

@@ -2,7 +2,6 @@ package org.smartssd.examples.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -11,10 +10,8 @@ import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.CounterGroup;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.GenericOptionsParser;
-import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.runtime.cli.Cli;
 import org.smartssd.devicemapper.DeviceJobClient;
-import org.smartssd.devicemapper.JobFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Unmatched;
@@ -45,28 +42,12 @@ public final class JobCommand implements Callable<Integer> {
     Configuration conf = new Configuration();
     String[] rest = new GenericOptionsParser(conf, arguments.toArray(String[]::new)).getRemainingArgs();
     PrintWriter err = spec.commandLine().getErr();
-    if (rest.length < 1) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "name the job's factory: smartssd job "
-          + "[-D key=value ...] FACTORY_CLASS [arguments ...]");
-    }
-    Class<?> type;
-    try {
-      type = conf.getClassByName(rest[0]);
-    } catch (ClassNotFoundException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "no class " + rest[0] + " on the class path");
-    }
-    if (!JobFactory.class.isAssignableFrom(type)) {
-      throw new CommandLine.ParameterException(spec.commandLine(), rest[0] + " does not implement "
-          + JobFactory.class.getName());
-    }
-    JobFactory factory = (JobFactory) ReflectionUtils.newInstance(type, conf);
     Job job;
     try {
-      job = factory.createJob(conf, Arrays.copyOfRange(rest, 1, rest.length));
+      job = DeviceJobClient.job(conf, rest);
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), rest[0] + ": " + e.getMessage());
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    DeviceJobClient.configure(job);
     boolean succeeded = job.waitForCompletion(false);
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "job %s (%s) %s%n", job.getJobName(), job.getJobID(), succeeded ? "succeeded" : "FAILED");

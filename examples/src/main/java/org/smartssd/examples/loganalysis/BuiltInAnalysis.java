@@ -13,13 +13,8 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
-import org.smartssd.device.ExecutionStatistics;
-import org.smartssd.device.WorkProfile;
 import org.smartssd.device.client.DeviceAddress;
-import org.smartssd.device.client.ExecutionPoller;
 import org.smartssd.device.client.SocketDeviceClient;
-import org.smartssd.device.protocol.Response;
-import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
 import org.smartssd.device.tasklet.TaskletResult;
 import org.smartssd.device.tasklet.builtin.GroupedSum;
@@ -46,8 +41,7 @@ final class BuiltInAnalysis {
     Map<String, List<String>> filesByDevice = filesByDevice(conf, inputs);
     Map<String, String> parameters = parameters(scenario, recordBytes);
     return MeasuredJob.run(conf, inputs, () -> {
-      List<ExecutionStatistics> executions = new ArrayList<>();
-      List<WorkProfile> profiles = new ArrayList<>();
+      DeviceExecutions executions = new DeviceExecutions();
       long[][] counts = new long[RecordFields.REGIONS][RecordFields.TYPES];
       for (Map.Entry<String, List<String>> device : filesByDevice.entrySet()) {
         try (SocketDeviceClient client = SocketDeviceClient.connect(DeviceAddress.parse(device.getKey()),
@@ -55,29 +49,16 @@ final class BuiltInAnalysis {
           long tasklet = client.createObject(ByteBuffer.allocate(0), GroupedSum.class.getName(), parameters);
           try {
             List<InputRange> ranges = device.getValue().stream().map(InputRange::whole).toList();
-            Map<String, String> options = new LinkedHashMap<>();
-            options.put("merge", "device");
-            if (WorkProfiling.enabled()) {
-              options.put("profile", "true");
-            }
-            long execution = client.executeObject(tasklet, ranges, options);
-            List<TaskletResult> results = new ArrayList<>();
-            Response.ExecutionProgress last = ExecutionPoller.drain(client, execution, results::add);
-            if (last.state() != ExecutionState.DONE) {
-              throw new IOException("the built-in " + GroupedSum.class.getSimpleName() + " in the device "
-                  + device.getKey() + " ended " + last.state() + ": " + last.message());
-            }
-            executions.add(last.statistics());
-            if (last.profile() != null) {
-              profiles.add(last.profile());
-            }
+            List<TaskletResult> results = executions.run(client, tasklet, ranges, Map.of("merge", "device"),
+                "the built-in " + GroupedSum.class.getSimpleName());
             add(scenario, GroupedSum.sums(results), counts, device.getKey());
           } finally {
             client.removeObject(tasklet);
           }
         }
       }
-      return new MeasuredJob.Done<>(AnalysisResult.fromCounts(scenario, counts), executions, profiles);
+      return new MeasuredJob.Done<>(AnalysisResult.fromCounts(scenario, counts), executions.statistics(),
+          executions.profiles());
     });
   }
 

@@ -7,9 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.smartssd.device.ExecutionStatistics;
 import org.smartssd.device.client.DeviceClient;
-import org.smartssd.device.client.ExecutionPoller;
-import org.smartssd.device.protocol.Response;
-import org.smartssd.device.tasklet.ExecutionState;
 import org.smartssd.device.tasklet.InputRange;
 import org.smartssd.device.tasklet.TaskletResult;
 import org.smartssd.device.tasklet.builtin.HammingTopT;
@@ -33,9 +30,8 @@ final class DeviceSearch implements AutoCloseable {
   private final String path;
   private final int recordBytes;
   private final long tasklet;
-  private final List<ExecutionStatistics> executions = new ArrayList<>();
-  /** Each execution's profile, when runs are profiled ({@code --work-profile}). */
-  private final List<org.smartssd.device.WorkProfile> profiles = new ArrayList<>();
+  private final org.smartssd.examples.loganalysis.DeviceExecutions executions =
+      new org.smartssd.examples.loganalysis.DeviceExecutions();
 
   /** Installs the tasklet for these queries over the items at {@code path}. */
   DeviceSearch(DeviceClient client, String path, int bits, int top, List<long[]> queries) throws IOException {
@@ -102,32 +98,17 @@ final class DeviceSearch implements AutoCloseable {
 
   /** One execution's results, its lanes' lists or the one merged on the device. */
   private List<TaskletResult> run(List<InputRange> inputs, Map<String, String> options) throws IOException {
-    if (org.smartssd.examples.loganalysis.WorkProfiling.enabled()) {
-      options = new java.util.HashMap<>(options);
-      options.put("profile", "true");
-    }
-    long execution = client.executeObject(tasklet, inputs, options);
-    List<TaskletResult> results = new ArrayList<>();
-    Response.ExecutionProgress last = ExecutionPoller.drain(client, execution, results::add);
-    if (last.state() != ExecutionState.DONE) {
-      throw new IOException("the search in the device " + client.address() + " ended " + last.state() + ": "
-          + last.message());
-    }
-    executions.add(last.statistics());
-    if (last.profile() != null) {
-      profiles.add(last.profile());
-    }
-    return results;
+    return executions.run(client, tasklet, inputs, options, "the search");
   }
 
   /** The profiles of the executions so far (none unless runs are profiled). */
   List<org.smartssd.device.WorkProfile> profiles() {
-    return List.copyOf(profiles);
+    return executions.profiles();
   }
 
   /** The statistics of every execution so far. */
   List<ExecutionStatistics> executions() {
-    return List.copyOf(executions);
+    return executions.statistics();
   }
 
   @Override
