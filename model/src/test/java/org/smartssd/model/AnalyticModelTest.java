@@ -163,8 +163,8 @@ class AnalyticModelTest {
   @Test
   void computeBoundDeviceTimeFollowsTheCoreClock() {
     Workload heavy = workload(5_000, 3_000, 100);
-    double at400 = AnalyticModel.predict(heavy, device("msst13-sata"), Job.of(1_000_000, false), Mode.DEVICE)
-        .processingNanos();
+    double at400 = AnalyticModel.predict(heavy, device("msst13-sata", DeviceConfigKeys.ISP_CORE_MHZ, "400"),
+        Job.of(1_000_000, false), Mode.DEVICE).processingNanos();
     double at800 = AnalyticModel.predict(heavy, device("msst13-sata", DeviceConfigKeys.ISP_CORE_MHZ, "800"),
         Job.of(1_000_000, false), Mode.DEVICE).processingNanos();
     assertThat(at800).isCloseTo(at400 / 2, within(1e-6 * at400));
@@ -189,7 +189,7 @@ class AnalyticModelTest {
   @Test
   void mergeOnTheDeviceCostsTheControllerAndSendsOneLanesResults() {
     Workload w = workload(500, 3_000, 1_000_000);
-    DeviceConfig d = device("msst13-sata");
+    DeviceConfig d = device("msst13-sata", DeviceConfigKeys.ISP_CORES, "4", DeviceConfigKeys.ISP_CONTROLLER_MHZ, "400");
     Prediction host = AnalyticModel.predict(w, d, Job.of(1_000_000, false), Mode.DEVICE);
     Prediction device = AnalyticModel.predict(w, d, Job.of(1_000_000, true), Mode.DEVICE);
     assertThat(host.mergeNanos()).isZero();
@@ -278,7 +278,7 @@ class AnalyticModelTest {
   void whatIsLeftInTheBufferIsComputedAfterTheLastRead() {
     // An I/O-bound job on fast cores: the lanes keep up with the reads, then combine what they hold.
     Workload w = workload(2_000, 3_000, 100);
-    DeviceConfig d = device("msst13-sata", DeviceConfigKeys.ISP_CORE_MHZ, "4000");
+    DeviceConfig d = device("msst13-sata", DeviceConfigKeys.ISP_CORE_MHZ, "4000", DeviceConfigKeys.ISP_CORES, "4");
     Job job = Job.of(400_000, false); // 100,000 records a lane: the last buffer is full, then combined
     Prediction p = AnalyticModel.predict(w, d, job, Mode.DEVICE);
     assertThat(job.lastBufferRecords(100_000)).isZero();

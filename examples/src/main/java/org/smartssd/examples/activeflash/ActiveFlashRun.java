@@ -147,12 +147,18 @@ public final class ActiveFlashRun {
    * @param hostComputeNanos the same analysis of the same bytes on one host core (its counted work priced on the
    *     modelled host; 0 when this JVM does not count)
    * @param disagreements files whose device results differ from the host's
+   * @param deviceProfile the analysis's counted work by call path on the device, when the command was asked for
+   *     it ({@code --work-profile}); else null
+   * @param deviceCounted the analysis's counted work on the device (its statistics)
+   * @param deviceCore how the device prices a core's counted work
    */
   public record Outcome(Options options, String profile, int pageBytes, long capacityBytes, long writtenBytes,
       long analysedDuringProduction, long analysedBytes, double plannedSeconds, double productionSeconds,
       double analysisEndSeconds, long pagesReadBack, long deviceComputeNanos, long hostComputeNanos,
       double deviceCoreWatts, double hostCoreWatts, long programmedPages, long gcPagesMoved, long blocksErased,
-      long fillBytes, long resultRecords, long resultBytes, List<String> disagreements, double totalSeconds) {
+      long fillBytes, long resultRecords, long resultBytes, List<String> disagreements, double totalSeconds,
+      org.smartssd.device.WorkProfile deviceProfile, org.smartssd.device.WorkProfile.Work deviceCounted,
+      org.smartssd.opcount.CoreCost deviceCore) {
 
     public double fractionDuringProduction() {
       return writtenBytes == 0 ? 0 : (double) analysedDuringProduction / writtenBytes;
@@ -226,6 +232,9 @@ public final class ActiveFlashRun {
         attach.put("overflow", options.overflow());
       } else {
         attach.put("schedule", "idle");
+      }
+      if (org.smartssd.examples.loganalysis.WorkProfiling.enabled()) {
+        attach.put("profile", "true");
       }
       Thread.sleep(200); // the filling's last writes settle: the production starts on an idle device
       DeviceStatistics before = client.statistics();
@@ -310,7 +319,9 @@ public final class ActiveFlashRun {
           during, s.bytesScanned(), checkpoints.size() * period, production, analysisEnd, s.pagesRead(),
           s.modelledComputeNanos(), hostNanos, config.energy().deviceCoreWatts(), config.energy().hostCoreWatts(),
           programmed, after.gcPagesMoved() - before.gcPagesMoved(), erased(after) - erased(before), fill, records,
-          resultBytes, disagreements, (System.nanoTime() - started) / 1e9);
+          resultBytes, disagreements, (System.nanoTime() - started) / 1e9, last.profile(),
+          new org.smartssd.device.WorkProfile.Work(s.countedOps(), s.countedMemoryAccesses(), s.countedLibraryCalls(),
+              s.countedBulkBytes()), config.isp().core());
     }
   }
 

@@ -83,6 +83,12 @@ public final class ActiveFlashCommand implements Callable<Integer> {
       description = "Seed of the generated data (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--work-profile", paramLabel = "DIR",
+      description = "Profile the attached analysis's counted work on the device by method and call path, and write "
+          + "it to this directory: a table (owners' shares, top methods; also printed to standard error) and folded "
+          + "stacks for flamegraph.pl and speedscope. Counts are unchanged.")
+  Path workProfile;
+
   @Option(names = "-D", paramLabel = "key=value", description = "A Hadoop configuration key.")
   Map<String, String> properties = new LinkedHashMap<>();
 
@@ -125,13 +131,21 @@ public final class ActiveFlashCommand implements Callable<Integer> {
     ActiveFlashRun.Options options = new ActiveFlashRun.Options(a, s, c, rate * 1e6, (int) checkpointBytes,
         checkpoints, overflow, Math.round(capacityMb * 1e6), profile, seed, properties, deviceProperties);
     ActiveFlashRun.Outcome outcome;
+    if (workProfile != null) {
+      org.smartssd.examples.loganalysis.WorkProfiling.enable();
+    }
     try {
       outcome = new ActiveFlashRun(options, cl.getErr()).run();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
+    } finally {
+      org.smartssd.examples.loganalysis.WorkProfiling.disable();
     }
     ActiveFlashReport r = new ActiveFlashReport(outcome);
     out.print(r.table());
+    if (workProfile != null) {
+      writeProfile(cl.getErr(), outcome);
+    }
     out.printf(Locale.ROOT, "%nreport: %s%n", String.join(", ", r.write(report).stream().map(Path::toString)
         .toList()));
     out.printf(Locale.ROOT, "activeflash took %.1f s%n", outcome.totalSeconds());
@@ -143,5 +157,26 @@ public final class ActiveFlashCommand implements Callable<Integer> {
       return Cli.EXIT_FAILED;
     }
     return 0;
+  }
+
+  /** The attached analysis's device profile: a table ({@code activeflash-device.txt}) and folded stacks. */
+  private void writeProfile(PrintWriter err, ActiveFlashRun.Outcome outcome) throws IOException {
+    org.smartssd.device.WorkProfile p = outcome.deviceProfile();
+    if (p == null) {
+      throw new IOException("the device sent no work profile for the attached analysis");
+    }
+    org.smartssd.opcount.CoreCost core = outcome.deviceCore();
+    String table = org.smartssd.examples.loganalysis.ProfileReport.table("activeflash " + outcome.options().analysis()
+        + " " + outcome.options().schedule() + ", " + String.format(Locale.ROOT, "%,d", outcome.analysedBytes())
+        + " bytes analysed", p, outcome.deviceCounted(), core, 0);
+    java.nio.file.Files.createDirectories(workProfile);
+    Path tableFile = workProfile.resolve("activeflash-device.txt");
+    Path folded = workProfile.resolve("activeflash-device.folded");
+    java.nio.file.Files.writeString(tableFile, table, java.nio.charset.StandardCharsets.UTF_8);
+    java.nio.file.Files.writeString(folded, p.folded(w -> Math.round(core.nanos(w.ops(), w.memoryAccesses(),
+        w.libraryCalls(), w.bulkBytes()))), java.nio.charset.StandardCharsets.UTF_8);
+    err.print(table);
+    err.println("work profile: " + tableFile + ", " + folded);
+    err.flush();
   }
 }

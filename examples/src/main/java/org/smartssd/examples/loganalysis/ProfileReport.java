@@ -87,9 +87,15 @@ public final class ProfileReport {
    * its owners and top methods, priced on {@code core}, per record when {@code records > 0}.
    */
   public static String table(String title, WorkProfile profile, CoreCost core, long records) {
+    return table(title, profile, null, core, records);
+  }
+
+  /** As {@link #table(String, WorkProfile, CoreCost, long)}, checked against the counted work when it is known. */
+  public static String table(String title, WorkProfile profile, WorkProfile.Work counted, CoreCost core,
+      long records) {
     return "work profile: " + title + (records > 0
         ? String.format(Locale.ROOT, " (%,d records; per record and in all)", records) : " (in all)") + "\n"
-        + side(new Side("device", profile, core, null, "one device core"), records);
+        + side(new Side("device", profile, core, counted, "one device core"), records);
   }
 
   private static String side(Side side, long records) {

@@ -25,9 +25,10 @@ class ActiveFlashCommandTest {
   @Test
   void onTheFlyOnAFreeDeviceAnalysesEverythingExactlyWithoutGarbageCollection() throws IOException {
     Path report = dir.resolve("fly");
+    Path profile = dir.resolve("profile");
     FsCommandTest.Run run = FsCommandTest.smartssd("activeflash", "--analysis", "local-extrema", "--schedule",
         "on-the-fly", "--checkpoints", "3", "--checkpoint-mb", "0.5", "--rate", "2", "--capacity-mb", "64",
-        "--report", report.toString());
+        "--report", report.toString(), "--work-profile", profile.toString());
     assertEquals(0, run.code(), run.err() + run.out());
     assertTrue(run.out().contains("exact: every file's results from the device equal the host's"), run.out());
     String json = Files.readString(report.resolve("results.json"));
@@ -47,6 +48,12 @@ class ActiveFlashCommandTest {
     List<String> csv = Files.readAllLines(report.resolve("results.csv"));
     assertEquals(2, csv.size(), String.join("\n", csv));
     assertTrue(csv.get(1).startsWith("local-extrema,on-the-fly,free,defer,true,"), csv.get(1));
+    // The attached analysis's profile adds up to its counted work, and its work is the built-in tasklet's.
+    String table = Files.readString(profile.resolve("activeflash-device.txt"));
+    assertTrue(table.contains("the profile adds up to the counted work exactly"), table);
+    assertTrue(table.contains("org.smartssd.device.tasklet.builtin.ExtremaScan"), table);
+    assertTrue(Files.readString(profile.resolve("activeflash-device.folded"))
+        .contains("org.smartssd.device.tasklet.builtin.FileScanTasklet.onDataAvailable"), "folded stacks");
   }
 
   @Test

@@ -146,7 +146,13 @@ public final class DeviceConfigKeys {
   public static final String ISP_DRAM_ACCESS_NS_DEFAULT = "41.25";
 
   public static final String ISP_MEMORY_PRICING = "smartssd.device.isp.memory-pricing";
-  public static final String ISP_MEMORY_PRICING_DEFAULT = "per-access";
+  public static final String ISP_MEMORY_PRICING_DEFAULT = "calibrated";
+
+  public static final String ISP_CACHES = "smartssd.device.isp.caches";
+  public static final String ISP_CACHES_DEFAULT = "none";
+
+  public static final String ISP_L1_MISS_NS = "smartssd.device.isp.l1-miss-ns";
+  public static final String ISP_L1_MISS_NS_DEFAULT = "41.25";
 
   // Set by the profile.
   public static final String ISP_DRAM_MB_PER_S = "smartssd.device.isp.dram-mb-per-s";
@@ -300,12 +306,17 @@ public final class DeviceConfigKeys {
           "device-core cycles per input byte read, with compute-model cycles"),
       new ConfigKey(ISP_CYCLES_PER_OP, ISP_CYCLES_PER_OP_DEFAULT, "cycles",
           "device-core cycles per counted bytecode instruction (compute-model counted; the iSSD's Eq. 13: time = CPI x instructions / clock)",
-          "source: a single-issue in-order embedded core (the ARM9E family of SSD controllers: ARM946E-S Technical Reference Manual) retires at most one instruction a cycle; one bytecode is taken as one instruction, J-RAF2's portable measure of work (Binder, Hulaas et al.)"),
+          "choice: one cycle an instruction, one bytecode taken as one instruction (J-RAF2's portable measure of work, Binder, Hulaas et al.): no sustained CPI of the profiles' in-order embedded cores (the MDX's Cortex-R4, the Cortex-A9, the Cortex-R82) is published; the calibration (bench/memory-calibration) finds the JIT's x86 code 0.34 to 0.60 instructions a counted op on the kernels without library calls"),
       new ConfigKey(ISP_DRAM_ACCESS_NS, ISP_DRAM_ACCESS_NS_DEFAULT, "ns",
           "extra time of each heap access (field, static or array load or store, allocation) on a device core: the device DRAM's latency, paid in full because the cores have no caches",
           "source: JEDEC JESD79-3 DDR3-1600K speed bin: tRP + tRCD + CL = 3 x 13.75 ns for an access to a closed row; Kang et al. (MSST 2013): the Smart SSD's cores lack caches and its DRAM latency is high"),
-      key(ISP_MEMORY_PRICING, ISP_MEMORY_PRICING_DEFAULT, "per-access|calibrated",
-          "how a device core's counted heap accesses reach its DRAM (compute-model counted): per-access, each costs dram-access-ns; calibrated, as the JIT's compiled code touches memory under callgrind (bench/memory-calibration): each costs 0.70 x dram-access-ns (0.655 and 0.751 data reads a counted access, stack included, in arrayScan and objectGraph; stores retire into a write buffer)"),
+      key(ISP_MEMORY_PRICING, ISP_MEMORY_PRICING_DEFAULT, "calibrated|per-access|host-cpi",
+          "how a device core's counted work is priced (compute-model counted): calibrated, its heap accesses as the JIT's compiled code touches memory under callgrind (bench/memory-calibration): without caches each costs 0.70 x dram-access-ns (the data reads of a counted access, stack included; stores retire into a write buffer), with caches=l1 each costs 0.125 x l1-miss-ns (the reads that miss a 32 KiB L1); per-access, the rule before issue 32: each costs dram-access-ns without caches, nothing with them; host-cpi, the iSSD's Eq. 13: the host's cycles-per-op and memory-access-ns for the same counted work, at the device core's clock (cycles-per-op, dram-access-ns and caches unused)"),
+      key(ISP_CACHES, ISP_CACHES_DEFAULT, "none|l1",
+          "the device core's data caches: none (the Smart SSD's cores, Kang et al., MSST 2013: every read goes to DRAM) or l1 (a level-1 data cache, priced with the miss rate of a 32 KiB 4-way cache of 32-byte lines, the Cortex-A9's, under callgrind; its misses cost l1-miss-ns)"),
+      new ConfigKey(ISP_L1_MISS_NS, ISP_L1_MISS_NS_DEFAULT, "ns",
+          "extra time of a read that misses the device core's L1 data cache, with caches l1 (the next level's latency: an L2's, or the DRAM's where there is none)",
+          "choice: the DRAM's latency of dram-access-ns, for a core whose L1 misses go to DRAM; a profile with an L2 sets its latency"),
       profileKey(ISP_DRAM_MB_PER_S, "MB/s",
           "bandwidth of the device's DRAM for bulk copies and array zeroing on a device core (compute-model counted)"),
       new ConfigKey(ISP_LIBRARY_CALL_OPS, ISP_LIBRARY_CALL_OPS_DEFAULT, "ops",
@@ -322,7 +333,7 @@ public final class DeviceConfigKeys {
           "calibration: smartssd calibrate host (2026-11-24, the development machine, the median of four runs: 47,700 to 58,700)"),
       new ConfigKey(HOST_CPU_CORES, HOST_CPU_CORES_DEFAULT, "cores",
           "host CPU cores sharing the host's counted work (its modelled compute time is the work's time on one core divided by this)",
-          "source: Bae et al., iSSD, Eq. 6: the host's function times add up on its CPU"),
+          "choice: a map task's one core: Hadoop 2 and later give a map task one virtual core (mapreduce.map.cpu.vcores, default 1); the sources do not say how many cores their hosts' jobs used (the iSSD's Eq. 6 adds a host's function times on one CPU)"),
       key(ISP_MERGE, ISP_MERGE_DEFAULT, "host|device",
           "where lanes' partial results are merged: sent to the host (the Smart SSD's design) or merged on the controller core first (the iSSD's)"),
       key(ISP_THREADS, ISP_THREADS_DEFAULT, "threads",

@@ -16,12 +16,15 @@ import static org.smartssd.device.runtime.config.DeviceConfigKeys.FLASH_WAYS_PER
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.LINK_COMMAND_NS;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CONTROLLER_MHZ;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CORES;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CACHES;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CYCLES_PER_OP;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_DRAM_ACCESS_NS;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_CORE_MHZ;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_DRAM_MB_PER_S;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_HOST_MHZ;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_L1_MISS_NS;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_LANE_MEMORY_BYTES;
+import static org.smartssd.device.runtime.config.DeviceConfigKeys.ISP_MEMORY_PRICING;
 import static org.smartssd.device.runtime.config.DeviceConfigKeys.LINK_MB_PER_S;
 
 import java.util.Collections;
@@ -56,9 +59,22 @@ public final class Profiles {
 
   /**
    * Keys a profile may set besides {@link #PROFILE_KEYS}: what counted work costs on its cores. A profile
-   * that does not set them has the keys' defaults (a single-issue core without caches, the Smart SSD's).
+   * that does not set them has the keys' defaults (a single-issue core without caches, the Smart SSD's,
+   * priced by the memory calibration).
    */
-  public static final List<String> OPTIONAL_KEYS = List.of(ISP_CYCLES_PER_OP, ISP_DRAM_ACCESS_NS);
+  public static final List<String> OPTIONAL_KEYS = List.of(ISP_CYCLES_PER_OP, ISP_DRAM_ACCESS_NS, ISP_MEMORY_PRICING,
+      ISP_CACHES, ISP_L1_MISS_NS);
+
+  /**
+   * The defaults of {@link #OPTIONAL_KEYS}, for {@code keep} (compile-time constants: DeviceConfigKeys's
+   * own table is built from these profiles, so it cannot be read while they are).
+   */
+  private static final Map<String, String> OPTIONAL_DEFAULTS = Map.of(
+      ISP_CYCLES_PER_OP, DeviceConfigKeys.ISP_CYCLES_PER_OP_DEFAULT,
+      ISP_DRAM_ACCESS_NS, DeviceConfigKeys.ISP_DRAM_ACCESS_NS_DEFAULT,
+      ISP_MEMORY_PRICING, DeviceConfigKeys.ISP_MEMORY_PRICING_DEFAULT,
+      ISP_CACHES, DeviceConfigKeys.ISP_CACHES_DEFAULT,
+      ISP_L1_MISS_NS, DeviceConfigKeys.ISP_L1_MISS_NS_DEFAULT);
 
   /** The value of {@link DeviceConfigKeys#ISP_LANE_MEMORY_BYTES} that means unbounded. */
   public static final String UNBOUNDED = "0";
@@ -80,8 +96,15 @@ public final class Profiles {
   private static final String AF_NO_FLASH = "as msst13-sata: Active Flash's slides give no flash or link figures (its"
       + " flash was the Microsoft Research SSD simulator's)";
   private static final String XSD_DRAM = "the XSD's DRAM bandwidth (Cho et al., Table III: 3.2 GB/s)";
-  private static final String ISSD_SSD_CORE = "the iSSD's SSD core rate (Bae et al., Table 5: 400 MHz)";
   private static final String KANG_POWER = "the Smart SSD prototype's measured power (Kang et al., MSST 2013)";
+  /** Arm's Cortex-R82 announcement. */
+  private static final String R82 = "source: Arm, Cortex-R82 announcement (September 2020, as reported by LinuxGizmos,"
+      + " \"Cortex-R82 runs 64-bit Linux with up to 1TB RAM\")";
+  /** Samsung's SATA controller of 2012 (SSD 840 and 840 Pro), the Smart SSD prototype's time. */
+  private static final String MDX = "source: X-bit labs, Samsung 840 Pro review (2012), and AnandTech, article 7152"
+      + " (2013): Samsung's MDX controller of the SSD 840 and 840 Pro, three ARM Cortex-R4 cores at 300 MHz; the"
+      + " Smart SSD prototype (Kang et al., MSST 2013) names no controller, only \"a real SATA-based SSD\" of"
+      + " Samsung's, whose SATA controller of 2012 this is (the MEX of July 2013, at 400 MHz, came after it)";
 
   private static final Map<String, Profile> PROFILES = build();
 
@@ -129,13 +152,16 @@ public final class Profiles {
         .set(FLASH_PAGE_SIZE_BYTES, "8192", "choice: the source gives none; the iSSD's 8 KiB (Bae et al., Table 5)")
         .set(FLASH_PAGES_PER_BLOCK, "128", NO_BLOCK)
         .set(FLASH_BLOCKS_PER_WAY, "1024", "choice: 32 GiB raw")
-        .set(ISP_CORES, "4", "choice: a multi-core embedded controller (the source gives no count)")
-        .set(ISP_CORE_MHZ, "400", "choice: the source gives no clock; " + ISSD_SSD_CORE)
+        .set(ISP_CORES, "3", "choice: all three of the controller's cores (" + MDX.substring("source: ".length())
+            + "); no source says how many the firmware leaves to tasklets. The slides suggest \"application"
+            + " processors\" for background work in a future Smart SSD, so tasklets shared the firmware's cores; the"
+            + " model charges no compute to the firmware, so three is an upper bound on the tasklets' compute")
+        .set(ISP_CORE_MHZ, "300", MDX)
         .set(FLASH_CELL_READ_NS, "50000", "choice: the source gives none; the iSSD's (Bae et al., Table 5)")
         .set(FLASH_CELL_PROGRAM_NS, "1200000", "choice: the source gives none; the iSSD's (Bae et al., Table 5)")
         .set(FLASH_BLOCK_ERASE_NS, "3000000", NO_ERASE)
         .set(LINK_COMMAND_NS, "20000", NO_COMMAND + " (20 us for a SATA link)")
-        .set(ISP_CONTROLLER_MHZ, "400", "choice: the source gives no clock; " + ISSD_SSD_CORE)
+        .set(ISP_CONTROLLER_MHZ, "300", MDX + "; the controller core is one of them")
         .set(ISP_HOST_MHZ, "2500", "choice: the source gives no host clock; " + ISSD_HOST)
         .set(ISP_DRAM_MB_PER_S, "3200", "choice: the source gives no DRAM bandwidth (only that its latency is high); "
             + XSD_DRAM)
@@ -146,7 +172,9 @@ public final class Profiles {
         .set(ENERGY_DEVICE_IDLE_W, "0.9", MSST13 + ": the Smart SSD drew 0.9 to 1.2 W (the lower end taken as idle)")
         .set(ENERGY_HOST_ACTIVE_W, "40", MSST13 + ": the host system used 35 to 40 W (the upper end taken as"
             + " computing)")
-        .set(ENERGY_HOST_IDLE_W, "35", MSST13 + ": the host system used 35 to 40 W (the lower end taken as waiting)")
+        .set(ENERGY_HOST_IDLE_W, "35", "choice: the source measured its host at 35 to 40 W while the host ran the"
+            + " job, and says its CPUs were mostly idle while the Smart SSD ran it, without a wattage: the lower end"
+            + " of the range it measured is taken for the host waiting (" + MSST13_PAPER + ")")
         .build();
     all.put(MSST13_SATA, msst13);
 
@@ -194,8 +222,10 @@ public final class Profiles {
         .keep(ENERGY_HOST_IDLE_W, KANG_POWER + "; the XSD did not consider energy (its Section V)")
         .build());
 
-    // A current NVMe drive on PCIe 4.0 x4 (figures of the issue, typical of such drives).
-    all.put(NVME_GEN4, new Builder("a current NVMe drive on PCIe 4.0 x4", msst13)
+    // A current NVMe drive on PCIe 4.0 x4 (figures typical of such drives) whose tasklets run on a quad
+    // Cortex-R82 cluster, Arm's real-time core for computational storage (Arm's figures).
+    all.put(NVME_GEN4, new Builder("a current NVMe drive on PCIe 4.0 x4, its tasklets on a quad Cortex-R82 cluster",
+        msst13)
         .set(FLASH_CHANNELS, "8", "choice: typical of current PCIe 4.0 drives")
         .set(FLASH_CHANNEL_MB_PER_S, "1200", "choice: typical of current drives (about 1.2 GB/s a channel)")
         .set(FLASH_PAGE_SIZE_BYTES, "16384", "choice: typical of current TLC flash (16 KiB pages)")
@@ -207,10 +237,15 @@ public final class Profiles {
         .set(FLASH_CELL_PROGRAM_NS, "700000", "choice: no source gives a current drive's cell times")
         .set(FLASH_BLOCK_ERASE_NS, "3000000", NO_ERASE)
         .set(LINK_COMMAND_NS, "5000", NO_COMMAND + " (5 us for an NVMe command, below SATA's 20 us)")
-        .set(ISP_CORES, "4", "choice: no source gives a current drive's embedded cores")
-        .set(ISP_CORE_MHZ, "1000", "choice: no source gives a current drive's core clock")
+        .set(ISP_CORES, "4", R82 + ": \"a typical quad-core cluster\" (up to four cores a cluster)")
+        .set(ISP_CORE_MHZ, "1800", R82 + ": a quad-core cluster in 5 nm \"would operate at above 1.8GHz\"")
+        .set(ISP_CACHES, "l1", "source: Arm, Cortex-R82 Processor Datasheet: private L1 instruction and data caches a"
+            + " core (the calibration's L1 is the Cortex-A9's 32 KB one)")
+        .keep(ISP_L1_MISS_NS, "an L1 miss goes to DRAM: the R82's L2 is optional and no latency of it is published")
+        .keep(ISP_CYCLES_PER_OP, "one cycle a counted op: the R82 is an in-order superscalar core (Arm's datasheet), but"
+            + " no sustained CPI of it is published")
         .set(ISP_LANE_MEMORY_BYTES, UNBOUNDED, "choice: unbounded: no source gives a current drive's memory a core")
-        .keep(ISP_CONTROLLER_MHZ, ISSD_SSD_CORE + "; no source gives a current drive's controller clock")
+        .set(ISP_CONTROLLER_MHZ, "1800", R82 + ": the merging core is one of the cluster's")
         .keep(ISP_HOST_MHZ, ISSD_HOST + "; no source gives this profile's host")
         .keep(ISP_DRAM_MB_PER_S, XSD_DRAM + "; no source gives a current drive's DRAM bandwidth")
         .keep(ENERGY_DEVICE_ACTIVE_W, KANG_POWER + "; no source gives a current drive's power")
@@ -229,12 +264,14 @@ public final class Profiles {
         .set(ISP_CONTROLLER_MHZ, "1000", AF_PLATFORM + " (the same Cortex-A9: the controller is what runs the"
             + " analysis there)")
         .set(ISP_HOST_MHZ, "2400", AF_PLATFORM + " (host: an Intel Core 2 Quad Q6600 at 2.4 GHz)")
-        .set(ISP_CYCLES_PER_OP, "0.5", "source: ARM, Cortex-A9 Technical Reference Manual: a dual-issue core retires"
-            + " at most two instructions a cycle (the key's default is a single-issue core's one); one bytecode taken as"
-            + " one instruction, as for the default")
-        .set(ISP_DRAM_ACCESS_NS, "0", "source: ARM, Cortex-A9 Technical Reference Manual, and the slides' Pandaboard"
-            + " (TI OMAP4430: 32 KB L1 caches a core and 1 MB of L2): its caches serve heap accesses, which therefore"
-            + " cost no DRAM latency of their own (as on the host), unlike the default's cache-less core")
+        .keep(ISP_CYCLES_PER_OP, "one cycle a counted op: no published sustained CPI of the Cortex-A9 was found (Blem"
+            + " et al., HPCA 2013, measure one on SPEC and server workloads; its figures were not reached), and its peak"
+            + " dual issue (0.5, the value before issue 32) is not a sustained rate")
+        .set(ISP_CACHES, "l1", "source: ARM, Cortex-A9 Technical Reference Manual, and the slides' Pandaboard (TI"
+            + " OMAP4430: a 32 KB L1 data cache a core and 1 MB of L2): the calibration's L1 is this geometry")
+        .set(ISP_L1_MISS_NS, "19", "source: 7-cpu.com, ARM Cortex-A9 (Samsung Exynos 4210, a Cortex-A9 with a 1 MB L2):"
+            + " an L2 hit takes 19 cycles beyond the L1's 4, 19 ns at the Pandaboard's 1 GHz (the calibration's kernels"
+            + " missed no L2, so no DRAM latency is added)")
         .keep(LINK_MB_PER_S, AF_NO_FLASH)
         .keep(FLASH_CHANNELS, AF_NO_FLASH)
         .keep(FLASH_CHANNEL_MB_PER_S, AF_NO_FLASH)
@@ -275,6 +312,9 @@ public final class Profiles {
         .set(LINK_COMMAND_NS, "20000", NO_COMMAND + " (20 us for a SATA link)")
         .set(ISP_CONTROLLER_MHZ, "400", ISSD_T5 + " (SSD core rate 400 MHz: the SSD core does the global merge)")
         .set(ISP_HOST_MHZ, "2500", ISSD_T5 + " (host CPU rate 2.5 GHz)")
+        .set(ISP_MEMORY_PRICING, "host-cpi", "source: Bae et al., iSSD, Eq. 13 and Table 3: a function's time is CPI x"
+            + " #INS / CPU rate, with the CPI and the instruction count measured on the host and reused for the channel"
+            + " cores, no memory term of their own (memory-pricing=calibrated is this project's alternative)")
         // Table 5 lists 2, 4, 8 and 16 KB; which is the pivot (set in bold) the text does not say.
         .set(ISP_LANE_MEMORY_BYTES, "8192", "choice: 8 KB of the channel memory sizes of Bae et al., Table 5 (2, 4, 8"
             + " and 16 KB; the text does not say which is the pivot, and Table 6 has the ISP's times within 0.2% over"
@@ -327,7 +367,9 @@ public final class Profiles {
       if (base == null) {
         throw new IllegalStateException("the default profile has no default to keep for " + key);
       }
-      return set(key, base.values.get(key), "choice: the key's default, " + why);
+      // A profile key's default is the default profile's value; an optional key's is its own.
+      String value = PROFILE_KEYS.contains(key) ? base.values.get(key) : OPTIONAL_DEFAULTS.get(key);
+      return set(key, value, "choice: the key's default, " + why);
     }
 
     Profile build() {

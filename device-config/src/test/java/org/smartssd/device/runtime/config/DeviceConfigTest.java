@@ -33,7 +33,8 @@ class DeviceConfigTest {
     assertEquals(new TimingParameters(50_000, 1_200_000, 3_000_000, 50e6, 250e6, 20_000, true), config.timing());
     assertEquals(64L << 20, config.checkpointLogBytes());
     assertEquals(2, config.gcMinFreeBlocksPerWay());
-    assertEquals(400, config.isp().controllerMhz());
+    assertEquals(300, config.isp().controllerMhz());
+    assertEquals(3, config.isp().cores());
     assertEquals(2500, config.isp().hostMhz());
     assertEquals(3200, config.isp().core().copyMbPerS());
     assertEquals(Long.MAX_VALUE, config.isp().laneMemoryBytes(), "unbounded");
@@ -64,23 +65,42 @@ class DeviceConfigTest {
   }
 
   /**
-   * Per access (the default), each counted heap access is one DRAM round trip; calibrated, it costs the
-   * calibration's reads an access at the DRAM's latency, on the lanes' core and on the controller's alike.
+   * Calibrated (the default), a counted heap access costs the calibration's reads an access at the DRAM's
+   * latency on a core without caches, and its L1 misses at the miss latency on one with an L1; per access
+   * (the rule before), one DRAM round trip or, with caches, nothing; host-cpi (the iSSD's Eq. 13), the
+   * host's cycles for the same work at the device core's clock. The lanes' core and the controller's alike.
    */
   @Test
-  void memoryIsPricedPerAccessOrAsCalibrated() {
-    org.smartssd.opcount.CoreCost perAccess = DeviceConfig.load(Map.of()).isp().core();
-    assertEquals(41.25, perAccess.memoryAccessNanos());
-    DeviceConfig calibrated = DeviceConfig.load(Map.of("smartssd.device.isp.memory-pricing", "calibrated",
-        "smartssd.device.isp.dram-access-ns", "50"));
-    assertEquals(0.70 * 50, calibrated.isp().core().memoryAccessNanos(), 1e-9);
-    assertEquals(0.70 * 50, calibrated.isp().controller().memoryAccessNanos(), 1e-9);
+  void memoryIsPricedAsCalibratedPerAccessOrAtTheHostsCpi() {
     org.smartssd.opcount.OpCounts accesses = new org.smartssd.opcount.OpCounts(0, 100, 0, 0);
-    assertEquals(100 * 35, calibrated.isp().core().nanos(accesses));
-    ConfigException bad = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
-        () -> DeviceConfig.load(Map.of("smartssd.device.isp.memory-pricing", "cached")));
-    assertTrue(bad.getMessage().contains("smartssd.device.isp.memory-pricing") && bad.getMessage().contains("cached"),
-        bad.getMessage());
+    org.smartssd.opcount.CoreCost calibrated = DeviceConfig.load(Map.of(ISP_DRAM_ACCESS_NS, "50")).isp().core();
+    assertEquals(0.70 * 50, calibrated.memoryAccessNanos(), 1e-9);
+    assertEquals(100 * 35, calibrated.nanos(accesses));
+    DeviceConfig cached = DeviceConfig.load(Map.of(ISP_CACHES, "l1", ISP_L1_MISS_NS, "20", ISP_DRAM_ACCESS_NS, "50"));
+    assertEquals(0.125 * 20, cached.isp().core().memoryAccessNanos(), 1e-9);
+    assertEquals(0.125 * 20, cached.isp().controller().memoryAccessNanos(), 1e-9);
+
+    DeviceConfig perAccess = DeviceConfig.load(Map.of(ISP_MEMORY_PRICING, "per-access", ISP_DRAM_ACCESS_NS, "50"));
+    assertEquals(50, perAccess.isp().core().memoryAccessNanos());
+    assertEquals(50, perAccess.isp().controller().memoryAccessNanos());
+    assertEquals(0, DeviceConfig.load(Map.of(ISP_MEMORY_PRICING, "per-access", ISP_CACHES, "l1")).isp().core()
+        .memoryAccessNanos());
+
+    DeviceConfig hostCpi = DeviceConfig.load(Map.of(ISP_MEMORY_PRICING, "host-cpi", ISP_CORE_MHZ, "200",
+        ISP_HOST_MHZ, "2000", HOST_CPU_CYCLES_PER_OP, "0.5", HOST_CPU_MEMORY_ACCESS_NS, "1", ISP_CYCLES_PER_OP, "3"));
+    org.smartssd.opcount.CoreCost host = hostCpi.isp().host();
+    org.smartssd.opcount.CoreCost core = hostCpi.isp().core();
+    assertEquals(0.5, core.cyclesPerOp());
+    org.smartssd.opcount.OpCounts work = new org.smartssd.opcount.OpCounts(1000, 100, 0, 0);
+    // The same cycles on both sides: the device's time is the host's times the clocks' ratio.
+    assertEquals(host.cycles(work), core.cycles(work), 1e-6);
+    assertEquals(10 * host.nanos(work), core.nanos(work), 1);
+
+    for (Map.Entry<String, String> bad : Map.of(ISP_MEMORY_PRICING, "cached", ISP_CACHES, "l2").entrySet()) {
+      ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+          () -> DeviceConfig.load(Map.of(bad.getKey(), bad.getValue())));
+      assertTrue(e.getMessage().contains(bad.getKey()) && e.getMessage().contains(bad.getValue()), e.getMessage());
+    }
   }
 
   @Test

@@ -20,7 +20,8 @@ class ProfilesTest {
 
   private static final long GIB = 1L << 30;
   /** A source note names the source's authors. */
-  private static final Pattern SOURCE_NOTE = Pattern.compile("source: ((Kang|Bae|Cho|Boboila) et al\\.,?|ARM,) .+");
+  private static final Pattern SOURCE_NOTE = Pattern.compile(
+      "source: ((Kang|Bae|Cho|Boboila|Blem) et al\\.,?|ARM,|Arm,|X-bit labs,|7-cpu\\.com,) .+");
   /** A choice note says why, in some words. */
   private static final Pattern CHOICE_NOTE = Pattern.compile("choice: .{10,}");
 
@@ -63,7 +64,9 @@ class ProfilesTest {
   @Test
   void onlyTheSmartSsdProfileHasASourceForThePowers() {
     for (String key : List.of(ENERGY_DEVICE_ACTIVE_W, ENERGY_DEVICE_IDLE_W, ENERGY_HOST_ACTIVE_W, ENERGY_HOST_IDLE_W)) {
-      assertTrue(Profiles.sources("msst13-sata").get(key).startsWith("source: Kang et al., MSST 2013"), key);
+      // The host's power while it waits is a choice: the source measured it running the job.
+      assertTrue(Profiles.sources("msst13-sata").get(key).startsWith(key.equals(ENERGY_HOST_IDLE_W)
+          ? "choice: the source measured its host at 35 to 40 W" : "source: Kang et al., MSST 2013"), key);
       for (String other : List.of("issd-current", "issd-future", "xsd", "nvme-gen4", "active-flash")) {
         assertTrue(Profiles.sources(other).get(key).startsWith("choice: the key's default"), other + " " + key);
         assertEquals(Profiles.parameters("msst13-sata").get(key), Profiles.parameters(other).get(key), other + " " + key);
@@ -164,9 +167,13 @@ class ProfilesTest {
   void xsdDiffersFromTheSmartSsdWhereItsSourceSaysSo() {
     Map<String, String> xsd = Profiles.sources("xsd");
     Map<String, String> msst13 = Profiles.sources("msst13-sata");
-    for (String key : List.of(FLASH_CHANNELS, FLASH_CHANNEL_MB_PER_S, ISP_CORES, ISP_CORE_MHZ, ISP_CONTROLLER_MHZ,
-        ISP_DRAM_MB_PER_S)) {
+    for (String key : List.of(FLASH_CHANNELS, FLASH_CHANNEL_MB_PER_S, ISP_CORES, ISP_DRAM_MB_PER_S)) {
       assertTrue(msst13.get(key).startsWith("choice"), "msst13-sata chose " + key + ": " + msst13.get(key));
+      assertTrue(xsd.get(key).startsWith("source: Cho et al."), "xsd cites " + key + ": " + xsd.get(key));
+    }
+    // The Smart SSD's clocks are its controller's (Samsung's MDX), the XSD's its Table III's.
+    for (String key : List.of(ISP_CORE_MHZ, ISP_CONTROLLER_MHZ)) {
+      assertTrue(msst13.get(key).startsWith("source: X-bit labs"), "msst13-sata cites " + key + ": " + msst13.get(key));
       assertTrue(xsd.get(key).startsWith("source: Cho et al."), "xsd cites " + key + ": " + xsd.get(key));
     }
     for (String key : List.of(FLASH_WAYS_PER_CHANNEL, FLASH_PAGE_SIZE_BYTES, FLASH_CELL_READ_NS,
@@ -188,6 +195,24 @@ class ProfilesTest {
     assertEquals(7000e6, nvme.timing().linkBytesPerSecond());
     assertTrue(internal("nvme-gen4") > nvme.timing().linkBytesPerSecond());
     assertEquals(64 * GIB, nvme.geometry().rawCapacityBytes());
+    // Its tasklets run on a quad Cortex-R82 cluster with L1 caches whose misses go to DRAM.
+    assertEquals(4, nvme.isp().cores());
+    assertEquals(1800, nvme.isp().coreMhz());
+    assertEquals(0.125 * 41.25, nvme.isp().core().memoryAccessNanos(), 1e-9);
+  }
+
+  /** The iSSD's profiles price as the iSSD does: the host's cycles for the same counted work. */
+  @Test
+  void theIssdProfilesPriceAtTheHostsCpi() {
+    for (String name : List.of("issd-current", "issd-future")) {
+      IspParameters isp = load(name).isp();
+      assertEquals(isp.host().cyclesPerOp(), isp.core().cyclesPerOp(), name);
+      assertEquals(0, isp.core().memoryAccessNanos(), name);
+      assertTrue(Profiles.sources(name).get(ISP_MEMORY_PRICING).startsWith("source: Bae et al., iSSD, Eq. 13"), name);
+      IspParameters ours = DeviceConfig.load(Map.of(DeviceConfigKeys.PROFILE, name, ISP_MEMORY_PRICING, "calibrated"))
+          .isp();
+      assertEquals(0.70 * 41.25, ours.core().memoryAccessNanos(), 1e-9, name + " with this project's pricing");
+    }
   }
 
   /**
@@ -201,10 +226,14 @@ class ProfilesTest {
     assertEquals(1000, isp.coreMhz());
     assertEquals(1000, isp.controllerMhz());
     assertEquals(2400, isp.hostMhz());
-    // A dual-issue core with caches: half the default's cycles an op, no DRAM latency a heap access.
-    assertEquals(0.5, isp.core().cyclesPerOp());
-    assertEquals(0, isp.core().memoryAccessNanos());
-    assertEquals(1, load("msst13-sata").isp().core().cyclesPerOp(), "the other profiles keep the defaults");
+    // A core with caches: a heap access costs the calibrated L1 misses at the L2's latency; one cycle an op
+    // (no sustained CPI found).
+    assertEquals(1, isp.core().cyclesPerOp());
+    assertEquals(0.125 * 19, isp.core().memoryAccessNanos(), 1e-9);
+    assertEquals(0.70 * 41.25, load("msst13-sata").isp().core().memoryAccessNanos(), 1e-9, "no caches: DRAM");
+    // Before issue 32's calibration, the caches served every access.
+    assertEquals(0, DeviceConfig.load(Map.of(DeviceConfigKeys.PROFILE, "active-flash", ISP_MEMORY_PRICING, "per-access"))
+        .isp().core().memoryAccessNanos());
     for (String key : List.of(ISP_CORES, ISP_CORE_MHZ, ISP_CONTROLLER_MHZ, ISP_HOST_MHZ)) {
       assertTrue(Profiles.sources("active-flash").get(key).startsWith("source: Boboila et al., Active Flash"), key);
     }

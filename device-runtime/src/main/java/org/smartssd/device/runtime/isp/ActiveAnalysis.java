@@ -93,10 +93,11 @@ public final class ActiveAnalysis implements Closeable {
   /**
    * Attaches {@code tasklet} to the files its user creates at or under {@code input}'s path from now on.
    * Options: {@code schedule} ({@code on-the-fly}, the default, or {@code idle}: every page deferred) and
-   * {@code overflow} ({@code wait}, the default, or {@code defer}).
+   * {@code overflow} ({@code wait}, the default, or {@code defer}). With {@code profiling}, the finished
+   * answer carries the tasklet's counted work by call path, as an execution's does.
    */
   Attachment attach(long id, InstalledTasklet tasklet, List<InputRange> inputs, Map<String, String> options,
-      Caller caller, Object owner, long arrivalNanos) throws StoreException {
+      boolean profiling, Caller caller, Object owner, long arrivalNanos) throws StoreException {
     if (inputs.size() != 1) {
       throw new StoreException(Status.BAD_REQUEST, "an attached analysis (attach=write) takes one input, the directory"
           + " or file whose writes it analyses, not " + inputs.size());
@@ -109,8 +110,8 @@ public final class ActiveAnalysis implements Closeable {
     String path = normalized(input.path());
     boolean deferAll = choice(options, "schedule", "on-the-fly", "idle").equals("idle");
     boolean waitForRoom = choice(options, "overflow", "wait", "defer").equals("wait");
-    Attachment a = new Attachment(this, id, tasklet, path, deferAll, waitForRoom, options, caller.user(), owner,
-        Math.max(arrivalNanos, 0));
+    Attachment a = new Attachment(this, id, tasklet, path, deferAll, waitForRoom, profiling, options, caller.user(),
+        owner, Math.max(arrivalNanos, 0));
     try {
       a.probe();
     } catch (StoreException e) {
@@ -159,6 +160,17 @@ public final class ActiveAnalysis implements Closeable {
     Attachment a = attachment(id, caller);
     a.barrier(); // the answer is the model's: the simulator catches up with what was written first
     Response.ExecutionProgress p = a.progress(Math.max(1, maxBytes), paced ? nowNanos : Long.MAX_VALUE);
+    if (p.finished() && p.state() == ExecutionState.DONE) {
+      org.smartssd.device.WorkProfile profile = a.profile();
+      if (profile != null) {
+        long moved = p.results().stream().mapToLong(r -> r.data().remaining()).sum();
+        if (moved > 0 && moved + profile.encodedBytes() > Math.max(1, maxBytes)) {
+          // The profile counts against the answer's bytes as results do: the next answer carries it alone.
+          return new Response.ExecutionProgress(p.state(), p.message(), p.statistics(), p.results(), false);
+        }
+        p = new Response.ExecutionProgress(p.state(), p.message(), p.statistics(), p.results(), true, profile);
+      }
+    }
     if (p.finished()) {
       LOG.info("{}: attached execution {} ended {}: {}", name, id, p.state(), a.summary());
       forget(a);

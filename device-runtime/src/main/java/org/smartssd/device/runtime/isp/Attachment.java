@@ -88,8 +88,11 @@ final class Attachment {
     volatile String eventName = "";
     final PriorityQueue<long[]> buffer = new PriorityQueue<>((x, y) -> Long.compare(x[0], y[0]));
     long buffered;
+    /** The worker's counted work by call path (option profile=true), written by its thread only; else null. */
+    final org.smartssd.opcount.ProfileTree profile;
 
-    Worker(String name, ClassLoader code) {
+    Worker(String name, ClassLoader code, boolean profiling) {
+      profile = profiling ? new org.smartssd.opcount.ProfileTree() : null;
       executor = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
           new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
             Thread t = new MeteredThread(r, name);
@@ -132,7 +135,8 @@ final class Attachment {
   private long lastReadWallNanos = System.nanoTime();
 
   Attachment(ActiveAnalysis engine, long id, InstalledTasklet tasklet, String path, boolean deferAll,
-      boolean waitForRoom, Map<String, String> options, String user, Object owner, long startNanos) {
+      boolean waitForRoom, boolean profiling, Map<String, String> options, String user, Object owner,
+      long startNanos) {
     this.engine = engine;
     this.id = id;
     this.tasklet = tasklet;
@@ -149,7 +153,7 @@ final class Attachment {
     java.util.Arrays.fill(coreFree, startNanos);
     this.workers = new Worker[coreFree.length];
     for (int c = 0; c < workers.length; c++) {
-      workers[c] = new Worker(engine.name() + "-attached" + id + "-core" + c, tasklet.code().code());
+      workers[c] = new Worker(engine.name() + "-attached" + id + "-core" + c, tasklet.code().code(), profiling);
     }
   }
 
@@ -157,7 +161,7 @@ final class Attachment {
   void probe() throws StoreException {
     java.util.concurrent.atomic.AtomicReference<Object> result = new java.util.concurrent.atomic.AtomicReference<>();
     java.util.concurrent.Future<Long> f = submit(0, () -> {
-      result.set(call(0, "onCreate", () -> {
+      result.set(call(0, "onCreate", false, () -> {
         Tasklet t = tasklet.code().newInstance();
         t.onCreate(context(0));
         return t.recordFormat();
@@ -559,6 +563,11 @@ final class Attachment {
    * allocated past the memory budget.
    */
   private Object call(int core, String event, Work work) {
+    return call(core, event, true, work);
+  }
+
+  /** As {@link #call(int, String, Work)}; {@code profiled} false keeps the call out of the profile (the probe, not accounted). */
+  private Object call(int core, String event, boolean profiled, Work work) {
     Worker w = workers[core];
     if (failed()) {
       return "the attachment failed before: " + failure;
@@ -572,12 +581,19 @@ final class Attachment {
     w.eventName = event;
     w.eventStartedWall = System.nanoTime();
     w.inTasklet = true;
+    boolean profiling = profiled && w.profile != null;
+    if (profiling) {
+      meter.startProfile(w.profile); // the same tree every call: a worker's calls add up in it
+    }
     try {
       value = work.run();
     } catch (Throwable t) {
       String stopped = stoppedBecause;
       return stopped != null ? stopped : "tasklet " + tasklet.className() + " failed in " + event + ": " + t;
     } finally {
+      if (profiling) {
+        meter.stopProfile();
+      }
       w.inTasklet = false;
     }
     long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
@@ -678,6 +694,37 @@ final class Attachment {
         }
       }
     }
+  }
+
+  /**
+   * The workers' profiles added up (option profile=true), each read on its own worker after what it was
+   * given so far; null when not asked for, or when a worker has ended (the attachment failed). Called without
+   * this attachment's lock: a worker's task may need it.
+   */
+  org.smartssd.device.WorkProfile profile() {
+    if (workers[0].profile == null) {
+      return null;
+    }
+    List<java.util.concurrent.Future<org.smartssd.device.WorkProfile>> parts = new ArrayList<>();
+    for (Worker w : workers) {
+      try {
+        parts.add(w.executor.submit(() -> WorkProfiles.of(w.profile)));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        return null;
+      }
+    }
+    org.smartssd.device.WorkProfile all = org.smartssd.device.WorkProfile.EMPTY;
+    for (java.util.concurrent.Future<org.smartssd.device.WorkProfile> f : parts) {
+      try {
+        all = all.plus(f.get());
+      } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+        return null;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
+    return all;
   }
 
   /** Waits until the worker has done what it was given so far (the simulator caught up with the writes). */

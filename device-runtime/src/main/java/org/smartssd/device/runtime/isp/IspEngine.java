@@ -267,12 +267,9 @@ public final class IspEngine implements Closeable {
         throw new StoreException(Status.BAD_REQUEST, "an attached analysis (attach=write) writes no output object: its"
             + " results are read with READ_OBJECT");
       }
-      if (profileOption(options)) {
-        throw new StoreException(Status.BAD_REQUEST, "option " + Execution.PROFILE_OPTION + "=true is not supported"
-            + " for an attached analysis (attach=write) yet: profile the same tasklet over the files once written");
-      }
+      boolean profiling = profileOption(options);
       long id = nextExecution.getAndIncrement();
-      active.attach(id, tasklet, inputs, options, caller, owner, arrivalNanos);
+      active.attach(id, tasklet, inputs, options, profiling, caller, owner, arrivalNanos);
       return id;
     }
     boolean mergeOnDevice = mergeOption(options);

@@ -145,7 +145,28 @@ class ActiveAnalysisTest {
       }
       assertTrue(s.modelledComputeNanos() > 0 && s.countedOps() > 0, s.toString());
       assertTrue(s.modelledDeviceMicrojoules() > 0, s.toString());
+      org.smartssd.device.WorkProfile profile = o.last().profile();
+      if ("true".equals(options.get("profile"))) {
+        // The profile adds up to exactly the attachment's counted work, and the work is the tasklet's.
+        assertEquals(new org.smartssd.device.WorkProfile.Work(s.countedOps(), s.countedMemoryAccesses(),
+            s.countedLibraryCalls(), s.countedBulkBytes()), profile.total());
+        java.util.Set<String> methods = profile.byMethod(org.smartssd.device.WorkProfile.Work::ops).keySet();
+        assertTrue(methods.contains("org.smartssd.device.tasklet.builtin.FileScanTasklet.onDataAvailable")
+            && methods.contains(ExtremaScan.class.getName() + ".accept"), methods.toString());
+      } else {
+        assertEquals(null, profile, "no profile unless asked for");
+      }
     }
+  }
+
+  @Test
+  void aProfiledAttachmentAddsUpToItsCountedWorkOnTheFly() throws Exception {
+    analysesEveryFile(Map.of(), Map.of("profile", "true"), false);
+  }
+
+  @Test
+  void aProfiledAttachmentAddsUpToItsCountedWorkInIdleTime() throws Exception {
+    analysesEveryFile(Map.of(), Map.of("profile", "true", "schedule", "idle"), true);
   }
 
   @Test
