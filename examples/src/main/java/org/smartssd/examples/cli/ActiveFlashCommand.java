@@ -173,8 +173,8 @@ public final class ActiveFlashCommand implements Callable<Integer> {
     Path tableFile = workProfile.resolve("activeflash-device.txt");
     Path folded = workProfile.resolve("activeflash-device.folded");
     java.nio.file.Files.writeString(tableFile, table, java.nio.charset.StandardCharsets.UTF_8);
-    java.nio.file.Files.writeString(folded, p.folded(w -> Math.round(core.nanos(w.ops(), w.memoryAccesses(),
-        w.libraryCalls(), w.bulkBytes()))), java.nio.charset.StandardCharsets.UTF_8);
+    java.nio.file.Files.writeString(folded, org.smartssd.examples.loganalysis.ProfileReport.folded(p, core),
+        java.nio.charset.StandardCharsets.UTF_8);
     err.print(table);
     err.println("work profile: " + tableFile + ", " + folded);
     err.flush();

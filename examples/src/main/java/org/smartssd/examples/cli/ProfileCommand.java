@@ -75,8 +75,7 @@ public final class ProfileCommand implements Callable<Integer> {
     out.print(ProfileReport.table(title, devices.profile(), core, records));
     out.flush();
     if (folded != null) {
-      Files.writeString(folded, devices.profile().folded(w -> Math.round(core.nanos(w.ops(), w.memoryAccesses(),
-          w.libraryCalls(), w.bulkBytes()))), StandardCharsets.UTF_8);
+      Files.writeString(folded, ProfileReport.folded(devices.profile(), core), StandardCharsets.UTF_8);
     }
     return 0;
   }

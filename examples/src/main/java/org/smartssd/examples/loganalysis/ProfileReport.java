@@ -53,6 +53,11 @@ public final class ProfileReport {
     return core.nanos(w.ops(), w.memoryAccesses(), w.libraryCalls(), w.bulkBytes());
   }
 
+  /** The profile's folded stacks, a path's weight its modelled nanoseconds on {@code core}, rounded. */
+  public static String folded(WorkProfile profile, CoreCost core) {
+    return profile.folded(w -> Math.round(nanos(core, w)));
+  }
+
   /** The records a run's figures are per, or 0 when its records are not of one size. */
   static long records(RunStatistics s) {
     return s.recordBytes() > 1 ? s.records() : 0;
@@ -207,7 +212,7 @@ public final class ProfileReport {
     files.add(table);
     for (Side side : sides(s)) {
       Path folded = dir.resolve(name + "-" + side.name() + ".folded");
-      Files.writeString(folded, side.profile().folded(w -> Math.round(nanos(side.core(), w))), StandardCharsets.UTF_8);
+      Files.writeString(folded, folded(side.profile(), side.core()), StandardCharsets.UTF_8);
       files.add(folded);
     }
     return files;

@@ -21,6 +21,12 @@ class FsCommandTest {
 
   record Run(int code, String out, String err) {}
 
+  /**
+   * Runs a command in this JVM as {@code bin/smartssd} runs it in its own: afterwards Hadoop's cached file
+   * systems are closed, as they end with a command's JVM. Kept, an {@code objfs://127.0.0.1:PORT} instance
+   * made for one test's device would be handed to a later command whose device the system gave the same
+   * port, with the earlier one's client (its secret, or none).
+   */
   static synchronized Run smartssd(String... args) {
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
@@ -34,6 +40,11 @@ class FsCommandTest {
     } finally {
       System.setOut(stdout);
       System.setErr(stderr);
+      try {
+        org.apache.hadoop.fs.FileSystem.closeAll();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("closing the command's file systems", e);
+      }
     }
   }
 
