@@ -30,6 +30,9 @@ public record WorkProfile(List<String> methods, List<Node> nodes, boolean trunca
 
   public static final WorkProfile EMPTY = new WorkProfile(List.of(), List.of(), false);
 
+  /** The suffix of the class the device mapper generates beside a job's mapper to call it record by record. */
+  static final String MAPPER_DRIVER = "$$SmartSsdMapperDriver";
+
   /** The owners {@link #owner} groups methods into, in the order reports list them. */
   public static final List<String> OWNERS = List.of("job", "hadoop", "device mapper runtime", "built-in tasklets",
       "outside counted methods");
@@ -37,7 +40,8 @@ public record WorkProfile(List<String> methods, List<Node> nodes, boolean trunca
   /**
    * Whose code a method is, by its class's package: Hadoop's ({@code org.apache.hadoop.}, the library
    * jobs such as {@code TokenCounterMapper} included), the device mapper's runtime ({@code
-   * org.smartssd.devicemapper.}, the adapter that runs a Hadoop job as a tasklet, and its host side),
+   * org.smartssd.devicemapper.}, the adapter that runs a Hadoop job as a tasklet, and its host side,
+   * with the driver class it generates in each mapper's package, {@code Mapper$$SmartSsdMapperDriver}),
    * the device's built-in tasklets ({@code org.smartssd.device.tasklet.builtin.}), work counted outside
    * every counted method ({@link #OUTSIDE}), and everything else: the job's own code (on the host, the
    * command's too).
@@ -46,7 +50,7 @@ public record WorkProfile(List<String> methods, List<Node> nodes, boolean trunca
     if (method.startsWith("org.apache.hadoop.")) {
       return "hadoop";
     }
-    if (method.startsWith("org.smartssd.devicemapper.")) {
+    if (method.startsWith("org.smartssd.devicemapper.") || method.contains(MAPPER_DRIVER)) {
       return "device mapper runtime";
     }
     if (method.startsWith("org.smartssd.device.tasklet.builtin.")) {

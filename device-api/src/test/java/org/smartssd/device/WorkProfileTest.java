@@ -47,6 +47,17 @@ class WorkProfileTest {
    * empty, weights whole and adding up.
    */
   @Test
+  void ownersGoByPackageAndTheGeneratedMapperDriverIsTheRuntimes() {
+    assertEquals("hadoop", WorkProfile.owner("org.apache.hadoop.io.Text.getLength"));
+    assertEquals("device mapper runtime", WorkProfile.owner("org.smartssd.devicemapper.tasklet.GroupingCollector.collect"));
+    assertEquals("device mapper runtime",
+        WorkProfile.owner("com.example.WordMapper$$SmartSsdMapperDriver.runMap(Object,Object,Mapper$Context)"));
+    assertEquals("job", WorkProfile.owner("com.example.WordMapper.map(Object,Object,Mapper$Context)"));
+    assertEquals("job", WorkProfile.owner("com.example.WordMapper$Inner.map"));
+    assertEquals("built-in tasklets", WorkProfile.owner("org.smartssd.device.tasklet.builtin.Grep.onData"));
+  }
+
+  @Test
   void foldedStacksParseAsSpeedscopeAndFlamegraphReadThem() {
     WorkProfile p = sample();
     String folded = p.folded(WorkProfile.Work::ops);

@@ -59,6 +59,10 @@ final class GroupingCollector implements LaneCollector {
   static final int SHORT_KEY = 15;
 
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  /** No value object yet: {@link #checkedValue} before the first. */
+  private static final Object NONE = new Object();
   private static final long M = 0x9E3779B97F4A7C15L;
   private static final long[] NO_NUMBERS = new long[0];
   private static final int[] NO_SPANS = new int[0];
@@ -88,6 +92,8 @@ final class GroupingCollector implements LaneCollector {
   /** The one value object the combiner reads every value into, as Hadoop's reduce context reuses one. */
   private Object combineValue;
   private Object combineKey;
+  /** The last value object {@link #collect} found of the map output's value class. */
+  private Object checkedValue = NONE;
 
   // ---- the distinct keys ----
   private final ByteArena keyBytes = new ByteArena(4096);
@@ -105,8 +111,6 @@ final class GroupingCollector implements LaneCollector {
   /** Other keys, open addressing: group + 1, 0 for empty; at most half full. */
   private int[] slots = new int[128];
   private int otherKeys;
-  /** A short key copied where eight bytes can be read at once. */
-  private final byte[] pad = new byte[8];
   /** A key or a pair serialized to be looked up or handed on. */
   private final ByteArena scratch = new ByteArena(256);
   /** A numeric value serialized to be handed on. */
@@ -155,9 +159,8 @@ final class GroupingCollector implements LaneCollector {
       throw new IOException("Type mismatch in key from map: expected " + keyClass.getName() + ", received "
           + key.getClass().getName());
     }
-    if (value.getClass() != valueClass) {
-      throw new IOException("Type mismatch in value from map: expected " + valueClass.getName() + ", received "
-          + value.getClass().getName());
+    if (value != checkedValue) { // an object's class never changes: a value object is checked once
+      checkValue(value);
     }
     if (!textNumbers) {
       add(key, value);
@@ -184,6 +187,14 @@ final class GroupingCollector implements LaneCollector {
     if (--r.room <= 0) {
       full();
     }
+  }
+
+  private void checkValue(Object value) throws IOException {
+    if (value.getClass() != valueClass) {
+      throw new IOException("Type mismatch in value from map: expected " + valueClass.getName() + ", received "
+          + value.getClass().getName());
+    }
+    checkedValue = value;
   }
 
   /** A checked pair into the buffer. */
@@ -272,17 +283,10 @@ final class GroupingCollector implements LaneCollector {
       if (n > 8) {
         w1 |= (long) LONGS.get(b, offset + n - 8) >>> (128 - 8 * n);
       }
-    } else if (n > 0) {
-      byte[] p = b;
-      int at = offset;
-      if (b.length - offset < 8) {
-        System.arraycopy(b, offset, pad, 0, n);
-        p = pad;
-        at = 0;
-      }
-      w0 = (long) LONGS.get(p, at) & (-1L >>> (64 - 8 * n));
+    } else if (n >= 4) { // two reads that overlap (the bytes they share are the same): no read past the key
+      w0 = (int) INTS.get(b, offset) & 0xFFFF_FFFFL | ((int) INTS.get(b, offset + n - 4) & 0xFFFF_FFFFL) << (8 * n - 32);
     } else {
-      w0 = 0;
+      w0 = shortWord(b, offset, n);
     }
     long[] sw = shortWords;
     int mask = shortMask;
@@ -297,6 +301,15 @@ final class GroupingCollector implements LaneCollector {
         return newShortGroup(s, w0, w1, b, offset, n);
       }
     }
+  }
+
+  /** The {@code n} (0 to 3) bytes at {@code b[offset]}, little-endian, zeros above, read within the key. */
+  private static long shortWord(byte[] b, int offset, int n) {
+    if (n >= 2) {
+      long lo = (short) SHORTS.get(b, offset) & 0xFFFFL;
+      return lo | ((short) SHORTS.get(b, offset + n - 2) & 0xFFFFL) << (8 * (n - 2));
+    }
+    return n == 1 ? b[offset] & 0xFFL : 0;
   }
 
   private static int shortSlot(long w0, long w1) {
@@ -771,12 +784,13 @@ final class GroupingCollector implements LaneCollector {
    * The values of one group after another, each read into one reused object; the combiner's iterable
    * and iterator of a key's values (the same iterator each time, as Hadoop's: a second loop goes on
    * from where the first stopped). After {@link #start} the current value is the group's first, and the
-   * iterator hands it out first, as Hadoop's does.
+   * iterator hands it out first without reading it again, as Hadoop's does; every later value is read
+   * as it is handed out. So the current value is always the one before {@link #at}, except right after
+   * {@code start}, when both are the first ({@code at} is 0).
    */
   private abstract static class Values implements Iterable<Object>, java.util.Iterator<Object> {
-    /** The value the iterator hands out next, the current value's, and the end of the group's. */
+    /** The value the iterator hands out next, and the end of the group's. */
     int at;
-    int cur;
     int stop;
     Object value;
 
@@ -794,7 +808,6 @@ final class GroupingCollector implements LaneCollector {
     final void start(int g, int n) {
       group(g);
       at = 0;
-      cur = 0;
       stop = n;
       load(0);
     }
@@ -805,12 +818,11 @@ final class GroupingCollector implements LaneCollector {
 
     /** To the group's next value, made current, as Hadoop's {@code nextKeyValue}; false at its end. */
     final boolean moveOn() {
-      int k = cur + 1;
+      int k = Math.max(at, 1);
       if (k >= stop) {
         return false;
       }
       load(k);
-      cur = k;
       at = k + 1;
       return true;
     }
@@ -826,20 +838,24 @@ final class GroupingCollector implements LaneCollector {
     }
 
     @Override
-    public final Object next() {
+    public Object next() {
       int i = at;
       if (i >= stop) {
-        throw new java.util.NoSuchElementException("no more values for this key");
+        throw noMore();
       }
       at = i + 1;
-      if (i != cur) {
+      if (i != 0) {
         load(i);
-        cur = i;
       }
       return value;
     }
+
+    static java.util.NoSuchElementException noMore() {
+      return new java.util.NoSuchElementException("no more values for this key");
+    }
   }
 
+  /** {@code LongWritable} values: {@link #next} sets the value itself, the path of every value a combiner reads. */
   private static final class LongValues extends Values {
     private final Records in;
     private final LongWritable into;
@@ -859,6 +875,20 @@ final class GroupingCollector implements LaneCollector {
     @Override
     void load(int i) {
       into.set(vs[i]);
+    }
+
+    @Override
+    public Object next() {
+      int i = at;
+      if (i >= stop) {
+        throw noMore();
+      }
+      at = i + 1;
+      LongWritable w = into;
+      if (i != 0) {
+        w.set(vs[i]);
+      }
+      return w;
     }
   }
 
@@ -882,9 +912,22 @@ final class GroupingCollector implements LaneCollector {
     void load(int i) {
       into.set((int) vs[i]);
     }
+
+    @Override
+    public Object next() {
+      int i = at;
+      if (i >= stop) {
+        throw noMore();
+      }
+      at = i + 1;
+      IntWritable w = into;
+      if (i != 0) {
+        w.set((int) vs[i]);
+      }
+      return w;
+    }
   }
 
-  /** Values kept as numbers of a class other than {@code LongWritable} and {@code IntWritable} ({@code NullWritable}). */
   private static final class NumberValues extends Values {
     private final Records in;
     private final WritableCodec.Numeric codec;

@@ -118,7 +118,7 @@ public final class MapReduceTasklet implements MergingTasklet {
   private LaneCollector collector;
   private MapperDriver driver;
   @SuppressWarnings("rawtypes")
-  private Mapper.Context mapperContext;
+  private LaneContext mapperContext;
   private final Counters counters = new Counters();
   private final CurrentRecord current = new CurrentRecord();
   /** Where the mapper's context writes: the lane's map output buffer, or text lines for the output object. */
@@ -208,6 +208,7 @@ public final class MapReduceTasklet implements MergingTasklet {
       text = new TextLines(conf.get("mapreduce.output.textoutputformat.separator", "\t"),
           counters.findCounter(org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_RECORDS));
       laneWriter.text(text);
+      mapperContext.to = laneWriter.to;
     } else if (format != null) {
       throw new IOException("option " + OUTPUT_FORMAT + "=" + format + " but the execution names no output object");
     }
@@ -522,17 +523,18 @@ public final class MapReduceTasklet implements MergingTasklet {
    */
   @SuppressWarnings({"rawtypes", "unchecked"})
   private static final class LaneContext extends WrappedMapper.Context {
-    private final LaneWriter writer;
+    /** Where the lane's writer writes (kept the same as its {@link LaneWriter#to}). */
+    LaneCollector to;
 
     LaneContext(WrappedMapper outer, MapContextImpl context, LaneWriter writer) {
       outer.super(context);
-      this.writer = writer;
+      this.to = writer.to;
     }
 
     /** Straight to where the writer writes: the mapper's pairs take no detour through the wrapped context. */
     @Override
     public void write(Object key, Object value) throws IOException, InterruptedException {
-      writer.to.collect(key, value);
+      to.collect(key, value);
     }
   }
 
