@@ -47,6 +47,9 @@ package org.smartssd.device;
  * @param swapPagesRead of {@code pagesRead}, the pages lanes read again because their function held
  *     more than a lane's memory ({@code smartssd.device.isp.lane-memory-bytes}, the iSSD's M_ch): the
  *     passes of the iSSD's swap (Eq. 9) beyond the first
+ * @param countedLibraryReads the data reads inside the counted library calls, by each callee's calibrated
+ *     reads a call (priced as memory on the device's cores; protocol version 8 on, 0 before)
+ * @param countedTailLibraryReads of {@code countedLibraryReads}, those after the last read
  */
 public record ExecutionStatistics(
     int lanes,
@@ -78,7 +81,24 @@ public record ExecutionStatistics(
     long pagesProgrammed,
     long modelledWriteNanos,
     long laneStateBytes,
-    long swapPagesRead) {
+    long swapPagesRead,
+    long countedLibraryReads,
+    long countedTailLibraryReads) {
+
+  /** Statistics without library reads (work that made no library call, or protocol versions before 8). */
+  public ExecutionStatistics(int lanes, long bytesScanned, long pagesRead, long records, long resultRecords,
+      long resultBytes, long wallNanos, long laneCpuNanos, long modelledNanos, long modelledReadNanos,
+      long modelledComputeNanos, long modelledMergeNanos, long modelledTransferNanos, long modelledDeviceMicrojoules,
+      long modelledHostMicrojoules, long countedOps, long countedMemoryAccesses, long countedLibraryCalls,
+      long countedBulkBytes, long modelledHostDelayNanos, long behindModelNanos, long countedTailOps,
+      long countedTailMemoryAccesses, long countedTailLibraryCalls, long countedTailBulkBytes, long outputBytes,
+      long pagesProgrammed, long modelledWriteNanos, long laneStateBytes, long swapPagesRead) {
+    this(lanes, bytesScanned, pagesRead, records, resultRecords, resultBytes, wallNanos, laneCpuNanos, modelledNanos,
+        modelledReadNanos, modelledComputeNanos, modelledMergeNanos, modelledTransferNanos, modelledDeviceMicrojoules,
+        modelledHostMicrojoules, countedOps, countedMemoryAccesses, countedLibraryCalls, countedBulkBytes,
+        modelledHostDelayNanos, behindModelNanos, countedTailOps, countedTailMemoryAccesses, countedTailLibraryCalls,
+        countedTailBulkBytes, outputBytes, pagesProgrammed, modelledWriteNanos, laneStateBytes, swapPagesRead, 0, 0);
+  }
 
   /** Statistics of an execution whose lanes said they held nothing (protocol versions before 6). */
   public ExecutionStatistics(int lanes, long bytesScanned, long pagesRead, long records, long resultRecords,
@@ -92,7 +112,7 @@ public record ExecutionStatistics(
         modelledReadNanos, modelledComputeNanos, modelledMergeNanos, modelledTransferNanos, modelledDeviceMicrojoules,
         modelledHostMicrojoules, countedOps, countedMemoryAccesses, countedLibraryCalls, countedBulkBytes,
         modelledHostDelayNanos, behindModelNanos, countedTailOps, countedTailMemoryAccesses, countedTailLibraryCalls,
-        countedTailBulkBytes, outputBytes, pagesProgrammed, modelledWriteNanos, 0, 0);
+        countedTailBulkBytes, outputBytes, pagesProgrammed, modelledWriteNanos, 0, 0, 0, 0);
   }
 
   /** Statistics of an execution that wrote no output object. */

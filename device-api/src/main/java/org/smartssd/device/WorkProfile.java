@@ -75,21 +75,26 @@ public record WorkProfile(List<String> methods, List<Node> nodes, boolean trunca
   }
 
   /** Counted work, as {@link ExecutionStatistics} counts it. */
-  public record Work(long ops, long memoryAccesses, long libraryCalls, long bulkBytes) {
-    public static final Work ZERO = new Work(0, 0, 0, 0);
+  public record Work(long ops, long memoryAccesses, long libraryCalls, long bulkBytes, long libraryReads) {
+    public static final Work ZERO = new Work(0, 0, 0, 0, 0);
+
+    /** Work without library reads. */
+    public Work(long ops, long memoryAccesses, long libraryCalls, long bulkBytes) {
+      this(ops, memoryAccesses, libraryCalls, bulkBytes, 0);
+    }
 
     public Work plus(Work o) {
       return new Work(ops + o.ops, memoryAccesses + o.memoryAccesses, libraryCalls + o.libraryCalls,
-          bulkBytes + o.bulkBytes);
+          bulkBytes + o.bulkBytes, libraryReads + o.libraryReads);
     }
 
     public Work minus(Work o) {
       return new Work(ops - o.ops, memoryAccesses - o.memoryAccesses, libraryCalls - o.libraryCalls,
-          bulkBytes - o.bulkBytes);
+          bulkBytes - o.bulkBytes, libraryReads - o.libraryReads);
     }
 
     public boolean isZero() {
-      return ops == 0 && memoryAccesses == 0 && libraryCalls == 0 && bulkBytes == 0;
+      return ops == 0 && memoryAccesses == 0 && libraryCalls == 0 && bulkBytes == 0 && libraryReads == 0;
     }
   }
 
@@ -110,16 +115,23 @@ public record WorkProfile(List<String> methods, List<Node> nodes, boolean trunca
 
   /** The bytes it takes in a frame (PROTOCOL.md, "Version 7"). */
   public long encodedBytes() {
-    long n = 1 + 4 + 4 + (long) nodes.size() * (4 + 4 + 4 * 8);
+    return encodedBytes(org.smartssd.device.protocol.ProtocolConstants.MAX_VERSION);
+  }
+
+  /** The bytes this profile takes in a frame of protocol {@code version}. */
+  public long encodedBytes(int version) {
+    int counts = version >= org.smartssd.device.protocol.ProtocolConstants.LIBRARY_READS_VERSION ? 5 : 4;
+    long n = 1 + 4 + 4 + (long) nodes.size() * (4 + 4 + counts * 8);
     for (String m : methods) {
       n += 2 + m.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
     return n;
   }
 
-  /** The profile as bytes, as the protocol carries it (PROTOCOL.md, "Version 7"), for a file. */
+  /** The profile as bytes, as the protocol's newest version carries it (PROTOCOL.md, "Profiles"), for a file. */
   public byte[] toBytes() {
-    java.nio.ByteBuffer b = new org.smartssd.device.protocol.PayloadWriter().workProfile(this).toByteBuffer();
+    java.nio.ByteBuffer b = new org.smartssd.device.protocol.PayloadWriter()
+        .workProfile(org.smartssd.device.protocol.ProtocolConstants.MAX_VERSION, this).toByteBuffer();
     byte[] bytes = new byte[b.remaining()];
     b.get(bytes);
     return bytes;
@@ -134,7 +146,7 @@ public record WorkProfile(List<String> methods, List<Node> nodes, boolean trunca
     org.smartssd.device.protocol.PayloadReader r = new org.smartssd.device.protocol.PayloadReader(
         java.nio.ByteBuffer.wrap(bytes), "work profile");
     try {
-      WorkProfile p = r.workProfile("profile");
+      WorkProfile p = r.workProfile(org.smartssd.device.protocol.ProtocolConstants.MAX_VERSION, "profile");
       r.expectEnd();
       return p;
     } catch (org.smartssd.device.protocol.ProtocolException e) {

@@ -31,6 +31,8 @@ public enum DeviceCounters {
   DEVICE_COUNTED_LIBRARY_CALLS,
   /** Counted bulk bytes of that work. */
   DEVICE_COUNTED_BULK_BYTES,
+  /** Data reads inside that work's library calls, by each callee's calibrated reads a call. */
+  DEVICE_COUNTED_LIBRARY_READS,
   /** Of the counted ops, those the lanes did after their last read (their last combine and emission). */
   DEVICE_COUNTED_TAIL_OPS,
   /** Of the counted heap accesses, those after the lanes' last read. */
@@ -39,6 +41,8 @@ public enum DeviceCounters {
   DEVICE_COUNTED_TAIL_LIBRARY_CALLS,
   /** Of the counted bulk bytes, those after the lanes' last read. */
   DEVICE_COUNTED_TAIL_BULK_BYTES,
+  /** Of the library reads, those after the lanes' last read. */
+  DEVICE_COUNTED_TAIL_LIBRARY_READS,
   /** Result bytes the executions' tasklets produced (before they crossed the host interface). */
   DEVICE_RESULT_BYTES,
   /**

@@ -328,6 +328,8 @@ final class DeviceRecordReader extends RecordReader<Object, Object> {
     count(DeviceCounters.DEVICE_COUNTED_TAIL_MEMORY_ACCESSES, s.countedTailMemoryAccesses());
     count(DeviceCounters.DEVICE_COUNTED_TAIL_LIBRARY_CALLS, s.countedTailLibraryCalls());
     count(DeviceCounters.DEVICE_COUNTED_TAIL_BULK_BYTES, s.countedTailBulkBytes());
+    count(DeviceCounters.DEVICE_COUNTED_LIBRARY_READS, s.countedLibraryReads());
+    count(DeviceCounters.DEVICE_COUNTED_TAIL_LIBRARY_READS, s.countedTailLibraryReads());
     count(DeviceCounters.DEVICE_RESULT_BYTES, s.resultBytes());
     count(DeviceCounters.DEVICE_OUTPUT_BYTES, s.outputBytes());
     count(DeviceCounters.DEVICE_OUTPUT_PAGES, s.pagesProgrammed());

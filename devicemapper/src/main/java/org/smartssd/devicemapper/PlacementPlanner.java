@@ -331,12 +331,13 @@ final class PlacementPlanner {
     }
 
     private static Counts counts(ExecutionStatistics s) {
-      return new Counts(s.countedOps(), s.countedMemoryAccesses(), s.countedLibraryCalls(), s.countedBulkBytes());
+      return new Counts(s.countedOps(), s.countedMemoryAccesses(), s.countedLibraryCalls(), s.countedBulkBytes(),
+          s.countedLibraryReads());
     }
 
     private static Counts tailCounts(ExecutionStatistics s) {
       return new Counts(s.countedTailOps(), s.countedTailMemoryAccesses(), s.countedTailLibraryCalls(),
-          s.countedTailBulkBytes());
+          s.countedTailBulkBytes(), s.countedTailLibraryReads());
     }
   }
 }

@@ -297,7 +297,7 @@ class AnalyticModelTest {
     double one = AnalyticModel.predict(w, d, Job.of(1_000_000, false), Mode.HOST_NORMAL).processingNanos();
     double four = AnalyticModel.predict(w, d, Job.of(1_000_000, false).withDevices(4), Mode.HOST_NORMAL)
         .processingNanos();
-    assertThat(four - one).isCloseTo(3 * d.isp().host().nanos(1_000_000, 0, 0, 0), within(1.0));
+    assertThat(four - one).isCloseTo(3 * d.isp().host().nanos(1_000_000, 0, 0, 0, 0), within(1.0));
   }
 
   @Test

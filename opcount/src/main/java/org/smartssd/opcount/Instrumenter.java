@@ -31,7 +31,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * fetches its thread's {@link OpMeter} once, and every basic block adds its counts to it as it starts.
  * The counts of a block are known when the class is loaded: its bytecode instructions, those that
  * touch the heap, and its calls into code outside the counted {@link Scope} (library calls, whose
- * inside is not seen). Bulk library calls and array allocations add their byte counts, known only
+ * inside is not seen), with the data reads each call's callee makes, by its calibrated reads a call
+ * ({@link LibraryReads}). Bulk library calls and array allocations add their byte counts, known only
  * when they run.
  *
  * <p>The counts are exact and depend only on the code and its input: the same input gives the same
@@ -94,6 +95,9 @@ public final class Instrumenter {
         throw new IllegalArgumentException("not a class file that can be instrumented: " + e, e);
       }
       boolean changed = false;
+      if (counting) {
+        CountedClasses.add(cn.name);
+      }
       java.util.Map<String, Integer> overloads = new java.util.HashMap<>();
       for (MethodNode m : cn.methods) {
         overloads.merge(m.name, 1, Integer::sum);
@@ -339,7 +343,10 @@ public final class Instrumenter {
     }
   }
 
-  /** Before a bulk library call or an array allocation: add its bytes, known only when it runs. */
+  /**
+   * Before a bulk library call or an array allocation: add its bytes, known only when it runs; before a
+   * call whose target is known only when it runs ({@link #dynamic}): whether it is a library call.
+   */
   private void insertBulkHook(InsnList insns, AbstractInsnNode n, int meter) {
     InsnList hook = null;
     int op = n.getOpcode();
@@ -348,11 +355,48 @@ public final class Instrumenter {
     } else if (op == Opcodes.ANEWARRAY) {
       hook = elements(meter, 4); // a compressed reference
     } else if (n instanceof MethodInsnNode call && !scope.counted(call.owner)) {
-      hook = bulkCallHook(call, meter);
+      hook = dynamic(call) ? dynamicCallHook(call, meter) : bulkCallHook(call, meter);
     }
     if (hook != null) {
       insns.insertBefore(n, hook);
     }
+  }
+
+  /** {@code Object}'s methods a counted class may override, called through {@code Object}. */
+  private static final java.util.Set<String> OVERRIDABLE_OBJECT_METHODS = java.util.Set.of("hashCode()I",
+      "equals(Ljava/lang/Object;)Z", "toString()Ljava/lang/String;");
+
+  /**
+   * Whether a call into an uncounted owner may reach counted code, decided as it runs: an interface call
+   * ({@code Iterator.next} on a counted iterator) or an overridable {@code Object} method, whose receiver
+   * is the only argument or comes before one other of one slot (so that the hook can copy it).
+   */
+  static boolean dynamic(MethodInsnNode call) {
+    boolean candidate = call.getOpcode() == Opcodes.INVOKEINTERFACE
+        || call.getOpcode() == Opcodes.INVOKEVIRTUAL && call.owner.equals("java/lang/Object")
+            && OVERRIDABLE_OBJECT_METHODS.contains(call.name + call.desc);
+    if (!candidate) {
+      return false;
+    }
+    Type[] args = Type.getArgumentTypes(call.desc);
+    return args.length == 0 || args.length == 1 && args[0].getSize() == 1;
+  }
+
+  /** Stack: ..., receiver[, arg] → the same, with the call counted as a library call unless it reaches counted code. */
+  private static InsnList dynamicCallHook(MethodInsnNode call, int meter) {
+    InsnList l = new InsnList();
+    if (Type.getArgumentTypes(call.desc).length == 0) {
+      l.add(new InsnNode(Opcodes.DUP));
+    } else {
+      l.add(new InsnNode(Opcodes.DUP2));
+      l.add(new InsnNode(Opcodes.POP));
+    }
+    l.add(new VarInsnNode(Opcodes.ALOAD, meter));
+    l.add(new LdcInsnNode(CountedClasses.site(call.name, call.desc)));
+    l.add(new LdcInsnNode(LibraryReads.perCall(call.owner, call.name, call.desc)));
+    l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, METER, "dynamicCall",
+        "(Ljava/lang/Object;" + METER_DESC + "II)V", false));
+    return l;
   }
 
   /**
@@ -460,6 +504,7 @@ public final class Instrumenter {
     private long ops;
     private long memory;
     private long calls;
+    private long reads;
 
     Block(AbstractInsnNode first, boolean checksStop, int[] resume) {
       this.first = first;
@@ -473,8 +518,12 @@ public final class Instrumenter {
       if (touchesHeap(op)) {
         memory++;
       }
-      if (n instanceof InvokeDynamicInsnNode || n instanceof MethodInsnNode call && !scope.counted(call.owner)) {
+      if (n instanceof InvokeDynamicInsnNode) {
         calls++;
+        reads += LibraryReads.invokeDynamic();
+      } else if (n instanceof MethodInsnNode call && !scope.counted(call.owner) && !dynamic(call)) {
+        calls++;
+        reads += LibraryReads.perCall(call.owner, call.name, call.desc);
       }
     }
 
@@ -492,6 +541,7 @@ public final class Instrumenter {
         add(l, meter, "ops", ops);
         add(l, meter, "memory", memory);
         add(l, meter, "calls", calls);
+        add(l, meter, "reads", reads);
       }
       if (checksStop) {
         l.add(new VarInsnNode(Opcodes.ALOAD, meter));

@@ -19,6 +19,8 @@ public final class OpMeter {
   public long memory;
   public long calls;
   public long bulk;
+  /** Data reads inside library calls, by their callees' calibrated reads a call ({@link LibraryReads}). */
+  public long reads;
   /** Set by {@link #requestStop}: the thread's instrumented code throws {@link Stopped} at its next check. */
   private volatile boolean stopRequested;
 
@@ -158,6 +160,7 @@ public final class OpMeter {
   private long givenMemory;
   private long givenCalls;
   private long givenBulk;
+  private long givenReads;
   /** Whether every thread profiles into a tree of its own ({@link #profileEveryThread}). */
   private static volatile boolean everyThread;
   /** The trees of ended threads that profiled into their own ({@link #profileEveryThread}). */
@@ -209,11 +212,12 @@ public final class OpMeter {
   }
 
   private void give(ProfileNode n) {
-    n.add(ops - givenOps, memory - givenMemory, calls - givenCalls, bulk - givenBulk);
+    n.add(ops - givenOps, memory - givenMemory, calls - givenCalls, bulk - givenBulk, reads - givenReads);
     givenOps = ops;
     givenMemory = memory;
     givenCalls = calls;
     givenBulk = bulk;
+    givenReads = reads;
   }
 
   /**
@@ -228,6 +232,7 @@ public final class OpMeter {
     givenMemory = memory;
     givenCalls = calls;
     givenBulk = bulk;
+    givenReads = reads;
   }
 
   /**
@@ -331,7 +336,8 @@ public final class OpMeter {
     if (at == null || at.tree != ownedTree) {
       return;
     }
-    OpCounts pending = new OpCounts(ops - givenOps, memory - givenMemory, calls - givenCalls, bulk - givenBulk);
+    OpCounts pending = new OpCounts(ops - givenOps, memory - givenMemory, calls - givenCalls, bulk - givenBulk,
+        reads - givenReads);
     if (pending.isZero() || pending.ops() < 0) {
       return;
     }
@@ -340,6 +346,18 @@ public final class OpMeter {
 
   /** The tree this meter made for itself ({@link #profileEveryThread}), kept when the profile is stopped. */
   private ProfileTree ownedTree;
+
+  /**
+   * Called by instrumented code before a call whose target is known only as it runs (through a platform
+   * interface, or an {@code Object} method a class may override): a library call, with its calibrated
+   * reads, unless {@code receiver}'s class is counted and declares the method ({@link CountedClasses}).
+   */
+  public static void dynamicCall(Object receiver, OpMeter m, int site, int reads) {
+    if (CountedClasses.libraryCall(receiver, site)) {
+      m.calls++;
+      m.reads += reads;
+    }
+  }
 
   /** Called by instrumented code before a bulk library call: {@code n} bytes moved. */
   public static void addBulk(OpMeter m, int n) {
@@ -374,7 +392,7 @@ public final class OpMeter {
 
   /** What this meter counted so far (exact when read by its own thread). */
   public OpCounts counts() {
-    return new OpCounts(ops, memory, calls, bulk);
+    return new OpCounts(ops, memory, calls, bulk, reads);
   }
 
   /**

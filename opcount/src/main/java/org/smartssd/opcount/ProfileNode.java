@@ -18,6 +18,7 @@ public final class ProfileNode {
   long memory;
   long calls;
   long bulk;
+  long reads;
   private int[] childMethods = EMPTY_IDS;
   private ProfileNode[] children = EMPTY_NODES;
   private int size;
@@ -132,11 +133,12 @@ public final class ProfileNode {
   }
 
   /** Adds counts to this node's own work. */
-  void add(long ops, long memory, long calls, long bulk) {
+  void add(long ops, long memory, long calls, long bulk, long reads) {
     this.ops += ops;
     this.memory += memory;
     this.calls += calls;
     this.bulk += bulk;
+    this.reads += reads;
   }
 
   /** The method, or {@link #ROOT}. */
@@ -151,7 +153,7 @@ public final class ProfileNode {
 
   /** This node's own work. */
   public OpCounts counts() {
-    return new OpCounts(ops, memory, calls, bulk);
+    return new OpCounts(ops, memory, calls, bulk, reads);
   }
 
   /** The callees seen so far (a snapshot; racy when another thread owns the tree). */

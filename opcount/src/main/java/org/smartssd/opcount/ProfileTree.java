@@ -148,7 +148,7 @@ public final class ProfileTree {
           n = n.child(path[i]);
         }
       }
-      n.add(own.ops(), own.memoryAccesses(), own.libraryCalls(), own.bulkBytes());
+      n.add(own.ops(), own.memoryAccesses(), own.libraryCalls(), own.bulkBytes(), own.libraryReads());
     });
   }
 
@@ -167,7 +167,7 @@ public final class ProfileTree {
         n = n.child(m);
       }
     }
-    n.add(work.ops(), work.memoryAccesses(), work.libraryCalls(), work.bulkBytes());
+    n.add(work.ops(), work.memoryAccesses(), work.libraryCalls(), work.bulkBytes(), work.libraryReads());
   }
 
   /** A copy of this tree as it stands (racy, and so possibly a little behind, when another thread fills it). */

@@ -144,6 +144,60 @@ class InstrumenterTest {
     assertThat(c.ops()).isEqualTo(3); // aload, invokevirtual, ireturn
   }
 
+  @Test
+  void eachLibraryCallAddsItsCalleesCalibratedReads() throws Exception {
+    Method kinds = instrumented(Kernels.class).getMethod("kinds", Object.class, String.class, Map.class);
+    OpCounts c = counted(() -> kinds.invoke(null, "x", "abc", new HashMap<String, Integer>()));
+    assertThat(c.libraryCalls()).isEqualTo(3);
+    assertThat(c.libraryReads())
+        .isEqualTo(LibraryReads.GET_CLASS + LibraryReads.STRING_ACCESSOR + LibraryReads.GENERAL);
+    // What a counted method does itself reads nothing inside a library call.
+    Method sum = instrumented(Kernels.class).getMethod("sum", int[].class);
+    assertThat(counted(() -> sum.invoke(null, (Object) new int[100])).libraryReads()).isZero();
+  }
+
+  @Test
+  void aCallThroughAPlatformInterfaceIntoCountedCodeIsNoLibraryCall() throws Exception {
+    Instrumenter instrumenter = new Instrumenter(name -> name.startsWith(FIXTURES), true);
+    Map<String, byte[]> classes = new HashMap<>();
+    for (Class<?> c : List.of(Kernels.class, org.smartssd.opcount.fixtures.Range.class)) {
+      classes.put(internal(c), instrumenter.instrument(bytes(c)));
+    }
+    Class<?> k = Class.forName(Kernels.class.getName(), true,
+        new Defining(classes, InstrumenterTest.class.getClassLoader()));
+    Method walk = k.getMethod("walk", int.class);
+    OpCounts none = counted(() -> walk.invoke(null, 0));
+    OpCounts ten = counted(() -> walk.invoke(null, 10));
+    // Each step: hasNext and next on the counted iterator (no library call); Integer.valueOf in the counted
+    // next and intValue in the loop are (general: neither is a kind of its own).
+    assertThat(ten.minus(none).libraryCalls()).isEqualTo(10);
+    assertThat(ten.minus(none).libraryReads()).isEqualTo(10L * LibraryReads.GENERAL);
+    Method walkList = k.getMethod("walkList", List.class);
+    OpCounts empty = counted(() -> walkList.invoke(null, List.of()));
+    OpCounts list = counted(() -> walkList.invoke(null, java.util.Collections.nCopies(10, 1)));
+    assertThat(list.minus(empty).libraryCalls()).isEqualTo(20); // the platform's hasNext and next
+  }
+
+  @Test
+  void calleesAreSortedIntoTheCalibratedKinds() {
+    assertThat(LibraryReads.perCall("org/apache/hadoop/io/Text", "getClass", "()Ljava/lang/Class;"))
+        .isEqualTo(LibraryReads.GET_CLASS);
+    assertThat(LibraryReads.perCall("java/lang/invoke/VarHandle", "get", "([BI)J")).isEqualTo(LibraryReads.VAR_HANDLE);
+    assertThat(LibraryReads.perCall("java/lang/Math", "max", "(II)I")).isEqualTo(LibraryReads.ARITHMETIC);
+    assertThat(LibraryReads.perCall("java/lang/Long", "bitCount", "(J)I")).isEqualTo(LibraryReads.ARITHMETIC);
+    assertThat(LibraryReads.perCall("java/lang/Long", "valueOf", "(J)Ljava/lang/Long;"))
+        .isEqualTo(LibraryReads.GENERAL);
+    assertThat(LibraryReads.perCall("java/lang/Integer", "compare", "(II)I")).isEqualTo(LibraryReads.ARITHMETIC);
+    assertThat(LibraryReads.perCall("java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V"))
+        .isEqualTo(LibraryReads.BULK);
+    assertThat(LibraryReads.perCall("java/lang/System", "nanoTime", "()J")).isEqualTo(LibraryReads.GENERAL);
+    assertThat(LibraryReads.perCall("java/util/Arrays", "equals", "([BII[BII)Z")).isEqualTo(LibraryReads.BULK);
+    assertThat(LibraryReads.perCall("java/lang/String", "charAt", "(I)C")).isEqualTo(LibraryReads.STRING_ACCESSOR);
+    assertThat(LibraryReads.perCall("java/lang/String", "hashCode", "()I")).isEqualTo(LibraryReads.GENERAL);
+    assertThat(LibraryReads.perCall("java/util/HashMap", "get", "(Ljava/lang/Object;)Ljava/lang/Object;"))
+        .isEqualTo(LibraryReads.GENERAL);
+  }
+
   /**
    * A large real library, instrumented whole and run: ASM itself, counting its own work while it
    * instruments a class. Every class must still verify and the result must be the same bytes.

@@ -273,7 +273,9 @@ public final class PayloadReader {
         version >= ProtocolConstants.OUTPUT_VERSION ? u64(field + ".pagesProgrammed") : 0,
         version >= ProtocolConstants.OUTPUT_VERSION ? u64(field + ".modelledWriteNanos") : 0,
         version >= ProtocolConstants.LANE_MEMORY_VERSION ? u64(field + ".laneStateBytes") : 0,
-        version >= ProtocolConstants.LANE_MEMORY_VERSION ? u64(field + ".swapPagesRead") : 0);
+        version >= ProtocolConstants.LANE_MEMORY_VERSION ? u64(field + ".swapPagesRead") : 0,
+        version >= ProtocolConstants.LIBRARY_READS_VERSION ? u64(field + ".countedLibraryReads") : 0,
+        version >= ProtocolConstants.LIBRARY_READS_VERSION ? u64(field + ".countedTailLibraryReads") : 0);
   }
 
   /** A tasklet result: {@code u16} lane + 1 (0: lane -1, the merge), then {@code bytes} data (a view). */
@@ -282,29 +284,32 @@ public final class PayloadReader {
     return new TaskletResult(lane, bytes(field + ".data"));
   }
 
-  /** Bytes of the smallest profile node: parent, method, four counts. */
+  /** Bytes of the smallest profile node: parent, method, four counts (five from version 8 on). */
   static final int PROFILE_NODE_BYTES = 4 + 4 + 4 * 8;
 
   /**
    * A WorkProfile: {@code bool} truncated, {@code u32} methods and each a {@code string}, {@code u32}
    * nodes and each {@code u32} parent + 1 (0 at the top; a caller before its callees), {@code u32}
-   * method, {@code u64} ops, memory accesses, library calls, bulk bytes.
+   * method, {@code u64} ops, memory accesses, library calls, bulk bytes, and from version 8 on library
+   * reads.
    */
-  public org.smartssd.device.WorkProfile workProfile(String field) throws ProtocolException {
+  public org.smartssd.device.WorkProfile workProfile(int version, String field) throws ProtocolException {
+    boolean withReads = version >= ProtocolConstants.LIBRARY_READS_VERSION;
     boolean truncated = bool(field + ".truncated");
     int m = count(field + ".methods", MIN_STRING_BYTES);
     java.util.List<String> methods = new java.util.ArrayList<>(m);
     for (int i = 0; i < m; i++) {
       methods.add(string(field + ".methods[" + i + "]"));
     }
-    int n = count(field + ".nodes", PROFILE_NODE_BYTES);
+    int n = count(field + ".nodes", PROFILE_NODE_BYTES + (withReads ? 8 : 0));
     java.util.List<org.smartssd.device.WorkProfile.Node> nodes = new java.util.ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       String f = field + ".nodes[" + i + "]";
       int parent = u32(f + ".parent") - 1;
       int method = u32(f + ".method");
       nodes.add(new org.smartssd.device.WorkProfile.Node(parent, method, new org.smartssd.device.WorkProfile.Work(
-          u64(f + ".ops"), u64(f + ".memoryAccesses"), u64(f + ".libraryCalls"), u64(f + ".bulkBytes"))));
+          u64(f + ".ops"), u64(f + ".memoryAccesses"), u64(f + ".libraryCalls"), u64(f + ".bulkBytes"),
+          withReads ? u64(f + ".libraryReads") : 0)));
     }
     try {
       return new org.smartssd.device.WorkProfile(methods, nodes, truncated);

@@ -228,17 +228,24 @@ public final class PayloadWriter {
     if (version >= ProtocolConstants.LANE_MEMORY_VERSION) {
       u64(s.laneStateBytes()).u64(s.swapPagesRead());
     }
+    if (version >= ProtocolConstants.LIBRARY_READS_VERSION) {
+      u64(s.countedLibraryReads()).u64(s.countedTailLibraryReads());
+    }
     return this;
   }
 
-  /** A WorkProfile ({@link PayloadReader#workProfile}). */
-  public PayloadWriter workProfile(org.smartssd.device.WorkProfile p) {
+  /** A WorkProfile in a frame of protocol {@code version} ({@link PayloadReader#workProfile}). */
+  public PayloadWriter workProfile(int version, org.smartssd.device.WorkProfile p) {
     bool(p.truncated()).u32(p.methods().size());
     p.methods().forEach(this::string);
     u32(p.nodes().size());
+    boolean reads = version >= ProtocolConstants.LIBRARY_READS_VERSION;
     for (org.smartssd.device.WorkProfile.Node n : p.nodes()) {
       u32(n.parent() + 1).u32(n.method()).u64(n.own().ops()).u64(n.own().memoryAccesses()).u64(n.own().libraryCalls())
           .u64(n.own().bulkBytes());
+      if (reads) {
+        u64(n.own().libraryReads());
+      }
     }
     return this;
   }

@@ -14,9 +14,10 @@ public final class ProtocolConstants {
    * version 4: owners, groups, permissions and access times, and the commands that set them;
    * version 5: output objects, written on flash by executions; version 6: what lanes held and what they
    * swapped, in the execution's statistics; version 7: an execution's counted work by call path, in
-   * the READ_OBJECT answer that finishes it (PROTOCOL.md, "Versions").
+   * the READ_OBJECT answer that finishes it; version 8: the data reads inside the counted library calls,
+   * in the execution's statistics and in each profile node (PROTOCOL.md, "Versions").
    */
-  public static final int MAX_VERSION = 7;
+  public static final int MAX_VERSION = 8;
   /** The first version whose STATISTICS answer carries {@code DiskUse}. */
   public static final int DISK_USE_VERSION = 2;
   /** The first version whose STATISTICS answer carries {@code DeviceEnergy}, after {@code DiskUse}. */
@@ -42,6 +43,11 @@ public final class ProtocolConstants {
    * finishes an execution asked for one (execution option {@code profile}).
    */
   public static final int PROFILE_VERSION = 7;
+  /**
+   * The first version whose {@code ExecutionStatistics} end with the counted library reads (all, and after
+   * the last read), and whose profile nodes carry them as a fifth count.
+   */
+  public static final int LIBRARY_READS_VERSION = 8;
   /** The permission MKDIRS gives in versions 1 to 3 ({@code rwxr-xr-x}: Hadoop's 0777 under its default umask 022). */
   public static final int DEFAULT_DIRECTORY_PERMISSION = 0755;
   /** The permission CREATE gives in versions 1 to 3 ({@code rw-r--r--}: Hadoop's 0666 under its default umask 022). */

@@ -54,7 +54,7 @@ final class ResponseCodec {
       if (version >= ProtocolConstants.PROFILE_VERSION) {
         w.bool(p.profile() != null);
         if (p.profile() != null) {
-          w.workProfile(p.profile());
+          w.workProfile(version, p.profile());
         }
       }
     } else if (response instanceof Response.Error e) {
@@ -214,7 +214,7 @@ final class ResponseCodec {
     }
     org.smartssd.device.WorkProfile profile = null;
     if (version >= ProtocolConstants.PROFILE_VERSION && r.bool("has profile")) {
-      profile = r.workProfile("profile");
+      profile = r.workProfile(version, "profile");
     }
     return new Response.ExecutionProgress(state, message, statistics, results, finished, profile);
   }

@@ -97,6 +97,18 @@ final class FrameVectors {
       4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19, 20, 21, 22,
       23, 0x8000_0000_0000_0018L, 25, 26, 0x8000_0000_0000_001BL, 28);
 
+  /** As a version 8 device answers: the library reads, all and after the last read, each different. */
+  static final ExecutionStatistics STATS_READS = new ExecutionStatistics(
+      4, 0x1_0000_0001L, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x7FFF_FFFF_FFFF_FFFFL, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+      23, 0x8000_0000_0000_0018L, 25, 26, 0x8000_0000_0000_001BL, 28, 0x8000_0000_0000_001DL, 30);
+
+  /** The same two paths with library reads (version 8's fifth count). */
+  static final org.smartssd.device.WorkProfile PROFILE_READS = new org.smartssd.device.WorkProfile(
+      List.of("a.Map.map", "org.apache.hadoop.io.Text.set"), List.of(
+          new org.smartssd.device.WorkProfile.Node(-1, 0, new org.smartssd.device.WorkProfile.Work(100, 20, 3, 0, 42)),
+          new org.smartssd.device.WorkProfile.Node(0, 1, new org.smartssd.device.WorkProfile.Work(
+              0x8000_0000_0000_0007L, 8, 0, 64, 0x8000_0000_0000_0009L))), true);
+
   /** Two methods on two paths: a caller's own work and its callee's (a count with its top bit set). */
   static final org.smartssd.device.WorkProfile PROFILE = new org.smartssd.device.WorkProfile(
       List.of("a.Map.map", "org.apache.hadoop.io.Text.set"), List.of(
@@ -236,7 +248,12 @@ final class FrameVectors {
           new Response.ExecutionProgress(ExecutionState.DONE, "", STATS_SWAPPED, List.of(
               new TaskletResult(-1, ascii("records=3\n"))), true, PROFILE), 0x1_0000_0000L),
       new Vector("response-progress-v7-no-profile.bin", ProtocolConstants.PROFILE_VERSION, Opcode.READ_OBJECT, 0x23,
-          new Response.ExecutionProgress(ExecutionState.RUNNING, "", STATS_SWAPPED, List.of(), false), 0));
+          new Response.ExecutionProgress(ExecutionState.RUNNING, "", STATS_SWAPPED, List.of(), false), 0),
+
+      // Version 8: the data reads inside library calls, in the statistics and in every profile node.
+      new Vector("response-progress-v8.bin", ProtocolConstants.LIBRARY_READS_VERSION, Opcode.READ_OBJECT, 0x22,
+          new Response.ExecutionProgress(ExecutionState.DONE, "", STATS_READS, List.of(
+              new TaskletResult(-1, ascii("records=3\n"))), true, PROFILE_READS), 0x1_0000_0000L));
 
 
   /** A version 4 request in the file named after its opcode ({@code request-set-owner.bin}). */

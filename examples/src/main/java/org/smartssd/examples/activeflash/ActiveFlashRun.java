@@ -321,7 +321,7 @@ public final class ActiveFlashRun {
           programmed, after.gcPagesMoved() - before.gcPagesMoved(), erased(after) - erased(before), fill, records,
           resultBytes, disagreements, (System.nanoTime() - started) / 1e9, last.profile(),
           new org.smartssd.device.WorkProfile.Work(s.countedOps(), s.countedMemoryAccesses(), s.countedLibraryCalls(),
-              s.countedBulkBytes()), config.isp().core());
+              s.countedBulkBytes(), s.countedLibraryReads()), config.isp().core());
     }
   }
 

@@ -13,6 +13,9 @@ import org.smartssd.opcount.Scopes;
  * model counts with what compiled code does with memory, under valgrind's callgrind (which counts every
  * data read and write of the process, and the misses of a simulated cache, the same in every run):
  *
+ * <p>A kernel is one of {@link CalibrationKernels}' (the counted heap accesses' calibration) or of
+ * {@link LibraryKernels}' (the library calls' reads).
+ *
  * <ul>
  *   <li>{@code count KERNEL N}: the kernel's counted work at size {@code N} (ops, heap accesses, library
  *       calls, bulk bytes), by the counting class loader, as the device counts a tasklet's;
@@ -30,23 +33,27 @@ public final class MemoryCalibration {
   private MemoryCalibration() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 3 || !List.of("count", "run").contains(args[0]) || !CalibrationKernels.NAMES.contains(args[1])) {
-      System.err.println("usage: MemoryCalibration count|run KERNEL N, KERNEL one of " + CalibrationKernels.NAMES);
+    boolean library = args.length == 3 && LibraryKernels.NAMES.contains(args[1]);
+    if (args.length != 3 || !List.of("count", "run").contains(args[0])
+        || !(library || CalibrationKernels.NAMES.contains(args[1]))) {
+      System.err.println("usage: MemoryCalibration count|run KERNEL N, KERNEL one of " + CalibrationKernels.NAMES
+          + " or " + LibraryKernels.NAMES);
       System.exit(2);
     }
+    Class<?> kernels = library ? LibraryKernels.class : CalibrationKernels.class;
     int n = Integer.parseInt(args[2]);
     if (args[0].equals("count")) {
       ClassLoader counting = new CountingClassLoader("calibration", MemoryCalibration.class.getClassLoader(),
           Scopes.packages(List.of("org/smartssd/examples/calibration/", "org/apache/hadoop/")));
-      Method counted = Class.forName(CalibrationKernels.class.getName(), true, counting).getMethod(args[1], int.class);
+      Method counted = Class.forName(kernels.getName(), true, counting).getMethod(args[1], int.class);
       OpCounts before = OpMeter.current().counts();
       counted.invoke(null, n);
       OpCounts c = OpMeter.current().counts().minus(before);
-      System.out.printf(Locale.ROOT, "counted ops %d heap %d calls %d bulk %d%n", c.ops(), c.memoryAccesses(),
-          c.libraryCalls(), c.bulkBytes());
+      System.out.printf(Locale.ROOT, "counted ops %d heap %d calls %d bulk %d reads %d%n", c.ops(),
+          c.memoryAccesses(), c.libraryCalls(), c.bulkBytes(), c.libraryReads());
       return;
     }
-    Method plain = CalibrationKernels.class.getMethod(args[1], int.class);
+    Method plain = kernels.getMethod(args[1], int.class);
     long sink = 0;
     for (int i = 0; i < WARM_RUNS; i++) {
       sink += (long) plain.invoke(null, WARM_SIZE);

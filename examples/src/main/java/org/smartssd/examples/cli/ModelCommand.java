@@ -97,6 +97,7 @@ public final class ModelCommand implements Callable<Integer> {
     m.put("device_lane_memory_accesses_per_record", w.deviceLane().perRecord().memory());
     m.put("device_lane_library_calls_per_record", w.deviceLane().perRecord().calls());
     m.put("device_lane_bulk_bytes_per_record", w.deviceLane().perRecord().bulk());
+    m.put("device_lane_library_reads_per_record", w.deviceLane().perRecord().reads());
     m.put("device_lane_fixed_ops", w.deviceLane().fixed().ops());
     m.put("device_lane_tail_ops_per_buffered_record", w.laneTail().perRecord().ops());
     m.put("device_lane_tail_fixed_ops", w.laneTail().fixed().ops());

@@ -75,11 +75,13 @@ public final class DeviceMode {
         new OpCounts(counters.findCounter(DeviceCounters.DEVICE_COUNTED_OPS).getValue(),
             counters.findCounter(DeviceCounters.DEVICE_COUNTED_MEMORY_ACCESSES).getValue(),
             counters.findCounter(DeviceCounters.DEVICE_COUNTED_LIBRARY_CALLS).getValue(),
-            counters.findCounter(DeviceCounters.DEVICE_COUNTED_BULK_BYTES).getValue()),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_BULK_BYTES).getValue(),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_LIBRARY_READS).getValue()),
         new OpCounts(counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_OPS).getValue(),
             counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_MEMORY_ACCESSES).getValue(),
             counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_LIBRARY_CALLS).getValue(),
-            counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_BULK_BYTES).getValue()),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_BULK_BYTES).getValue(),
+            counters.findCounter(DeviceCounters.DEVICE_COUNTED_TAIL_LIBRARY_READS).getValue()),
         counters.findCounter(DeviceCounters.MODELLED_HOST_DELAY_NANOS).getValue(),
         counters.findCounter(DeviceCounters.BEHIND_MODEL_NANOS).getValue(),
         counters.findCounter(DeviceCounters.DEVICE_RESULT_BYTES).getValue(),
@@ -114,9 +116,9 @@ public final class DeviceMode {
       nanos += s.modelledNanos();
       compute += s.modelledComputeNanos() + s.modelledMergeNanos();
       counted = counted.plus(new OpCounts(s.countedOps(), s.countedMemoryAccesses(), s.countedLibraryCalls(),
-          s.countedBulkBytes()));
+          s.countedBulkBytes(), s.countedLibraryReads()));
       tail = tail.plus(new OpCounts(s.countedTailOps(), s.countedTailMemoryAccesses(), s.countedTailLibraryCalls(),
-          s.countedTailBulkBytes()));
+          s.countedTailBulkBytes(), s.countedTailLibraryReads()));
       hostDelay += s.modelledHostDelayNanos();
       behind += s.behindModelNanos();
       resultBytes += s.resultBytes();

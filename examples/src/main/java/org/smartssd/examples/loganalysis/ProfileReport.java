@@ -45,12 +45,12 @@ public final class ProfileReport {
   }
 
   static WorkProfile.Work work(org.smartssd.opcount.OpCounts c) {
-    return new WorkProfile.Work(c.ops(), c.memoryAccesses(), c.libraryCalls(), c.bulkBytes());
+    return new WorkProfile.Work(c.ops(), c.memoryAccesses(), c.libraryCalls(), c.bulkBytes(), c.libraryReads());
   }
 
   /** Modelled nanoseconds of some work on a core. */
   static double nanos(CoreCost core, WorkProfile.Work w) {
-    return core.nanos(w.ops(), w.memoryAccesses(), w.libraryCalls(), w.bulkBytes());
+    return core.nanos(w.ops(), w.memoryAccesses(), w.libraryCalls(), w.bulkBytes(), w.libraryReads());
   }
 
   /** The profile's folded stacks, a path's weight its modelled nanoseconds on {@code core}, rounded. */
@@ -107,19 +107,21 @@ public final class ProfileReport {
     StringBuilder b = new StringBuilder();
     WorkProfile.Work total = side.profile().total();
     double totalNanos = nanos(side.core(), total);
-    b.append(String.format(Locale.ROOT, "%n  %s: %,d ops, %,d heap accesses, %,d library calls, %,d bulk bytes;"
-        + " modelled %.3f s on %s (%s)%n", side.name(), total.ops(), total.memoryAccesses(), total.libraryCalls(),
-        total.bulkBytes(), totalNanos / 1e9, side.coreName(), describe(side.core())));
+    b.append(String.format(Locale.ROOT, "%n  %s: %,d ops, %,d heap accesses, %,d library calls, %,d bulk bytes,"
+        + " %,d library reads; modelled %.3f s on %s (%s)%n", side.name(), total.ops(), total.memoryAccesses(),
+        total.libraryCalls(), total.bulkBytes(), total.libraryReads(), totalNanos / 1e9, side.coreName(),
+        describe(side.core())));
     if (side.profile().truncated()) {
       b.append("  some work past the profile's bounds is per method only, under '" + WorkProfile.DEEPER + "'\n");
     }
     boolean whole = side.counted() == null || total.equals(side.counted());
     b.append(side.counted() == null ? "" : whole ? "  the profile adds up to the counted work exactly\n"
-        : String.format(Locale.ROOT, "  NOTE: the counted work is %,d ops, %,d heap accesses, %,d calls, %,d bulk bytes:"
-            + " the profile differs by %,d ops%n", side.counted().ops(), side.counted().memoryAccesses(),
-            side.counted().libraryCalls(), side.counted().bulkBytes(), side.counted().ops() - total.ops()));
-    b.append(String.format(Locale.ROOT, "  %-28s %7s %12s %10s %10s %10s %14s%n", "owner", "share", "ops/rec",
-        "heap/rec", "calls/rec", "bulk/rec", "modelled s"));
+        : String.format(Locale.ROOT, "  NOTE: the counted work is %,d ops, %,d heap accesses, %,d calls, %,d bulk bytes,"
+            + " %,d library reads: the profile differs by %,d ops%n", side.counted().ops(),
+            side.counted().memoryAccesses(), side.counted().libraryCalls(), side.counted().bulkBytes(),
+            side.counted().libraryReads(), side.counted().ops() - total.ops()));
+    b.append(String.format(Locale.ROOT, "  %-28s %7s %12s %10s %10s %10s %10s %14s%n", "owner", "share", "ops/rec",
+        "heap/rec", "calls/rec", "bulk/rec", "reads/rec", "modelled s"));
     Map<String, WorkProfile.Work> owners = side.profile().byOwner(WorkProfile::owner, WorkProfile.Work::ops);
     for (String owner : WorkProfile.OWNERS) {
       WorkProfile.Work w = owners.get(owner);
@@ -127,13 +129,13 @@ public final class ProfileReport {
         continue;
       }
       double ns = nanos(side.core(), w);
-      b.append(String.format(Locale.ROOT, "  %-28s %6.1f%% %12s %10s %10s %10s %14.3f%n", owner,
+      b.append(String.format(Locale.ROOT, "  %-28s %6.1f%% %12s %10s %10s %10s %10s %14.3f%n", owner,
           100 * ns / totalNanos, per(w.ops(), records), per(w.memoryAccesses(), records),
-          per(w.libraryCalls(), records), per(w.bulkBytes(), records), ns / 1e9));
+          per(w.libraryCalls(), records), per(w.bulkBytes(), records), per(w.libraryReads(), records), ns / 1e9));
     }
     b.append(String.format(Locale.ROOT, "  top methods by modelled time (their own work, all paths):%n"));
-    b.append(String.format(Locale.ROOT, "  %7s %10s %10s %9s %9s %9s %15s %13s  %s%n", "share", "ns/rec", "ops/rec",
-        "heap/rec", "calls/rec", "bulk/rec", "ops", "heap", "method"));
+    b.append(String.format(Locale.ROOT, "  %7s %10s %10s %9s %9s %9s %9s %15s %13s  %s%n", "share", "ns/rec",
+        "ops/rec", "heap/rec", "calls/rec", "bulk/rec", "reads/rec", "ops", "heap", "method"));
     Map<String, WorkProfile.Work> methods = side.profile().byMethod(w -> Math.round(nanos(side.core(), w) * 1000));
     int listed = 0;
     for (Map.Entry<String, WorkProfile.Work> e : methods.entrySet()) {
@@ -142,10 +144,10 @@ public final class ProfileReport {
       }
       WorkProfile.Work w = e.getValue();
       double ns = nanos(side.core(), w);
-      b.append(String.format(Locale.ROOT, "  %6.1f%% %10s %10s %9s %9s %9s %,15d %,13d  %s%n", 100 * ns / totalNanos,
-          records > 0 ? String.format(Locale.ROOT, "%.1f", ns / records) : "-", per(w.ops(), records),
-          per(w.memoryAccesses(), records), per(w.libraryCalls(), records), per(w.bulkBytes(), records), w.ops(),
-          w.memoryAccesses(), e.getKey()));
+      b.append(String.format(Locale.ROOT, "  %6.1f%% %10s %10s %9s %9s %9s %9s %,15d %,13d  %s%n",
+          100 * ns / totalNanos, records > 0 ? String.format(Locale.ROOT, "%.1f", ns / records) : "-",
+          per(w.ops(), records), per(w.memoryAccesses(), records), per(w.libraryCalls(), records),
+          per(w.bulkBytes(), records), per(w.libraryReads(), records), w.ops(), w.memoryAccesses(), e.getKey()));
     }
     if (methods.size() > TOP_METHODS) {
       b.append(String.format(Locale.ROOT, "  (%d more methods: the folded stacks have them all)%n",
@@ -156,7 +158,8 @@ public final class ProfileReport {
 
   private static String describe(CoreCost c) {
     return String.format(Locale.ROOT, "%.0f MHz, %.3g cycles an op, %.4g ns a heap access, %.3g ops a library call,"
-        + " %.0f MB/s copies", c.mhz(), c.cyclesPerOp(), c.memoryAccessNanos(), c.libraryCallOps(), c.copyMbPerS());
+        + " %.4g ns a library read, %.0f MB/s copies", c.mhz(), c.cyclesPerOp(), c.memoryAccessNanos(),
+        c.libraryCallOps(), c.libraryReadNanos(), c.copyMbPerS());
   }
 
   private static String per(long n, long records) {
@@ -179,6 +182,7 @@ public final class ProfileReport {
       one.put("memory_accesses", total.memoryAccesses());
       one.put("library_calls", total.libraryCalls());
       one.put("bulk_bytes", total.bulkBytes());
+      one.put("library_reads", total.libraryReads());
       one.put("adds_up", total.equals(side.counted()));
       one.put("truncated", side.profile().truncated());
       one.put("modelled_s_on_one_core", nanos(side.core(), total) / 1e9);
@@ -189,6 +193,7 @@ public final class ProfileReport {
         o.put("memory_accesses", w.memoryAccesses());
         o.put("library_calls", w.libraryCalls());
         o.put("bulk_bytes", w.bulkBytes());
+        o.put("library_reads", w.libraryReads());
         o.put("modelled_s_on_one_core", nanos(side.core(), w) / 1e9);
         owners.put(owner, o);
       });

@@ -340,10 +340,12 @@ public record RunStatistics(
     m.put("host_counted_memory_accesses", hostCounted != null ? hostCounted.memoryAccesses() : null);
     m.put("host_counted_library_calls", hostCounted != null ? hostCounted.libraryCalls() : null);
     m.put("host_counted_bulk_bytes", hostCounted != null ? hostCounted.bulkBytes() : null);
+    m.put("host_counted_library_reads", hostCounted != null ? hostCounted.libraryReads() : null);
     m.put("device_counted_ops", device.countedOps());
     m.put("device_counted_memory_accesses", device.counted().memoryAccesses());
     m.put("device_counted_library_calls", device.counted().libraryCalls());
     m.put("device_counted_bulk_bytes", device.counted().bulkBytes());
+    m.put("device_counted_library_reads", device.counted().libraryReads());
     m.put("device_counted_tail_ops", device.countedTail().ops());
     m.put("device_counted_tail_memory_accesses", device.countedTail().memoryAccesses());
     m.put("device_lanes", device.lanes());

@@ -189,6 +189,15 @@ public final class DeviceConfig {
    */
   static final double CALIBRATED_L1_MISSES_PER_ACCESS = 0.125;
 
+  /**
+   * With {@code memory-pricing=calibrated} and {@code caches=l1}, the L1 misses a data read inside a library
+   * call makes: none. In the library kernels of bench/memory-calibration (docs/benchmarks/memory-calibration/
+   * library-calibration.md, 2026-12-07) the misses beyond those of the loops' counted accesses are -0.13 to
+   * 0.00 a call: a call reads what its caller handed it, already in the cache. On a core without caches
+   * each such read is a DRAM round trip ({@code dram-access-ns}), as a counted access's reads are.
+   */
+  static final double CALIBRATED_L1_MISSES_PER_LIBRARY_READ = 0.0;
+
   /** How the device core's counted work is priced: {@code memory-pricing} with {@code caches}. */
   private static CoreCost deviceCore(ValueParser values, double libraryCallOps, CoreCost host) {
     double mhz = values.positiveDecimal(ISP_CORE_MHZ);
@@ -205,14 +214,16 @@ public final class DeviceConfig {
     switch (pricing) {
       case "calibrated":
         return new CoreCost(mhz, cyclesPerOp, cached ? CALIBRATED_L1_MISSES_PER_ACCESS * missNanos
-            : CALIBRATED_READS_PER_ACCESS * dramNanos, libraryCallOps, dramMbPerS);
+            : CALIBRATED_READS_PER_ACCESS * dramNanos, libraryCallOps, dramMbPerS,
+            cached ? CALIBRATED_L1_MISSES_PER_LIBRARY_READ * missNanos : dramNanos);
       case "per-access":
+        // The rule before issue 32: library calls have no memory term.
         return new CoreCost(mhz, cyclesPerOp, cached ? 0 : dramNanos, libraryCallOps, dramMbPerS);
       case "host-cpi":
         // The iSSD's Eq. 13: the host's CPI for the same instructions, at the device core's rate. A heap
         // access's extra time on the host is cycles the device core spends too, at its own clock.
         return new CoreCost(mhz, host.cyclesPerOp(), host.memoryAccessNanos() * host.mhz() / mhz, libraryCallOps,
-            dramMbPerS);
+            dramMbPerS, host.libraryReadNanos() * host.mhz() / mhz);
       default:
         throw ValueParser.bad(ISP_MEMORY_PRICING, pricing, "must be calibrated, per-access or host-cpi");
     }

@@ -79,10 +79,17 @@ class DeviceConfigTest {
     DeviceConfig cached = DeviceConfig.load(Map.of(ISP_CACHES, "l1", ISP_L1_MISS_NS, "20", ISP_DRAM_ACCESS_NS, "50"));
     assertEquals(0.125 * 20, cached.isp().core().memoryAccessNanos(), 1e-9);
     assertEquals(0.125 * 20, cached.isp().controller().memoryAccessNanos(), 1e-9);
+    // Reads inside library calls: a DRAM round trip each without caches, their calibrated L1 misses with an L1.
+    assertEquals(50, calibrated.libraryReadNanos(), 1e-9);
+    assertEquals(DeviceConfig.CALIBRATED_L1_MISSES_PER_LIBRARY_READ * 20, cached.isp().core().libraryReadNanos(), 1e-9);
+    assertEquals(DeviceConfig.CALIBRATED_L1_MISSES_PER_LIBRARY_READ * 20, cached.isp().controller().libraryReadNanos(),
+        1e-9);
+    assertEquals(0, DeviceConfig.load(Map.of()).isp().host().libraryReadNanos());
 
     DeviceConfig perAccess = DeviceConfig.load(Map.of(ISP_MEMORY_PRICING, "per-access", ISP_DRAM_ACCESS_NS, "50"));
     assertEquals(50, perAccess.isp().core().memoryAccessNanos());
     assertEquals(50, perAccess.isp().controller().memoryAccessNanos());
+    assertEquals(0, perAccess.isp().core().libraryReadNanos()); // the rule before: no memory term for library calls
     assertEquals(0, DeviceConfig.load(Map.of(ISP_MEMORY_PRICING, "per-access", ISP_CACHES, "l1")).isp().core()
         .memoryAccessNanos());
 
@@ -95,6 +102,7 @@ class DeviceConfigTest {
     // The same cycles on both sides: the device's time is the host's times the clocks' ratio.
     assertEquals(host.cycles(work), core.cycles(work), 1e-6);
     assertEquals(10 * host.nanos(work), core.nanos(work), 1);
+    assertEquals(0, core.libraryReadNanos()); // the iSSD prices instructions by the host's CPI alone
 
     for (Map.Entry<String, String> bad : Map.of(ISP_MEMORY_PRICING, "cached", ISP_CACHES, "l2").entrySet()) {
       ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,

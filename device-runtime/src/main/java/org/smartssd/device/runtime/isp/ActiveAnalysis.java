@@ -399,7 +399,7 @@ public final class ActiveAnalysis implements Closeable {
       long deviceMicrojoules, org.smartssd.opcount.OpCounts c, long hostDelayNanos, long laneState) {
     return new ExecutionStatistics(lanes, bytes, pagesRead, 0, resultRecords, resultBytes, wallNanos, cpuNanos,
         modelledNanos, readNanos, computeNanos, 0, transferNanos, deviceMicrojoules, 0, c.ops(), c.memoryAccesses(),
-        c.libraryCalls(), c.bulkBytes(), hostDelayNanos, 0, 0, 0, 0, 0, 0, 0, 0, laneState, 0);
+        c.libraryCalls(), c.bulkBytes(), hostDelayNanos, 0, 0, 0, 0, 0, 0, 0, 0, laneState, 0, c.libraryReads(), 0);
   }
 
   /** For {@link Attachment}: a result list to hand out. */

@@ -580,7 +580,7 @@ final class Execution {
         c.memoryAccesses(), c.libraryCalls(), c.bulkBytes(), model.hostDelayNanos(), model.behindModelNanos(),
         tail.ops(), tail.memoryAccesses(), tail.libraryCalls(), tail.bulkBytes(),
         flashOutput == null ? 0 : flashOutput.bytes(), outputPagesProgrammed(), model.writeNanos(),
-        laneStateBytes.get(), swapPagesRead.get());
+        laneStateBytes.get(), swapPagesRead.get(), c.libraryReads(), tail.libraryReads());
   }
 
   private long outputPagesProgrammed() {

@@ -33,6 +33,6 @@ public final class WorkProfiles {
   }
 
   static WorkProfile.Work work(OpCounts c) {
-    return new WorkProfile.Work(c.ops(), c.memoryAccesses(), c.libraryCalls(), c.bulkBytes());
+    return new WorkProfile.Work(c.ops(), c.memoryAccesses(), c.libraryCalls(), c.bulkBytes(), c.libraryReads());
   }
 }
