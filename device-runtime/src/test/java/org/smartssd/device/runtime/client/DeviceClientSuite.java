@@ -339,9 +339,10 @@ public abstract class DeviceClientSuite {
         .isEqualTo(new TransferCounts(header + 2 + 16, header + 2 + message.getBytes(StandardCharsets.UTF_8).length));
 
     // READ_OBJECT: u64, u32; u8 state, string message, statistics (u32, 24 u64; 27 from version 5 on, 29 from
-    // version 6 on), u32 n, n results (u16 lane, bytes data), bool finished; from version 7 on, bool profile
-    // (0: no profile was asked for).
-    int counters = client.protocolVersion() >= ProtocolConstants.LANE_MEMORY_VERSION ? 29
+    // version 6 on, 31 from version 8 on), u32 n, n results (u16 lane, bytes data), bool finished; from version
+    // 7 on, bool profile (0: no profile was asked for).
+    int counters = client.protocolVersion() >= ProtocolConstants.LIBRARY_READS_VERSION ? 31
+        : client.protocolVersion() >= ProtocolConstants.LANE_MEMORY_VERSION ? 29
         : client.protocolVersion() >= ProtocolConstants.OUTPUT_VERSION ? 27 : 24;
     long counter = client.createObject(ByteBuffer.allocate(0), RecordCounter.class.getName(),
         Map.of("record-length", "20"));

@@ -149,7 +149,7 @@ class ActiveAnalysisTest {
       if ("true".equals(options.get("profile"))) {
         // The profile adds up to exactly the attachment's counted work, and the work is the tasklet's.
         assertEquals(new org.smartssd.device.WorkProfile.Work(s.countedOps(), s.countedMemoryAccesses(),
-            s.countedLibraryCalls(), s.countedBulkBytes()), profile.total());
+            s.countedLibraryCalls(), s.countedBulkBytes(), s.countedLibraryReads()), profile.total());
         java.util.Set<String> methods = profile.byMethod(org.smartssd.device.WorkProfile.Work::ops).keySet();
         assertTrue(methods.contains("org.smartssd.device.tasklet.builtin.FileScanTasklet.onDataAvailable")
             && methods.contains(ExtremaScan.class.getName() + ".accept"), methods.toString());

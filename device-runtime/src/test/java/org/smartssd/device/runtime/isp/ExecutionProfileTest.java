@@ -126,6 +126,6 @@ class ExecutionProfileTest {
 
   private static WorkProfile.Work counted(ExecutionStatistics s) {
     return new WorkProfile.Work(s.countedOps(), s.countedMemoryAccesses(), s.countedLibraryCalls(),
-        s.countedBulkBytes());
+        s.countedBulkBytes(), s.countedLibraryReads());
   }
 }
