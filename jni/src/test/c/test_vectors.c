@@ -786,7 +786,23 @@ static void test_responses(void) {
   REQUIRE(ssd_decode_execution_progress(p, len, 7, &pr, &err) == SSD_OK);
   CHECK(!pr.finished);
   CHECK(pr.profile == NULL && pr.profile_len == 0);
+  CHECK_EQ(pr.stats.counted_library_reads, 0);
   ssd_execution_progress_free(&pr);
+  free(f.data);
+
+  /* Version 8: the library reads in the statistics and a fifth count in each profile node. */
+  p = response_of("response-progress-v8.bin", &f, 8, SSD_OP_READ_OBJECT, 0x22, 0,
+                  UINT64_C(0x100000000), &len);
+  REQUIRE(ssd_decode_execution_progress(p, len, 8, &pr, &err) == SSD_OK);
+  CHECK_EQ(pr.stats.swap_pages_read, 28);
+  CHECK_EQ(pr.stats.counted_library_reads, UINT64_C(0x800000000000001D));
+  CHECK_EQ(pr.stats.counted_tail_library_reads, 30);
+  CHECK(pr.finished);
+  /* as version 7's, with nodes of 48 bytes */
+  CHECK_INT(pr.profile_len, 1 + 4 + 2 + 9 + 2 + 29 + 4 + 2 * 48);
+  ssd_execution_progress_free(&pr);
+  /* Read as version 7, the library reads are taken for the result count. */
+  CHECK_INT(ssd_decode_execution_progress(p, len, 7, &pr, &err), SSD_E_PROTOCOL);
   free(f.data);
 }
 
@@ -872,7 +888,7 @@ static void test_error_responses(void) {
 enum kind {
   K_VERSIONS, K_INFO, K_STATISTICS, K_STATISTICS_V2, K_STATISTICS_V3, K_EMPTY, K_OPENED, K_U64,
   K_STATUS, K_DATA, K_LISTING, K_PROGRESS, K_ERROR, K_AUTH_CHALLENGE, K_AUTHENTICATED, K_STATUS_V4,
-  K_LISTING_V4, K_PROGRESS_V5, K_PROGRESS_V6, K_PROGRESS_V7
+  K_LISTING_V4, K_PROGRESS_V5, K_PROGRESS_V6, K_PROGRESS_V7, K_PROGRESS_V8
 };
 
 static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
@@ -928,10 +944,11 @@ static int decode(enum kind k, const uint8_t *p, size_t len, ssd_error *err) {
     case K_PROGRESS:
     case K_PROGRESS_V5:
     case K_PROGRESS_V6:
-    case K_PROGRESS_V7: {
+    case K_PROGRESS_V7:
+    case K_PROGRESS_V8: {
       ssd_execution_progress x;
-      int rc = ssd_decode_execution_progress(
-          p, len, k == K_PROGRESS ? 1 : k == K_PROGRESS_V5 ? 5 : k == K_PROGRESS_V6 ? 6 : 7, &x, err);
+      int version = k == K_PROGRESS ? 1 : k == K_PROGRESS_V5 ? 5 : k == K_PROGRESS_V6 ? 6 : k == K_PROGRESS_V7 ? 7 : 8;
+      int rc = ssd_decode_execution_progress(p, len, version, &x, err);
       ssd_execution_progress_free(&x);
       return rc;
     }
@@ -986,6 +1003,7 @@ static const struct {
     {"response-progress-v6.bin", K_PROGRESS_V6},
     {"response-progress-v7.bin", K_PROGRESS_V7},
     {"response-progress-v7-no-profile.bin", K_PROGRESS_V7},
+    {"response-progress-v8.bin", K_PROGRESS_V8},
 };
 
 /* Every strict prefix of every payload, and the payload plus one byte, are malformed. Each

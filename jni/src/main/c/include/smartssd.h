@@ -67,6 +67,11 @@ extern "C" {
  * WorkProfile (PROTOCOL.md, "Profiles"). The codec reads it (ssd_decode_execution_progress with
  * version 7); the client negotiates at most SSD_MAX_VERSION and never asks for a profile. */
 #define SSD_PROFILE_VERSION 7
+/* The first version whose ExecutionStatistics end with the counted library reads (the data reads
+ * inside the counted library calls) and whose profile nodes carry them as a fifth count. The codec
+ * reads it (ssd_decode_execution_progress with version 8); the client negotiates at most
+ * SSD_MAX_VERSION. */
+#define SSD_LIBRARY_READS_VERSION 8
 #define SSD_UNKNOWN_BYTES UINT64_MAX /* ssd_disk_use.allocated_bytes of a device that cannot tell */
 #define SSD_TO_END UINT64_MAX /* ssd_input_range.length: to the end of the object */
 #define SSD_MERGE_LANE (-1)   /* ssd_tasklet_result.lane of the controller core's merge */
@@ -320,6 +325,9 @@ typedef struct ssd_execution_stats {
   uint64_t lane_state_bytes; /* the most any lane's function said it held (the iSSD's M(f)) */
   uint64_t swap_pages_read;  /* of pages_read, those lanes read again because their function held
                                 more than a lane's memory (the iSSD's swap, Eq. 9) */
+  /* From a device of protocol version 8 (SSD_LIBRARY_READS_VERSION) on; 0 from an older one. */
+  uint64_t counted_library_reads;      /* data reads inside the counted library calls */
+  uint64_t counted_tail_library_reads; /* of those, the ones after the lanes' last read */
 } ssd_execution_stats;
 
 typedef struct ssd_tasklet_result {

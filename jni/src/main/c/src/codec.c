@@ -801,6 +801,13 @@ static void get_execution_stats(ssd_reader *r, int version, ssd_execution_stats 
     s->lane_state_bytes = 0;
     s->swap_pages_read = 0;
   }
+  if (version >= SSD_LIBRARY_READS_VERSION) {
+    s->counted_library_reads = ssd_get_u64(r, "statistics.countedLibraryReads");
+    s->counted_tail_library_reads = ssd_get_u64(r, "statistics.countedTailLibraryReads");
+  } else {
+    s->counted_library_reads = 0;
+    s->counted_tail_library_reads = 0;
+  }
 }
 
 SSD_API int ssd_decode_versions(const void *payload, size_t len, uint16_t *min_version,
@@ -1077,8 +1084,9 @@ SSD_API int ssd_decode_listing(const void *payload, size_t len, int version, ssd
 
 /* A WorkProfile (PROTOCOL.md, "Profiles"): bool truncated, u32 methods and each a string, u32 nodes
  * and each u32 parent + 1 (at most the node's own index), u32 method (below the method count), four
- * u64 counts. Checked and skipped; the caller keeps its bytes. */
-static void get_work_profile(ssd_reader *r) {
+ * u64 counts (five from version 8 on). Checked and skipped; the caller keeps its bytes. */
+static void get_work_profile(ssd_reader *r, int version) {
+  int counts = version >= SSD_LIBRARY_READS_VERSION ? 5 : 4;
   ssd_get_bool(r, "profile.truncated");
   uint32_t methods = ssd_get_count(r, "profile.methods", 2);
   for (uint32_t i = 0; i < methods && !r->failed; i++) {
@@ -1087,7 +1095,7 @@ static void get_work_profile(ssd_reader *r) {
     ssd_get_string(r, "name", &name);
   }
   ssd_reader_element(r, NULL, 0);
-  uint32_t nodes = ssd_get_count(r, "profile.nodes", 4 + 4 + 4 * 8);
+  uint32_t nodes = ssd_get_count(r, "profile.nodes", (uint32_t)(4 + 4 + counts * 8));
   for (uint32_t i = 0; i < nodes && !r->failed; i++) {
     ssd_reader_element(r, "profile.nodes", i);
     uint32_t parent = ssd_get_u32(r, "parent");
@@ -1104,6 +1112,9 @@ static void get_work_profile(ssd_reader *r) {
     ssd_get_u64(r, "memoryAccesses");
     ssd_get_u64(r, "libraryCalls");
     ssd_get_u64(r, "bulkBytes");
+    if (counts == 5) {
+      ssd_get_u64(r, "libraryReads");
+    }
   }
   ssd_reader_element(r, NULL, 0);
 }
@@ -1149,7 +1160,7 @@ SSD_API int ssd_decode_execution_progress(const void *payload, size_t len, int v
   uint32_t profile_len = 0;
   if (version >= SSD_PROFILE_VERSION && ssd_get_bool(&r, "has profile") && !r.failed) {
     size_t start = r.pos;
-    get_work_profile(&r);
+    get_work_profile(&r, version);
     if (!r.failed) {
       profile_len = (uint32_t)(r.pos - start);
       profile = ssd_arena_alloc(&arena, profile_len);

@@ -36,12 +36,37 @@ public final class CountedClasses {
   };
 
   /** For each class, whether a counted class in its hierarchy declares a call site's method, by site id. */
-  private static final ClassValue<Map<Integer, Boolean>> DECLARES = new ClassValue<>() {
+  private static final ClassValue<Answers> DECLARES = new ClassValue<>() {
     @Override
-    protected Map<Integer, Boolean> computeValue(Class<?> c) {
-      return new ConcurrentHashMap<>();
+    protected Answers computeValue(Class<?> c) {
+      return new Answers();
     }
   };
+
+  /**
+   * One class's answers by site id: {@link #UNKNOWN}, {@link #LIBRARY} or {@link #COUNTED_CODE}. Read without a
+   * lock on every such call (no boxing, no allocation); written under the lock when a site is first asked.
+   */
+  private static final class Answers {
+    static final byte UNKNOWN = 0;
+    static final byte LIBRARY = 1;
+    static final byte COUNTED_CODE = 2;
+    private volatile byte[] bySite = new byte[16];
+
+    boolean library(Class<?> c, int site) {
+      byte[] a = bySite;
+      byte answer = site < a.length ? a[site] : UNKNOWN;
+      if (answer == UNKNOWN) {
+        answer = declares(c, SITES.get(site)) ? COUNTED_CODE : LIBRARY;
+        synchronized (this) {
+          byte[] grown = bySite.length > site ? bySite.clone() : java.util.Arrays.copyOf(bySite, 2 * site + 2);
+          grown[site] = answer;
+          bySite = grown;
+        }
+      }
+      return answer == LIBRARY;
+    }
+  }
 
   private CountedClasses() {}
 
@@ -77,7 +102,7 @@ public final class CountedClasses {
     if (!counted(c)) {
       return true;
     }
-    return !DECLARES.get(c).computeIfAbsent(site, s -> declares(c, SITES.get(s)));
+    return DECLARES.get(c).library(c, site);
   }
 
   private static boolean declares(Class<?> c, String nameAndDesc) {
