@@ -61,7 +61,7 @@ final class GroupingCollector implements LaneCollector {
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-  /** No value object yet: {@link #checkedValue} before the first. */
+  /** No key or value object yet: {@link #checkedKey} and {@link #checkedValue} before the first. */
   private static final Object NONE = new Object();
   private static final long M = 0x9E3779B97F4A7C15L;
   private static final long[] NO_NUMBERS = new long[0];
@@ -94,6 +94,8 @@ final class GroupingCollector implements LaneCollector {
   private Object combineKey;
   /** The last value object {@link #collect} found of the map output's value class. */
   private Object checkedValue = NONE;
+  /** The last key object whose class was checked. */
+  private Object checkedKey = NONE;
 
   // ---- the distinct keys ----
   private final ByteArena keyBytes = new ByteArena(4096);
@@ -102,7 +104,10 @@ final class GroupingCollector implements LaneCollector {
   private int[] info = new int[4 * 64];
   /** The longest serialized key of a group. */
   private int longestKey;
-  /** Short Text keys, open addressing: two words a slot ({@link #textGroup}), both 0 for an empty slot. */
+  /**
+   * Short Text keys, open addressing: two words a slot ({@link #textGroup}), side by side (one array: one
+   * field read a key), the second 0 only for an empty slot.
+   */
   private long[] shortWords = new long[2 * 64];
   /** The group of each short-key slot. */
   private int[] shortGroups = new int[64];
@@ -155,11 +160,10 @@ final class GroupingCollector implements LaneCollector {
 
   @Override
   public void collect(Object key, Object value) throws IOException, InterruptedException {
-    if (key.getClass() != keyClass) {
-      throw new IOException("Type mismatch in key from map: expected " + keyClass.getName() + ", received "
-          + key.getClass().getName());
+    if (key != checkedKey) { // an object's class never changes: a key or value object is checked once
+      checkKey(key);
     }
-    if (value != checkedValue) { // an object's class never changes: a value object is checked once
+    if (value != checkedValue) {
       checkValue(value);
     }
     if (!textNumbers) {
@@ -172,7 +176,6 @@ final class GroupingCollector implements LaneCollector {
     int g = textGroup(t.getBytes(), 0, n);
     long v = longValues ? ((LongWritable) value).get() : ((IntWritable) value).get();
     Records r = current;
-    r.held += n;
     int[] sizes = r.sizes;
     int c = sizes[g];
     long[] vs = r.numbers[g];
@@ -187,6 +190,14 @@ final class GroupingCollector implements LaneCollector {
     if (--r.room <= 0) {
       full();
     }
+  }
+
+  private void checkKey(Object key) throws IOException {
+    if (key.getClass() != keyClass) {
+      throw new IOException("Type mismatch in key from map: expected " + keyClass.getName() + ", received "
+          + key.getClass().getName());
+    }
+    checkedKey = key;
   }
 
   private void checkValue(Object value) throws IOException {
@@ -222,10 +233,10 @@ final class GroupingCollector implements LaneCollector {
       g = group(sc.data, 0, held);
     }
     Records r = current;
-    r.held += held;
-    if (numericValues) {
+    if (numericValues) { // its key's bytes are counted group by group (Records#heldBytes)
       r.addNumber(g, numberCodec.toLong(value));
     } else {
+      r.held += held;
       ByteArena v = r.values;
       int start = v.length;
       values.write(value, v);
@@ -254,10 +265,10 @@ final class GroupingCollector implements LaneCollector {
       g = group(data, keyOffset, keyLength);
     }
     Records r = current;
-    r.held += held;
     if (numericValues) {
       r.addNumber(g, numberCodec.readLong(data, valueOffset, valueLength));
     } else {
+      r.held += held;
       int start = r.values.length;
       r.values.append(data, valueOffset, valueLength);
       r.addBytes(g, start, r.values.length);
@@ -291,7 +302,7 @@ final class GroupingCollector implements LaneCollector {
     long[] sw = shortWords;
     int mask = shortMask;
     // shortSlot, written out: this is every record's path
-    for (int s = (int) (((w0 * M) ^ w1) * M >>> 32) & mask; ; s = (s + 1) & mask) {
+    for (int s = (int) ((w0 + w1) * M >>> 32) & mask; ; s = (s + 1) & mask) {
       int i = s << 1;
       long x = sw[i + 1];
       if (x == w1 && sw[i] == w0) {
@@ -312,8 +323,9 @@ final class GroupingCollector implements LaneCollector {
     return n == 1 ? b[offset] & 0xFFL : 0;
   }
 
+  /** The home slot of a short key's words, before the mask: their sum's multiplicative hash. */
   private static int shortSlot(long w0, long w1) {
-    return (int) (((w0 * M) ^ w1) * M >>> 32);
+    return (int) ((w0 + w1) * M >>> 32);
   }
 
   private int newShortGroup(int s, long w0, long w1, byte[] b, int offset, int n) {
@@ -580,7 +592,8 @@ final class GroupingCollector implements LaneCollector {
     int orderCount;
     /**
      * The bytes of the pairs' keys here (a Text key's own bytes, any other key's serialized bytes) and of
-     * their values kept as bytes; {@link #heldBytes} adds each pair's fixed part.
+     * their values, where values are kept as bytes; with numbers, the keys' bytes are counted group by
+     * group when asked ({@link #heldBytes}), not pair by pair. {@link #heldBytes} adds each pair's fixed part.
      */
     long held;
 
@@ -667,7 +680,18 @@ final class GroupingCollector implements LaneCollector {
      */
     long heldBytes() {
       settle();
-      return held + (long) count * ((textKeys ? 1 : 0) + valueWidth);
+      return held + (numericValues ? keyBytes() : 0) + (long) count * ((textKeys ? 1 : 0) + valueWidth);
+    }
+
+    /** The bytes of the pairs' keys here, group by group: a Text key's own bytes, any other key's serialized. */
+    private long keyBytes() {
+      int[] in = info;
+      long bytes = 0;
+      for (int o = 0; o < orderCount; o++) {
+        int g = order[o];
+        bytes += (long) sizes[g] * (in[4 * g + 1] - in[4 * g + (textKeys ? 2 : 0)]);
+      }
+      return bytes;
     }
 
     void clear() {

@@ -172,9 +172,10 @@ abstract class InputRecords {
         for (; p <= last; p += n) {
           k.set(at + p);
           // As FixedLengthRecordReader reads a record: its size set to the record's (again, if the mapper
-          // changed it), then into the value's own array.
+          // changed it), then into the value's own array, which is never shorter than its size (every
+          // BytesWritable method that sets one keeps it so, and this value was made with its array).
           byte[] bytes = v.getBytes();
-          if (v.getLength() == n && bytes.length >= n) {
+          if (v.getLength() == n) {
             System.arraycopy(in, p, bytes, 0, n);
           } else {
             v.set(in, p, n);

@@ -208,6 +208,13 @@ class GroupingCollectorTest {
     assertThatThrownBy(() -> c.collect(new Text("a"), new IntWritable(1)))
         .hasMessage("Type mismatch in value from map: expected org.apache.hadoop.io.LongWritable, received "
             + "org.apache.hadoop.io.IntWritable");
+    // Each key and value object's class is checked once: a new object of the wrong class is refused after
+    // good ones.
+    LongWritable one = new LongWritable(1);
+    c.collect(new Text("a"), one);
+    assertThatThrownBy(() -> c.collect(new IntWritable(1), one))
+        .hasMessage("Type mismatch in key from map: expected org.apache.hadoop.io.Text, received "
+            + "org.apache.hadoop.io.IntWritable");
   }
 
   /** The hash depends on the bytes alone, not on where they are. */
